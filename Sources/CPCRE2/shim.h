@@ -1,0 +1,9 @@
+#ifndef UAAUDIT_CPCRE2_SHIM_H
+#define UAAUDIT_CPCRE2_SHIM_H
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+/* Macros that do not import into Swift. */
+static inline size_t uaaudit_pcre2_zero_terminated(void) { return PCRE2_ZERO_TERMINATED; }
+static inline size_t uaaudit_pcre2_unset(void) { return PCRE2_UNSET; }
+#endif

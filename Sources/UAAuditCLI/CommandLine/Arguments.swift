@@ -1,0 +1,73 @@
+/// The first phase of option parsing: words into named values, with no I/O and no meaning yet.
+///
+/// Accepts `--name value`, `--name=value`, flags, short aliases, repeated options, `--` and `-`.
+struct Arguments {
+    struct Spec {
+        let name: String
+        let short: Character?
+        let takesValue: Bool
+    }
+
+    private(set) var values: [String: [String]] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positional: [String] = []
+
+    init(_ words: [String], specs: [Spec]) throws(CLIError) {
+        var i = 0
+        var optionsEnded = false
+        while i < words.count {
+            let word = words[i]
+            i += 1
+            if optionsEnded || word == "-" || !word.hasPrefix("-") {
+                positional.append(word)
+                continue
+            }
+            if word == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name: String
+            var inline: String?
+            if word.hasPrefix("--") {
+                name = String(word.dropFirst(2))
+                if let eq = name.firstIndex(of: "=") {
+                    inline = String(name[name.index(after: eq)...])
+                    name = String(name[..<eq])
+                }
+            } else {
+                guard word.count == 2, let spec = specs.first(where: { $0.short == word.last }) else {
+                    throw CLIError("unknown option \(word); see --help")
+                }
+                name = spec.name
+            }
+            guard let spec = specs.first(where: { $0.name == name }) else {
+                throw CLIError("unknown option --\(name); see --help")
+            }
+            if spec.takesValue {
+                if let inline {
+                    values[name, default: []].append(inline)
+                } else {
+                    guard i < words.count else { throw CLIError("--\(name) needs a value; see --help") }
+                    values[name, default: []].append(words[i])
+                    i += 1
+                }
+            } else {
+                if inline != nil { throw CLIError("--\(name) takes no value") }
+                flags.insert(name)
+            }
+        }
+    }
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The last value given for `name`.
+    func value(_ name: String) -> String? { values[name]?.last }
+
+    func integer(_ name: String, range: ClosedRange<Int>) throws(CLIError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let n = Int(text), range.contains(n) else {
+            throw CLIError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return n
+    }
+}

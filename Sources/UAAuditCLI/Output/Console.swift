@@ -1,0 +1,53 @@
+import Glibc
+import UAAuditCore
+
+/// Where the CLI writes: stdout for results, stderr for messages. The only place that prints.
+///
+/// A closed stdout (`uaaudit … | head`) is noticed, and the run ends quietly.
+final class Console {
+    let stdoutIsTerminal: Bool
+    let stderrIsTerminal: Bool
+    private(set) var stdoutClosed = false
+
+    init() {
+        signal(SIGPIPE, SIG_IGN)
+        stdoutIsTerminal = isatty(1) == 1
+        stderrIsTerminal = isatty(2) == 1
+    }
+
+    func out(_ text: String) {
+        guard !stdoutClosed else { return }
+        write(Array(text.utf8), fd: 1)
+    }
+
+    func out(bytes: [UInt8]) {
+        guard !stdoutClosed else { return }
+        write(bytes, fd: 1)
+    }
+
+    /// A message to stderr, prefixed with `uaaudit:`.
+    func error(_ message: String) {
+        write(Array("uaaudit: \(message)\n".utf8), fd: 2)
+    }
+
+    func note(_ message: String) {
+        write(Array("uaaudit: \(message)\n".utf8), fd: 2)
+    }
+
+    func err(raw text: String) {
+        write(Array(text.utf8), fd: 2)
+    }
+
+    private func write(_ bytes: [UInt8], fd: Int32) {
+        let failed: Bool = bytes.withUnsafeBytes { buffer in
+            guard buffer.count > 0 else { return false }
+            do {
+                try Syscalls.writeAll(fd, buffer.baseAddress!, buffer.count)
+                return false
+            } catch {
+                return true
+            }
+        }
+        if failed, fd == 1 { stdoutClosed = true }
+    }
+}

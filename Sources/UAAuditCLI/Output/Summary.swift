@@ -1,0 +1,86 @@
+import UAAuditCore
+
+/// The human summary of a report, for an 80-column terminal.
+///
+/// A row per hour (hour, requests, per-class counts, alert share, `!` where over the threshold),
+/// then totals, the top alert-class UAs and the malformed lines. Text from the log is escaped.
+enum Summary {
+    static func render(_ report: Report, width: Int = 80) -> String {
+        let order = report.rules.order + ["other", "missing"]
+        let alert = report.rules.alertClass
+        let hourWidth = 22
+        let numberWidth = 8
+        let classWidth = 8
+        let shareWidth = 8
+        // Show every class if they fit; otherwise only the alert class.
+        let fixed = hourWidth + numberWidth + shareWidth + 2
+        let columns = fixed + order.count * classWidth <= width ? order : [alert]
+
+        var out = ""
+        var header = "hour".padded(hourWidth) + "requests".rightAligned(numberWidth)
+        for name in columns { header += abbreviate(name, classWidth - 1).rightAligned(classWidth) }
+        header += "share".rightAligned(shareWidth)
+        out += header + "\n"
+        for hour in report.hours {
+            var row = shortHour(hour.hour).padded(hourWidth) + String(hour.requests).rightAligned(numberWidth)
+            for name in columns { row += String(hour.classes[name] ?? 0).rightAligned(classWidth) }
+            row += percent(hour.share).rightAligned(shareWidth)
+            if hour.alert { row += " !" }
+            out += row + "\n"
+        }
+        if report.hours.isEmpty { out += "(no requests)\n" }
+        let t = report.totals
+        var totalRow = "total".padded(hourWidth) + String(t.requests).rightAligned(numberWidth)
+        for name in columns { totalRow += String(t.classes[name] ?? 0).rightAligned(classWidth) }
+        totalRow += percent(t.share).rightAligned(shareWidth)
+        out += totalRow + "\n\n"
+
+        if columns.count < order.count {
+            out += "classes: " + order.map { "\($0) \(t.classes[$0] ?? 0)" }.joined(separator: ", ") + "\n"
+        }
+        out += "lines \(t.lines): requests \(t.requests), malformed \(t.malformed)"
+        if t.outOfScope > 0 { out += ", out of scope \(t.outOfScope)" }
+        if t.errors > 0 { out += ", unclassifiable (match limit) \(t.errors)" }
+        out += "\n"
+        let breached = report.hours.filter(\.alert).count
+        out += "alert class '\(alert)': \(breached) of \(report.hours.count) hours over "
+            + "\(percent(report.threshold)) (with at least \(report.minRequests) requests)"
+        out += breached > 0 ? "; marked !\n" : "\n"
+
+        var top: [String: Int64] = [:]
+        for hour in report.hours { for entry in hour.top { top[entry.ua, default: 0] += entry.count } }
+        if !top.isEmpty {
+            out += "\ntop \(alert) UAs:\n"
+            let sorted = top.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
+            for (ua, count) in sorted {
+                out += String(count).rightAligned(8) + "  " + TerminalText.escape(ua, limit: width - 12) + "\n"
+            }
+        }
+        if !report.malformedSamples.isEmpty {
+            out += "\nmalformed lines (first \(min(3, report.malformedSamples.count)) of \(t.malformed)):\n"
+            for sample in report.malformedSamples.prefix(3) {
+                let place = "\(sample.path):\(sample.line): "
+                out += "  " + TerminalText.escape(place + sample.text, limit: width - 4) + "\n"
+            }
+        }
+        return out
+    }
+
+    /// `2026-11-29T17:00:00+08:00` → `2026-11-29 17:00+08:00`.
+    static func shortHour(_ iso: String) -> String {
+        guard iso.count == 25 else { return iso }
+        let chars = Array(iso)
+        return String(chars[0..<10]) + " " + String(chars[11..<16]) + String(chars[19...])
+    }
+
+    static func percent(_ share: Double) -> String {
+        let thousandths = (share * 100_000).rounded()
+        let whole = Int(thousandths) / 1000
+        let fraction = String(Int(thousandths) % 1000).leftPadded(3)
+        return "\(whole).\(fraction)%"
+    }
+
+    static func abbreviate(_ name: String, _ width: Int) -> String {
+        name.count <= width ? name : String(name.prefix(width))
+    }
+}

@@ -1,0 +1,40 @@
+/// Makes text from a log safe to show on a terminal: control characters never pass through.
+///
+/// An ESC sequence in a UA must not recolour or clear the operator's terminal, so C0 and C1
+/// controls, DEL and bidirectional overrides are shown escaped (`\x1B`, `\u{202E}`).
+enum TerminalText {
+    static func escape(_ text: String, limit: Int = .max) -> String {
+        var out = ""
+        var shown = 0
+        for scalar in text.unicodeScalars {
+            if shown >= limit {
+                out += "…"
+                break
+            }
+            let v = scalar.value
+            if v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) {
+                out += "\\x" + String(v, radix: 16, uppercase: true).leftPadded(2)
+            } else if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F {
+                out += "\\u{" + String(v, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+            shown += 1
+        }
+        return out
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+
+    func padded(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+
+    func rightAligned(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

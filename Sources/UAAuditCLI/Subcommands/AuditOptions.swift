@@ -1,0 +1,63 @@
+import UAAuditCore
+
+/// The options that choose the log format and the rules, shared by `scan` and `classify`.
+struct AuditOptions {
+    static let formatSpecs: [Arguments.Spec] = [
+        .init(name: "format", short: nil, takesValue: true),
+        .init(name: "log-format", short: nil, takesValue: true),
+        .init(name: "escape", short: nil, takesValue: true),
+        .init(name: "nginx-conf", short: nil, takesValue: true),
+    ]
+    static let ruleSpecs: [Arguments.Spec] = [.init(name: "rules", short: nil, takesValue: true)]
+
+    static let formatHelp = """
+          --format NAME         built-in log format: ua_log (default) or combined; with
+                                --nginx-conf, the name of a log_format in that file
+          --log-format STRING   an nginx log_format string, e.g. '$remote_addr … "$http_user_agent"'
+          --escape MODE         how --log-format values were escaped: default, json, none
+          --nginx-conf PATH     read the log_format named by --format from an nginx config
+        """
+    static let rulesHelp = """
+          --rules FILE          JSON rules file replacing the built-in rules (see rules/)
+        """
+
+    /// Compiles the format options; `notes` collects what the user should know (e.g. includes not read).
+    static func format(_ args: Arguments, notes: inout [String]) throws(CLIError) -> LogFormat {
+        let name = args.value("format")
+        do {
+            if let string = args.value("log-format") {
+                if args.value("nginx-conf") != nil { throw CLIError("give either --log-format or --nginx-conf, not both") }
+                let escapeText = args.value("escape") ?? "default"
+                guard let escape = EscapeMode(rawValue: escapeText) else {
+                    throw CLIError("--escape takes default, json or none, not '\(escapeText)'")
+                }
+                return try LogFormat(string, escape: escape, name: name)
+            }
+            if args.value("escape") != nil {
+                throw CLIError("--escape goes with --log-format (a config's log_format names its own escape=)")
+            }
+            if let conf = args.value("nginx-conf") {
+                guard let name else { throw CLIError("--nginx-conf needs --format NAME: which log_format to read") }
+                let found = try NginxConfig.logFormat(named: name, path: conf)
+                notes += found.notes
+                return found.format
+            }
+            return try BuiltinFormats.named(name ?? "ua_log")
+        } catch let error as FormatError {
+            throw CLIError(error.description)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
+    static func rules(_ args: Arguments) throws(CLIError) -> RuleSet {
+        guard let path = args.value("rules") else { return RuleSet.builtin() }
+        do {
+            return try RulesFile.load(path: path)
+        } catch {
+            throw CLIError(error.description)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import UAAuditCore
+
+/// `uaaudit scan`: audit log files once and report per hour.
+struct ScanCommand {
+    static let specs: [Arguments.Spec] =
+        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + [
+            .init(name: "threshold", short: nil, takesValue: true),
+            .init(name: "min-requests", short: nil, takesValue: true),
+            .init(name: "top", short: nil, takesValue: true),
+            .init(name: "json", short: nil, takesValue: false),
+            .init(name: "out", short: "o", takesValue: true),
+            .init(name: "threads", short: "j", takesValue: true),
+            .init(name: "max-line-bytes", short: nil, takesValue: true),
+            .init(name: "fail-on-alert", short: nil, takesValue: false),
+            .init(name: "quiet", short: "q", takesValue: false),
+            .init(name: "help", short: "h", takesValue: false),
+        ]
+
+    static let help = """
+        Usage: uaaudit scan [options] FILE...
+
+        Audits nginx access logs: classifies every request's User-Agent by ordered
+        PCRE2 rules, counts classes per hour, and flags hours whose alert-class share
+        is over the threshold. FILE may be '-' for stdin; gzip files are detected.
+
+        Log format:
+        \(AuditOptions.formatHelp)
+        Rules and alerting:
+        \(AuditOptions.rulesHelp)
+              --threshold X         alert when an hour's alert-class share is above X
+                                    (0.001 or 0.1%; default 0.001)
+              --min-requests N      hours with fewer requests never alert (default 100)
+              --top N               alert-class UAs listed per hour (default 10)
+              --fail-on-alert       exit 1 when an hour is over the threshold
+
+        Output:
+              --json                print the JSON report on stdout (no summary)
+          -o, --out FILE            write the JSON report to FILE (atomically)
+          -q, --quiet               print no summary
+          -j, --threads N           threads for regular files (default: all cores)
+              --max-line-bytes N    longer lines are counted as malformed (default 1048576)
+          -h, --help                show this help
+
+        Examples:
+          uaaudit scan /var/log/nginx/access.log
+          uaaudit scan --json access.log.1 access.log.2.gz > report.json
+          zcat old.log.gz | uaaudit scan --format combined -
+          uaaudit scan --nginx-conf /etc/nginx/nginx.conf --format ua_log access.log
+
+        \(ExitCode.helpText)
+        """
+
+    let console: Console
+    let environment: [String: String]
+
+    func run(_ words: [String]) -> ExitCode {
+        let args: Arguments
+        do {
+            args = try Arguments(words, specs: ScanCommand.specs)
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
+        if args.flag("help") {
+            console.out(ScanCommand.help + "\n")
+            return .success
+        }
+        var notes: [String] = []
+        let configuration: ScanConfiguration
+        do {
+            configuration = try compile(args, notes: &notes)
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
+        if args.positional.isEmpty {
+            console.error("no input files; give FILE... or '-' for stdin (see uaaudit scan --help)")
+            return .usage
+        }
+        if args.positional.filter({ $0 == "-" }).count > 1 {
+            console.error("'-' (stdin) can be given only once")
+            return .usage
+        }
+        for note in notes { console.note(note) }
+
+        let scanner = Scanner(configuration: configuration)
+        let result = scanner.scan(args.positional)
+        let report = ReportBuilder.build(result, configuration: configuration, generatedAt: generatedAt())
+
+        var status = ExitCode.success
+        for source in result.sources {
+            if let error = source.error {
+                console.error("\(source.path): \(error)")
+                status = .input
+            }
+        }
+        let json: [UInt8]
+        do {
+            json = try ReportEncoding.encode(report)
+        } catch {
+            console.error("cannot encode the report: \(error)")
+            return .input
+        }
+        if let out = args.value("out") {
+            do {
+                try AtomicFile.write(json, to: out)
+            } catch {
+                console.error("cannot write report \(out): \(error.description); the previous report is untouched")
+                return .input
+            }
+        }
+        if args.flag("json") {
+            console.out(bytes: json)
+        } else if !args.flag("quiet") {
+            console.out(Summary.render(report, width: 80))
+        }
+        if status == .success, args.flag("fail-on-alert"), report.hours.contains(where: \.alert) {
+            status = .alert
+        }
+        return status
+    }
+
+    private func compile(_ args: Arguments, notes: inout [String]) throws(CLIError) -> ScanConfiguration {
+        let format = try AuditOptions.format(args, notes: &notes)
+        let rules = try AuditOptions.rules(args)
+        var threshold = Threshold.standard
+        if let text = args.value("threshold") {
+            guard let parsed = Threshold(parsing: text) else {
+                throw CLIError("--threshold takes a share from 0 to 1 such as 0.001, or a percentage such as 0.1%, not '\(text)'")
+            }
+            threshold = parsed
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return ScanConfiguration(
+            format: format, rules: rules, threshold: threshold,
+            minRequests: Int64(try args.integer("min-requests", range: 0...Int(Int32.max)) ?? 100),
+            top: try args.integer("top", range: 0...10_000) ?? 10,
+            threads: try args.integer("threads", range: 1...256) ?? max(cores, 1),
+            maxLineBytes: try args.integer("max-line-bytes", range: 1024...(256 << 20)) ?? LineReader.defaultMaxLineBytes)
+    }
+
+    /// Now in UTC, or `SOURCE_DATE_EPOCH` when set (reproducible reports for tests and diffs).
+    private func generatedAt() -> String {
+        let seconds: Int64
+        if let text = environment["SOURCE_DATE_EPOCH"], let value = Int64(text) {
+            seconds = value
+        } else {
+            seconds = Int64(Date().timeIntervalSince1970)
+        }
+        return Timestamps.iso8601UTC(seconds: seconds)
+    }
+}

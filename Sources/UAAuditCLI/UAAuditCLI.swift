@@ -1,0 +1,64 @@
+import Glibc
+import UAAuditCore
+
+/// The command-line tool: picks the subcommand, and alone prints and chooses the exit status.
+public enum UAAuditCLI {
+    public static let version = "0.1.0"
+
+    static let help = """
+        uaaudit \(version): audit nginx access logs for User-Agent consistency.
+
+        Usage: uaaudit <command> [options]
+
+        Commands:
+          scan FILE...      audit logs once; per-hour report (summary, --json, --out)
+          classify UA...    show which class and rule a User-Agent gets
+          help [COMMAND]    show help for a command
+          version           print the version
+
+        Run 'uaaudit <command> --help' for a command's options.
+
+        \(ExitCode.helpText)
+        """
+
+    /// Runs the tool with `arguments` (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let console = Console()
+        guard let command = arguments.first else {
+            console.err(raw: help + "\n")
+            return ExitCode.usage.rawValue
+        }
+        let rest = Array(arguments.dropFirst())
+        let status: ExitCode
+        switch command {
+        case "scan":
+            status = ScanCommand(console: console, environment: environment).run(rest)
+        case "classify":
+            status = ClassifyCommand(console: console, readStandardInput: readAllStandardInput).run(rest)
+        case "help", "-h", "--help":
+            switch rest.first {
+            case "scan": console.out(ScanCommand.help + "\n")
+            case "classify": console.out(ClassifyCommand.help + "\n")
+            default: console.out(help + "\n")
+            }
+            status = .success
+        case "version", "--version":
+            console.out("uaaudit \(version)\n")
+            status = .success
+        default:
+            console.error("unknown command '\(command)'; commands are scan, classify, help, version")
+            status = .usage
+        }
+        return status.rawValue
+    }
+
+    private static func readAllStandardInput() -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while let n = try? Syscalls.read(0, into: &chunk), n > 0 {
+            result.append(contentsOf: chunk[0..<n])
+            if result.count > 64 << 20 { break }
+        }
+        return result
+    }
+}

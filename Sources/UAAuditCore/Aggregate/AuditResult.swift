@@ -1,0 +1,68 @@
+/// The merged counts of a whole audit: every source, every chunk.
+///
+/// Tallies are absorbed in input order, so malformed samples keep file order and the result is
+/// the same whatever the number of threads.
+public struct AuditResult: Sendable {
+    public struct HourCounts: Sendable, Equatable {
+        /// One counter per class, then errors, then out of scope.
+        public var counts: [Int64]
+        /// Alert-class UAs (decoded) and their counts.
+        public var alertUAs: [[UInt8]: Int64] = [:]
+        /// Alert-class requests whose UA did not fit the bounded table.
+        public var untrackedAlertUAs: Int64 = 0
+    }
+
+    public struct Sample: Sendable, Equatable {
+        public var path: String
+        public var line: Int64
+        public var text: [UInt8]
+        public var reason: MalformedReason
+    }
+
+    public struct Source: Sendable, Equatable {
+        public var path: String
+        public var lines: Int64 = 0
+        public var bytes: Int64 = 0
+        public var error: String?
+    }
+
+    public let classCount: Int
+    public var hours: [HourKey: HourCounts] = [:]
+    public var malformed: Int64 = 0
+    public var samples: [Sample] = []
+    public var sources: [Source] = []
+    public let sampleLimit: Int
+
+    public init(classCount: Int, sampleLimit: Int) {
+        self.classCount = classCount
+        self.sampleLimit = sampleLimit
+    }
+
+    public var lines: Int64 { sources.reduce(0) { $0 + $1.lines } }
+
+    /// Adds a tally of `path`, whose first line is line `firstLine` of that file.
+    public mutating func absorb(_ tally: Tally, path: String, firstLine: Int64, escape: EscapeMode) {
+        let width = classCount + 2
+        for (b, key) in tally.hours.enumerated() {
+            var hour = hours[key] ?? HourCounts(counts: [Int64](repeating: 0, count: width))
+            for slot in 0..<width { hour.counts[slot] += tally.counts[b * width + slot] }
+            hour.untrackedAlertUAs += tally.untracked[b]
+            hours[key] = hour
+        }
+        let table = tally.alertUAs
+        for e in 0..<table.count {
+            let key = tally.hours[Int(table.tag(e))]
+            let decoded = Unescape.decode(Array(table.key(e)), mode: escape)
+            hours[key]?.alertUAs[decoded, default: 0] += table.values[e]
+        }
+        malformed += tally.malformed
+        for sample in tally.samples where samples.count < sampleLimit {
+            samples.append(Sample(path: path, line: firstLine + sample.line - 1, text: sample.text, reason: sample.reason))
+        }
+    }
+
+    /// Requests of an hour: every class plus the UAs that could not be classified (errors).
+    public func requests(in hour: HourCounts) -> Int64 {
+        hour.counts[0...classCount].reduce(0, +)
+    }
+}

@@ -1,0 +1,67 @@
+/// Classifies user agents with a ``RuleSet``: one per thread (it owns PCRE2 match state).
+public final class Classifier {
+    /// Returned by ``classify(_:)`` when a pattern could not finish (a match limit, say).
+    public static let failed: UInt8 = 255
+
+    public let rules: RuleSet
+    private let matcher: PatternMatcher
+
+    public init(rules: RuleSet) {
+        self.rules = rules
+        self.matcher = PatternMatcher(limits: rules.limits)
+    }
+
+    /// True when a logged UA field means "no UA": `-` (unset) or empty.
+    @inline(__always)
+    public static func isMissing(raw: UnsafeRawBufferPointer) -> Bool {
+        raw.count == 0 || (raw.count == 1 && raw[0] == 0x2D)
+    }
+
+    /// The class index of a decoded, present UA, or ``failed``.
+    public func classify(_ ua: UnsafeRawBufferPointer) -> UInt8 {
+        for (index, rule) in rules.rules.enumerated() {
+            for pattern in rule.patterns {
+                switch matcher.search(pattern, in: ua) {
+                case .match: return UInt8(index)
+                case .noMatch: continue
+                case .failed: return Classifier.failed
+                }
+            }
+        }
+        return UInt8(rules.otherIndex)
+    }
+
+    /// Why a UA got its class: for `uaaudit classify`.
+    public struct Explanation: Equatable, Sendable {
+        public var className: String
+        /// The rule and the pattern that matched (nil for `other` and `missing`).
+        public var pattern: String?
+        /// Set when a pattern could not finish: the UA is counted under `errors`.
+        public var failure: String?
+    }
+
+    public func explain(_ ua: [UInt8]) -> Explanation {
+        if ua.isEmpty || ua == [0x2D] { return Explanation(className: "missing") }
+        return ua.withUnsafeBytes { buffer in
+            for rule in rules.rules {
+                for pattern in rule.patterns {
+                    switch matcher.search(pattern, in: buffer) {
+                    case .match: return Explanation(className: rule.name, pattern: pattern.source)
+                    case .noMatch: continue
+                    case let .failed(message):
+                        return Explanation(className: "errors", pattern: pattern.source, failure: message)
+                    }
+                }
+            }
+            return Explanation(className: "other")
+        }
+    }
+
+    /// True when the request path is inside the rule set's scope (always, without a scope).
+    @inline(__always)
+    public func inScope(path: UnsafeRawBufferPointer?) -> Bool {
+        guard let scope = rules.scope else { return true }
+        guard let path else { return false }
+        return matcher.search(scope, in: path) == .match
+    }
+}

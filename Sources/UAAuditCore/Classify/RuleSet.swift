@@ -1,0 +1,73 @@
+/// The ordered rules, the alert class, the optional scope and the match limits of an audit.
+///
+/// Class indexes: the rules in order, then `other`, then `missing`.
+public struct RuleSet: Sendable {
+    public static let reservedNames: Set<String> = ["other", "missing", "errors", "out_of_scope"]
+
+    public let rules: [Rule]
+    public let alertClass: String
+    /// Only requests whose path matches are audited; the rest are counted as out of scope.
+    public let scope: Pattern?
+    public let limits: MatchLimits
+
+    /// All class names, in index order.
+    public let classNames: [String]
+    public let alertIndex: Int
+
+    public var otherIndex: Int { rules.count }
+    public var missingIndex: Int { rules.count + 1 }
+    public var classCount: Int { rules.count + 2 }
+
+    public init(rules: [Rule], alertClass: String = "inconsistent", scope: Pattern? = nil,
+                limits: MatchLimits = .standard) throws(RulesError)
+    {
+        var seen = Set<String>()
+        for rule in rules {
+            if RuleSet.reservedNames.contains(rule.name) { throw RulesError.reservedClass(name: rule.name) }
+            guard RuleSet.isValidName(rule.name) else { throw RulesError.badClassName(name: rule.name) }
+            guard seen.insert(rule.name).inserted else { throw RulesError.duplicateClass(name: rule.name) }
+            if rule.patterns.isEmpty { throw RulesError.noPatterns(rule: rule.name) }
+        }
+        let names = rules.map(\.name) + ["other", "missing"]
+        guard let alertIndex = names.firstIndex(of: alertClass) else {
+            throw RulesError.unknownAlertClass(name: alertClass, classes: names)
+        }
+        self.rules = rules
+        self.alertClass = alertClass
+        self.scope = scope
+        self.limits = limits
+        self.classNames = names
+        self.alertIndex = alertIndex
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 32
+            && name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D }
+    }
+
+    /// The rules uaaudit uses when no rules file is given.
+    public static let builtinSources: [(name: String, pattern: String)] = [
+        ("webview", #"MyApp/\d+\.\d+\.\d+ \(iPhone;.*iOS \d+_\d+\).*Safari/\d+\.\d+"#),
+        ("urlsession", #"MyApp/\d+\.\d+\.\d+ \(iPhone;.*iOS \d+_\d+\)"#),
+        ("inconsistent", #"com\.apple\.CFNetwork|Mozilla/5\.0 \(iPhone; CPU iPhone OS \d+_\d+ like Mac OS X\)"#),
+    ]
+
+    public static func builtin() -> RuleSet {
+        do {
+            let rules = try builtinSources.map { source throws(RulesError) in
+                try Rule(name: source.name, sources: [source.pattern])
+            }
+            return try RuleSet(rules: rules)
+        } catch {
+            preconditionFailure("the built-in rules do not compile: \(error)")
+        }
+    }
+
+    /// A description of the rule set that reports carry, so that merged reports can check they agree.
+    public var summary: RulesSummary {
+        RulesSummary(
+            order: rules.map(\.name), alertClass: alertClass,
+            patterns: Dictionary(uniqueKeysWithValues: rules.map { ($0.name, $0.patterns.map(\.source)) }),
+            scope: scope?.source)
+    }
+}

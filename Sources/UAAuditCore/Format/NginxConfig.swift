@@ -1,0 +1,140 @@
+/// Reads `log_format` directives out of an nginx configuration file.
+///
+/// The config is split into directives the way nginx's own reader does (quotes, `\` escapes,
+/// `#` comments, blocks); `include` directives are not followed, and each one is reported
+/// in ``Found/notes`` so the caller can say so.
+public enum NginxConfig {
+    /// A format found in a config, with notes about what was not read.
+    public struct Found: Sendable {
+        public let format: LogFormat
+        public let notes: [String]
+    }
+
+    /// Reads the config at `path` and compiles its `log_format` called `name`.
+    public static func logFormat(named name: String, path: String) throws -> Found {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.readAll(path: path, limit: 16 << 20)
+        } catch {
+            throw FormatError.unreadableConfig(path: path, reason: error.reason)
+        }
+        return try logFormat(named: name, config: bytes, path: path)
+    }
+
+    /// Compiles the `log_format` called `name` from config text (`path` is only used in messages).
+    public static func logFormat(named name: String, config: [UInt8], path: String) throws -> Found {
+        let directives = try parse(config, path: path)
+        var notes: [String] = []
+        var found: [String] = []
+        var result: LogFormat?
+        for directive in directives {
+            if directive.words.first == "include", directive.words.count > 1 {
+                notes.append(
+                    "\(path):\(directive.line): include \(directive.words[1]) was not read; "
+                        + "if the log_format is there, point --nginx-conf at that file")
+            }
+            guard directive.words.first == "log_format", directive.words.count >= 3 else { continue }
+            let formatName = directive.words[1]
+            found.append(formatName)
+            guard formatName == name, result == nil else { continue }
+            var pieces = Array(directive.words.dropFirst(2))
+            var escape = EscapeMode.default
+            if let first = pieces.first, first.hasPrefix("escape="), pieces.count > 1 {
+                let value = String(first.dropFirst("escape=".count))
+                guard let mode = EscapeMode(rawValue: value) else {
+                    throw FormatError.badEscapeParameter(value: value, path: path, line: directive.line)
+                }
+                escape = mode
+                pieces.removeFirst()
+            }
+            result = try LogFormat(pieces.joined(), escape: escape, name: name)
+        }
+        guard let result else { throw FormatError.notInConfig(name: name, path: path, found: found) }
+        return Found(format: result, notes: notes)
+    }
+
+    struct Directive {
+        var words: [String]
+        var line: Int
+    }
+
+    /// Splits config text into directives (blocks are flattened: `http {` is a directive too).
+    static func parse(_ text: [UInt8], path: String) throws -> [Directive] {
+        var directives: [Directive] = []
+        var words: [String] = []
+        var startLine = 1
+        var line = 1
+        var i = 0
+        func flush() {
+            if !words.isEmpty { directives.append(Directive(words: words, line: startLine)) }
+            words = []
+        }
+        while i < text.count {
+            let b = text[i]
+            switch b {
+            case 0x0A:
+                line += 1
+                i += 1
+            case 0x20, 0x09, 0x0D:
+                i += 1
+            case UInt8(ascii: "#"):
+                while i < text.count, text[i] != 0x0A { i += 1 }
+            case UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+                flush()
+                i += 1
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                if words.isEmpty { startLine = line }
+                let quote = b
+                let openLine = line
+                var word: [UInt8] = []
+                i += 1
+                var closed = false
+                while i < text.count {
+                    let c = text[i]
+                    if c == quote {
+                        closed = true
+                        i += 1
+                        break
+                    }
+                    if c == 0x0A { line += 1 }
+                    if c == UInt8(ascii: "\\"), i + 1 < text.count {
+                        let n = text[i + 1]
+                        switch n {
+                        case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"):
+                            word.append(n)
+                        case UInt8(ascii: "t"): word.append(0x09)
+                        case UInt8(ascii: "r"): word.append(0x0D)
+                        case UInt8(ascii: "n"): word.append(0x0A)
+                        default:
+                            word.append(c)
+                            word.append(n)
+                        }
+                        i += 2
+                        continue
+                    }
+                    word.append(c)
+                    i += 1
+                }
+                guard closed else {
+                    throw FormatError.configSyntax(path: path, line: openLine, message: "unterminated quoted string")
+                }
+                words.append(String(decoding: word, as: UTF8.self))
+            default:
+                if words.isEmpty { startLine = line }
+                let start = i
+                while i < text.count {
+                    let c = text[i]
+                    if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == UInt8(ascii: ";")
+                        || c == UInt8(ascii: "{") || c == UInt8(ascii: "}")
+                    {
+                        break
+                    }
+                    i += 1
+                }
+                words.append(String(decoding: text[start..<i], as: UTF8.self))
+            }
+        }
+        flush()
+        return directives
+    }
+}

@@ -1,0 +1,72 @@
+/// Something that fills a buffer with the next bytes of an input: a file range, stdin, a gzip stream.
+public protocol ByteSource {
+    /// Reads up to `buffer.count` bytes; returns 0 at the end.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
+    /// How many bytes of the underlying input have been consumed (for error offsets and progress).
+    var consumed: Int64 { get }
+}
+
+/// A byte range of an open file, read with pread(2): chunks of one file can be read side by side.
+public struct FileRangeSource: ByteSource {
+    let fd: Int32
+    let path: String
+    var position: Int64
+    let end: Int64?
+    let start: Int64
+
+    /// Reads `fd` from `start` up to `end` (nil: to the end of the file; a pipe must use nil and start 0).
+    public init(fd: Int32, path: String, start: Int64 = 0, end: Int64? = nil, seekable: Bool = true) {
+        self.fd = fd
+        self.path = path
+        self.position = start
+        self.start = start
+        self.end = end
+        self.seekable = seekable
+    }
+
+    let seekable: Bool
+
+    public var consumed: Int64 { position - start }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        var want = buffer.count
+        if let end { want = Int(min(Int64(want), max(0, end - position))) }
+        if want == 0 { return 0 }
+        do {
+            let n =
+                seekable
+                ? try Syscalls.pread(fd, buffer.baseAddress!, want, position)
+                : try Syscalls.read(fd, buffer.baseAddress!, want)
+            position += Int64(n)
+            return n
+        } catch {
+            throw InputError(path: path, reason: "read failed: \(error.description)", offset: position)
+        }
+    }
+}
+
+/// Serves some already-read bytes first, then the wrapped source (used after sniffing gzip magic).
+public struct PrefixedSource<Base: ByteSource>: ByteSource {
+    var prefix: [UInt8]
+    var prefixUsed = 0
+    var base: Base
+
+    public init(prefix: [UInt8], base: Base) {
+        self.prefix = prefix
+        self.base = base
+    }
+
+    public var consumed: Int64 { base.consumed - Int64(prefix.count - prefixUsed) }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        if prefixUsed < prefix.count {
+            let n = min(buffer.count, prefix.count - prefixUsed)
+            prefix.withUnsafeBytes { src in
+                buffer.baseAddress!.copyMemory(from: src.baseAddress! + prefixUsed, byteCount: n)
+            }
+            prefixUsed += n
+            return n
+        }
+        return try base.read(into: buffer)
+    }
+}

@@ -1,0 +1,77 @@
+/// Decompresses a gzip input as it is read; concatenated members are read one after another.
+///
+/// A stream that ends inside a member is an error (``InputError``), not a silent short count.
+public struct GzipSource<Base: ByteSource>: ByteSource {
+    private var base: Base
+    private let path: String
+    private let inflater: Inflater
+    private let input: UnsafeMutablePointer<UInt8>
+    private let inputCapacity = 256 << 10
+    private var baseEnded = false
+    private var betweenMembers = false
+    private let storage: Storage
+
+    /// Frees the input buffer when the last copy of the source goes away.
+    private final class Storage {
+        let pointer: UnsafeMutablePointer<UInt8>
+        init(capacity: Int) { pointer = .allocate(capacity: capacity) }
+        deinit { pointer.deallocate() }
+    }
+
+    /// True when `bytes` start with gzip's magic number.
+    public static func isGzip(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+    }
+
+    public init(base: Base, path: String) throws(InputError) {
+        self.base = base
+        self.path = path
+        do {
+            self.inflater = try Inflater()
+        } catch {
+            throw InputError(path: path, reason: error.reason)
+        }
+        self.storage = Storage(capacity: inputCapacity)
+        self.input = storage.pointer
+    }
+
+    /// Compressed bytes consumed so far.
+    public var consumed: Int64 { base.consumed - Int64(inflater.pendingInput) }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        while true {
+            if inflater.pendingInput == 0, !baseEnded {
+                let n = try base.read(into: UnsafeMutableRawBufferPointer(start: input, count: inputCapacity))
+                if n == 0 { baseEnded = true } else { inflater.setInput(input, count: n) }
+            }
+            if betweenMembers {
+                if inflater.pendingInput == 0 {
+                    if baseEnded { return 0 }
+                    continue
+                }
+                inflater.reset()
+                betweenMembers = false
+            }
+            let before = inflater.pendingInput
+            let (step, produced) = inflater.inflate(into: buffer)
+            switch step {
+            case .memberEnd:
+                betweenMembers = true
+            case let .corrupt(message):
+                throw InputError(path: path, reason: "corrupt gzip data: \(message)", offset: consumed)
+            case .progress:
+                if produced == 0, inflater.pendingInput == before {
+                    if baseEnded {
+                        throw InputError(
+                            path: path, reason: "truncated gzip file: it ends inside a compressed member",
+                            offset: consumed)
+                    }
+                    if before > 0 {
+                        throw InputError(path: path, reason: "gzip stream makes no progress", offset: consumed)
+                    }
+                }
+            }
+            if produced > 0 { return produced }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// Receives the lines a ``LineReader`` finds.
+public protocol LineSink {
+    /// One line, without its `\n`; the bytes are valid only during the call.
+    mutating func line(_ bytes: UnsafeRawBufferPointer)
+    /// A line longer than the reader's limit, once it has ended: its first bytes and its whole length.
+    mutating func overlongLine(prefix: UnsafeRawBufferPointer, length: Int)
+}
+
+/// Splits a byte source into lines with big reads and memchr, in a buffer allocated once.
+///
+/// A last line without `\n` is still a line. A line longer than `maxLineBytes` is handed to
+/// ``LineSink/overlongLine(prefix:length:)`` and skipped without being held in memory.
+public final class LineReader {
+    public static let defaultBlockSize = 1 << 20
+    public static let defaultMaxLineBytes = 1 << 20
+    /// How much of an overlong line is kept as its sample.
+    public static let overlongPrefixBytes = 512
+
+    private let blockSize: Int
+    private let maxLineBytes: Int
+    private let capacity: Int
+    private let buffer: UnsafeMutableRawPointer
+    private let overlongPrefix: UnsafeMutableRawPointer
+
+    public init(blockSize: Int = defaultBlockSize, maxLineBytes: Int = defaultMaxLineBytes) {
+        self.blockSize = max(blockSize, 16)
+        self.maxLineBytes = max(maxLineBytes, 16)
+        self.capacity = self.blockSize + self.maxLineBytes
+        self.buffer = .allocate(byteCount: capacity, alignment: 16)
+        self.overlongPrefix = .allocate(byteCount: LineReader.overlongPrefixBytes, alignment: 16)
+    }
+
+    deinit {
+        buffer.deallocate()
+        overlongPrefix.deallocate()
+    }
+
+    /// Reads `source` to its end, handing every line to `sink`.
+    ///
+    /// - Throws: the source's ``InputError``; lines before the failure have been delivered.
+    public func read<Source: ByteSource, Sink: LineSink>(_ source: inout Source, into sink: inout Sink)
+        throws(InputError)
+    {
+        var filled = 0  // bytes held in buffer[0..<filled]
+        var overlong = -1  // length so far of an overlong line being skipped, or -1
+        while true {
+            let room = capacity - filled
+            let n = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: room))
+            if n == 0 { break }
+            let end = filled + n
+            var start = 0
+            if overlong >= 0 {
+                // Skipping the rest of an overlong line: look for its end in the new bytes only.
+                if let nl = Syscalls.memchr(buffer, 0x0A, end) {
+                    let cut = nl - UnsafeRawPointer(buffer)
+                    finishOverlong(length: overlong + cut, into: &sink)
+                    overlong = -1
+                    start = cut + 1
+                } else {
+                    overlong += end
+                    filled = 0
+                    continue
+                }
+            }
+            while start < end {
+                guard let nl = Syscalls.memchr(buffer + start, 0x0A, end - start) else { break }
+                let cut = nl - UnsafeRawPointer(buffer)
+                sink.line(UnsafeRawBufferPointer(start: buffer + start, count: cut - start))
+                start = cut + 1
+            }
+            let rest = end - start
+            if rest > maxLineBytes {
+                // Keep the prefix as a sample, then forget the rest of the line.
+                overlongPrefix.copyMemory(from: buffer + start, byteCount: LineReader.overlongPrefixBytes)
+                overlong = rest
+                filled = 0
+                continue
+            }
+            if rest > 0, start > 0 { (buffer).copyMemory(from: buffer + start, byteCount: rest) }
+            filled = rest
+        }
+        if overlong >= 0 {
+            finishOverlong(length: overlong, into: &sink)
+        } else if filled > 0 {
+            sink.line(UnsafeRawBufferPointer(start: buffer, count: filled))
+        }
+    }
+
+    private func finishOverlong<Sink: LineSink>(length: Int, into sink: inout Sink) {
+        sink.overlongLine(
+            prefix: UnsafeRawBufferPointer(start: overlongPrefix, count: LineReader.overlongPrefixBytes),
+            length: length)
+    }
+}

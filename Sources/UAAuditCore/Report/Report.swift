@@ -1,0 +1,106 @@
+/// The JSON report: the dashboards' contract (schema `uaaudit.report/1`, see `docs/report.schema.json`).
+///
+/// Encoded with sorted keys (``ReportEncoding``), so output is stable and diffable.
+public struct Report: Codable, Equatable, Sendable {
+    public static let schemaID = "uaaudit.report/1"
+
+    public var schema: String = Report.schemaID
+    public var generatedAt: String
+    public var sources: [SourceEntry]
+    public var format: FormatEntry
+    public var rules: RulesSummary
+    public var threshold: Double
+    public var minRequests: Int64
+    public var totals: Totals
+    public var hours: [HourEntry]
+    public var malformedSamples: [SampleEntry]
+
+    enum CodingKeys: String, CodingKey {
+        case schema, sources, format, rules, threshold, totals, hours
+        case generatedAt = "generated_at"
+        case minRequests = "min_requests"
+        case malformedSamples = "malformed_samples"
+    }
+
+    public struct SourceEntry: Codable, Equatable, Sendable {
+        public var path: String
+        public var lines: Int64
+        /// Bytes read from the input (compressed bytes for gzip).
+        public var bytes: Int64
+        /// Why the input could not be read to its end; absent when it was.
+        public var error: String?
+    }
+
+    public struct FormatEntry: Codable, Equatable, Sendable {
+        public var name: String?
+        public var string: String
+        public var escape: EscapeMode
+    }
+
+    public struct Totals: Codable, Equatable, Sendable {
+        public var lines: Int64
+        public var requests: Int64
+        public var malformed: Int64
+        public var outOfScope: Int64
+        public var errors: Int64
+        public var classes: [String: Int64]
+        /// The alert class's share of all requests.
+        public var share: Double
+        /// The hours over the threshold, in order.
+        public var alertHours: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case lines, requests, malformed, errors, classes, share
+            case outOfScope = "out_of_scope"
+            case alertHours = "alert_hours"
+        }
+    }
+
+    public struct HourEntry: Codable, Equatable, Sendable {
+        public var hour: String
+        /// Audited requests: every class plus `errors`.
+        public var requests: Int64
+        public var classes: [String: Int64]
+        public var shares: [String: Double]
+        /// The alert class's share of `requests`.
+        public var share: Double
+        /// Share strictly above the threshold, with at least `min_requests` requests.
+        public var alert: Bool
+        public var errors: Int64
+        public var outOfScope: Int64
+        public var top: [TopEntry]
+        /// True when some of the hour's alert-class UAs could not be tracked, so `top` may miss some.
+        public var topApproximate: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case hour, requests, classes, shares, share, alert, errors, top
+            case outOfScope = "out_of_scope"
+            case topApproximate = "top_approximate"
+        }
+    }
+
+    public struct TopEntry: Codable, Equatable, Sendable {
+        public var ua: String
+        public var count: Int64
+    }
+
+    public struct SampleEntry: Codable, Equatable, Sendable {
+        public var path: String
+        public var line: Int64
+        public var text: String
+        public var reason: String
+    }
+}
+
+/// The rule set as a report records it: merged reports must agree on it.
+public struct RulesSummary: Codable, Equatable, Sendable {
+    public var order: [String]
+    public var alertClass: String
+    public var patterns: [String: [String]]
+    public var scope: String?
+
+    enum CodingKeys: String, CodingKey {
+        case order, patterns, scope
+        case alertClass = "alert_class"
+    }
+}

@@ -1,0 +1,31 @@
+/// Everything a scan needs, compiled: the format, the rules, the alert policy and the limits.
+public struct ScanConfiguration: Sendable {
+    public var format: LogFormat
+    public var rules: RuleSet
+    public var threshold: Threshold
+    public var minRequests: Int64
+    /// How many of the alert class's UAs each hour lists.
+    public var top: Int
+    public var threads: Int
+    public var maxLineBytes: Int
+    public var sampleLimit: Int
+    public var blockSize: Int
+    /// Files smaller than this are read by one thread.
+    public var minChunkBytes: Int64
+
+    public init(format: LogFormat, rules: RuleSet, threshold: Threshold = .standard, minRequests: Int64 = 100,
+                top: Int = 10, threads: Int = 1, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
+                sampleLimit: Int = 10, blockSize: Int = LineReader.defaultBlockSize, minChunkBytes: Int64 = 1 << 20)
+    {
+        self.format = format
+        self.rules = rules
+        self.threshold = threshold
+        self.minRequests = minRequests
+        self.top = top
+        self.threads = max(1, threads)
+        self.maxLineBytes = maxLineBytes
+        self.sampleLimit = sampleLimit
+        self.blockSize = blockSize
+        self.minChunkBytes = minChunkBytes
+    }
+}

@@ -1,0 +1,159 @@
+import Dispatch
+import Glibc
+
+/// Audits inputs (files, `-` for stdin, gzip detected by magic bytes) into one ``AuditResult``.
+///
+/// A regular, uncompressed file is cut into as many chunks as there are threads, at line
+/// boundaries, and the chunks are read side by side; stdin and gzip stream on one thread. An
+/// input that cannot be read is recorded in its source entry and the others are still audited.
+public final class Scanner {
+    public let configuration: ScanConfiguration
+    private let workers: [Worker]
+    private let progress: ProgressCounter?
+
+    public init(configuration: ScanConfiguration, progress: ProgressCounter? = nil) {
+        self.configuration = configuration
+        self.progress = progress
+        workers = (0..<configuration.threads).map { _ in Worker(configuration: configuration, progress: progress) }
+    }
+
+    /// Audits `paths` in order. Stdin is read from `standardInput` when a path is `-`.
+    public func scan(_ paths: [String], standardInput: Int32 = 0) -> AuditResult {
+        var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
+        if let progress {
+            for path in paths where path != "-" {
+                var st = stat()
+                if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { progress.expect(bytes: Int(st.st_size)) }
+            }
+        }
+        for path in paths {
+            scanOne(path, standardInput: standardInput, into: &result)
+        }
+        return result
+    }
+
+    private func scanOne(_ path: String, standardInput: Int32, into result: inout AuditResult) {
+        var source = AuditResult.Source(path: path)
+        let fd: Int32
+        if path == "-" {
+            fd = standardInput
+        } else {
+            do {
+                fd = try Syscalls.open(path, flags: O_RDONLY)
+            } catch {
+                source.error = "cannot open: \(error.description)"
+                result.sources.append(source)
+                return
+            }
+        }
+        defer { if path != "-" { Syscalls.close(fd) } }
+        let info = try? Syscalls.fstat(fd)
+        let regular = info?.isRegular ?? false
+        let size = info?.size ?? 0
+
+        // Sniff the gzip magic: the first two bytes.
+        var magic = [UInt8](repeating: 0, count: 2)
+        var sniffed = 0
+        var base = FileRangeSource(fd: fd, path: path, seekable: regular)
+        do {
+            while sniffed < 2 {
+                let n = try Scanner.read(&base, into: &magic, from: sniffed)
+                if n == 0 { break }
+                sniffed += n
+            }
+        } catch {
+            source.error = error.reason
+            result.sources.append(source)
+            return
+        }
+        magic.removeLast(2 - sniffed)
+
+        if GzipSource<FileRangeSource>.isGzip(magic) {
+            let prefixed = PrefixedSource(prefix: magic, base: base)
+            do {
+                var gzip = try GzipSource(base: prefixed, path: path)
+                let (tally, failure) = workers[0].audit(&gzip)
+                source.lines = tally.lines
+                source.bytes = gzip.consumed
+                source.error = failure.map(describe)
+                result.absorb(tally, path: path, firstLine: 1, escape: configuration.format.escape)
+            } catch {
+                source.error = error.reason
+            }
+            result.sources.append(source)
+            return
+        }
+
+        if !regular || workers.count == 1 || size < max(configuration.minChunkBytes, 2) {
+            var stream = PrefixedSource(prefix: magic, base: base)
+            let (tally, failure) = workers[0].audit(&stream)
+            source.lines = tally.lines
+            source.bytes = stream.consumed
+            source.error = failure.map(describe)
+            result.absorb(tally, path: path, firstLine: 1, escape: configuration.format.escape)
+            result.sources.append(source)
+            return
+        }
+
+        let bounds: [Int64]
+        do {
+            bounds = try Chunking.boundaries(fd: fd, path: path, size: size, chunks: workers.count)
+        } catch {
+            source.error = describe(error)
+            result.sources.append(source)
+            return
+        }
+        let chunkCount = bounds.count - 1
+        let slots = ResultSlots(count: chunkCount)
+        let workers = WorkerBox(workers)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { i in
+            var range = FileRangeSource(fd: fd, path: path, start: bounds[i], end: bounds[i + 1])
+            let outcome = workers.items[i].audit(&range)
+            slots.set(i, (outcome.0, outcome.1, range.consumed))
+        }
+        var firstLine: Int64 = 1
+        for i in 0..<chunkCount {
+            guard let (tally, failure, consumed) = slots.get(i) else { continue }
+            result.absorb(tally, path: path, firstLine: firstLine, escape: configuration.format.escape)
+            firstLine += tally.lines
+            source.lines += tally.lines
+            source.bytes += consumed
+            if let failure, source.error == nil { source.error = describe(failure) }
+        }
+        result.sources.append(source)
+    }
+
+    private static func read(_ source: inout FileRangeSource, into buffer: inout [UInt8], from start: Int)
+        throws(InputError) -> Int
+    {
+        let result: Result<Int, InputError> = buffer.withUnsafeMutableBytes { raw in
+            do throws(InputError) {
+                return .success(try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...])))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private func describe(_ error: InputError) -> String {
+        if let offset = error.offset { return "\(error.reason) (at byte \(offset))" }
+        return error.reason
+    }
+}
+
+/// Lets the concurrent loop reach the workers; each index is used by exactly one thread.
+private final class WorkerBox: @unchecked Sendable {
+    let items: [Worker]
+    init(_ items: [Worker]) { self.items = items }
+}
+
+/// One result slot per chunk, each written by exactly one thread and read after all have finished.
+private final class ResultSlots: @unchecked Sendable {
+    private var items: [(Tally, InputError?, Int64)?]
+    init(count: Int) { items = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ value: (Tally, InputError?, Int64)) {
+        items.withUnsafeMutableBufferPointer { $0[i] = value }
+    }
+    func get(_ i: Int) -> (Tally, InputError?, Int64)? { items[i] }
+}

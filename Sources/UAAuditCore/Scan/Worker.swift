@@ -1,0 +1,135 @@
+/// One thread's audit machinery: a reader, a tokenizer, a classifier with its UA cache.
+///
+/// Created once per thread and reused for every chunk that thread reads; each chunk gets its
+/// own ``Tally``.
+final class Worker {
+    let configuration: ScanConfiguration
+    let reader: LineReader
+    let tokenizer: LineTokenizer
+    let classifier: Classifier
+    let cache: UACache
+    let progress: ProgressCounter?
+    /// Room to decode a request path for the scope rule.
+    let pathScratch: UnsafeMutablePointer<UInt8>
+
+    init(configuration: ScanConfiguration, progress: ProgressCounter?) {
+        self.configuration = configuration
+        self.reader = LineReader(blockSize: configuration.blockSize, maxLineBytes: configuration.maxLineBytes)
+        self.tokenizer = LineTokenizer(format: configuration.format)
+        self.classifier = Classifier(rules: configuration.rules)
+        self.cache = UACache(
+            classifier: classifier, escape: configuration.format.escape, maxLineBytes: configuration.maxLineBytes)
+        self.progress = progress
+        self.pathScratch = .allocate(capacity: max(configuration.maxLineBytes, 16))
+    }
+
+    deinit { pathScratch.deallocate() }
+
+    /// Reads `source` to its end into a new tally; a read error ends the stretch early and is returned.
+    func audit<Source: ByteSource>(_ source: inout Source) -> (Tally, InputError?) {
+        let tally = Tally(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
+        var sink = AuditSink(worker: self, tally: tally)
+        var failure: InputError?
+        do {
+            try reader.read(&source, into: &sink)
+        } catch {
+            failure = error
+        }
+        sink.flushProgress()
+        tally.lines = sink.lineNumber
+        return (tally, failure)
+    }
+}
+
+/// The per-line work: tokenize, bucket, classify, count.
+struct AuditSink: LineSink {
+    let tokenizer: LineTokenizer
+    let cache: UACache
+    let classifier: Classifier
+    let tally: Tally
+    let progress: ProgressCounter?
+    let missing: Int
+    let alert: Int
+    let uaField: Int
+    let scoped: Bool
+    let escape: EscapeMode
+    var lineNumber: Int64 = 0
+    var pendingBytes = 0
+    var pendingLines = 0
+    private let pathScratch: UnsafeMutablePointer<UInt8>?
+
+    init(worker: Worker, tally: Tally) {
+        tokenizer = worker.tokenizer
+        cache = worker.cache
+        classifier = worker.classifier
+        self.tally = tally
+        progress = worker.progress
+        let rules = worker.configuration.rules
+        missing = rules.missingIndex
+        alert = rules.alertIndex
+        uaField = tokenizer.userAgentField
+        scoped = rules.scope != nil
+        escape = worker.configuration.format.escape
+        pathScratch = scoped ? worker.pathScratch : nil
+    }
+
+    @inline(__always)
+    mutating func line(_ bytes: UnsafeRawBufferPointer) {
+        lineNumber += 1
+        if progress != nil { noteProgress(bytes.count + 1) }
+        guard tokenizer.match(bytes) else {
+            tally.countMalformed(line: lineNumber, text: bytes, reason: .format)
+            return
+        }
+        let bucket = tally.bucket(tokenizer.hour)
+        if scoped, !inScope() {
+            tally.count(bucket: bucket, slot: tally.outOfScopeSlot)
+            return
+        }
+        let raw = tokenizer.field(uaField)
+        if Classifier.isMissing(raw: raw) {
+            tally.count(bucket: bucket, slot: missing)
+            return
+        }
+        let cls = cache.classOf(raw: raw)
+        if cls == Classifier.failed {
+            tally.count(bucket: bucket, slot: tally.errorsSlot)
+            return
+        }
+        tally.count(bucket: bucket, slot: Int(cls))
+        if Int(cls) == alert { tally.countAlertUA(bucket: bucket, raw: raw) }
+    }
+
+    mutating func overlongLine(prefix: UnsafeRawBufferPointer, length: Int) {
+        lineNumber += 1
+        if progress != nil { noteProgress(length + 1) }
+        tally.countMalformed(line: lineNumber, text: prefix, reason: .tooLong)
+    }
+
+    private func inScope() -> Bool {
+        let path: UnsafeRawBufferPointer?
+        if let f = tokenizer.requestField {
+            path = RequestLine.path(of: tokenizer.field(f))
+        } else if let f = tokenizer.uriField {
+            path = RequestLine.path(ofURI: tokenizer.field(f))
+        } else {
+            path = nil
+        }
+        guard let path, let scratch = pathScratch else { return classifier.inScope(path: nil) }
+        let n = Unescape.decode(path, mode: escape, into: scratch)
+        return classifier.inScope(path: UnsafeRawBufferPointer(start: scratch, count: n))
+    }
+
+    @inline(__always)
+    private mutating func noteProgress(_ bytes: Int) {
+        pendingBytes &+= bytes
+        pendingLines &+= 1
+        if pendingLines >= 65_536 { flushProgress() }
+    }
+
+    mutating func flushProgress() {
+        progress?.add(bytes: pendingBytes, lines: pendingLines)
+        pendingBytes = 0
+        pendingLines = 0
+    }
+}

@@ -1,0 +1,231 @@
+/// Splits one log line into the fields of a compiled ``LogFormat``, in place, without allocating.
+///
+/// Each variable's value runs up to the next occurrence of the literal that follows it. nginx
+/// escapes `"` inside values, so a quoted field ends at the first quote; an unquoted field such
+/// as `$remote_user` may hold spaces, so when a later field does not fit (a time that does not
+/// parse, a status that is not three digits) the matcher backtracks to the next occurrence of the
+/// literal, within a fixed budget per line. A line either matches the whole format or is malformed.
+///
+/// One tokenizer per thread: it keeps the spans of the last line and a time-parse cache.
+public final class LineTokenizer {
+    /// Field spans of the last matched line: byte offsets into that line.
+    public private(set) var starts: UnsafeMutablePointer<Int>
+    public private(set) var ends: UnsafeMutablePointer<Int>
+    /// The hour of the last matched line.
+    public private(set) var hour = HourKey(localHour: 0, offsetMinutes: 0)
+
+    public let format: LogFormat
+    public let fieldCount: Int
+    /// Indexes of the fields the audit reads (nil where the format lacks one).
+    public let userAgentField: Int
+    public let timeField: Int
+    public let requestField: Int?
+    public let uriField: Int?
+    public let statusField: Int?
+
+    /// How many literal occurrences one line may try before it is called malformed.
+    public static let backtrackBudget = 256
+
+    // Flat, per-tokenizer copies of the format, so the hot path touches no shared array buffers
+    // (retain/release of a buffer shared between threads would make them contend).
+    private let head: UnsafeMutablePointer<UInt8>
+    private let headCount: Int
+    private let roles: UnsafeMutablePointer<FieldRole>
+    private let literals: UnsafeMutablePointer<UInt8>
+    private let literalStart: UnsafeMutablePointer<Int>
+    private let literalCount: UnsafeMutablePointer<Int>
+    private let json: Bool
+    private var timeParser = TimeParser()
+    private var budget = 0
+    private var line = UnsafeRawPointer(bitPattern: 1)!
+    private var length = 0
+
+    public init(format: LogFormat) {
+        self.format = format
+        var head: [UInt8] = []
+        var roles: [FieldRole] = []
+        var terminators: [[UInt8]] = []
+        for segment in format.segments {
+            switch segment {
+            case let .literal(bytes):
+                if roles.isEmpty { head = bytes } else { terminators[terminators.count - 1] = bytes }
+            case let .variable(_, role):
+                roles.append(role)
+                terminators.append([])
+            }
+        }
+        let n = max(roles.count, 1)
+        self.headCount = head.count
+        self.head = .allocate(capacity: max(head.count, 1))
+        self.head.initialize(from: head, count: head.count)
+        self.roles = .allocate(capacity: n)
+        self.roles.initialize(from: roles, count: roles.count)
+        let flat = terminators.flatMap { $0 }
+        self.literals = .allocate(capacity: max(flat.count, 1))
+        self.literals.initialize(from: flat, count: flat.count)
+        self.literalStart = .allocate(capacity: n)
+        self.literalCount = .allocate(capacity: n)
+        var offset = 0
+        for (k, t) in terminators.enumerated() {
+            literalStart[k] = offset
+            literalCount[k] = t.count
+            offset += t.count
+        }
+        self.fieldCount = roles.count
+        self.json = format.escape == .json
+        self.userAgentField = roles.firstIndex(of: .userAgent) ?? 0
+        self.timeField = roles.firstIndex(where: \.isTime) ?? 0
+        self.requestField = roles.firstIndex(of: .request)
+        self.uriField = roles.firstIndex(of: .uri)
+        self.statusField = roles.firstIndex(of: .status)
+        starts = .allocate(capacity: max(roles.count, 1))
+        ends = .allocate(capacity: max(roles.count, 1))
+        starts.initialize(repeating: 0, count: max(roles.count, 1))
+        ends.initialize(repeating: 0, count: max(roles.count, 1))
+    }
+
+    deinit {
+        starts.deallocate()
+        ends.deallocate()
+        head.deallocate()
+        roles.deallocate()
+        literals.deallocate()
+        literalStart.deallocate()
+        literalCount.deallocate()
+    }
+
+    /// Matches `bytes` against the format; on success the spans and ``hour`` describe it.
+    @inline(__always)
+    public func match(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count >= headCount else { return false }
+        line = base
+        length = bytes.count
+        budget = LineTokenizer.backtrackBudget
+        if headCount > 0, Syscalls.memcmp(base, head, headCount) != 0 { return false }
+        return matchField(0, at: headCount)
+    }
+
+    /// The bytes of field `index` of the last matched line.
+    @inline(__always)
+    public func field(_ index: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: line + starts[index], count: ends[index] - starts[index])
+    }
+
+    private func matchField(_ k: Int, at position: Int) -> Bool {
+        let terminator = literals + literalStart[k]
+        let terminatorCount = literalCount[k]
+        starts[k] = position
+        if terminatorCount == 0 {
+            // The last field runs to the end of the line.
+            ends[k] = length
+            return validate(k)
+        }
+        if k == fieldCount - 1 {
+            // The last literal must end the line.
+            let cut = length - terminatorCount
+            guard cut >= position, matchesLiteral(terminator, terminatorCount, at: cut),
+                !isEscapedQuote(terminator, at: cut, from: position)
+            else { return false }
+            ends[k] = cut
+            return validate(k)
+        }
+        var from = position
+        while budget > 0 {
+            budget -= 1
+            guard let cut = find(terminator, terminatorCount, from: from) else { return false }
+            from = cut + 1
+            if isEscapedQuote(terminator, at: cut, from: position) { continue }
+            ends[k] = cut
+            if validate(k), matchField(k + 1, at: cut + terminatorCount) { return true }
+            starts[k] = position
+        }
+        return false
+    }
+
+    /// With `escape=json` a `"` after an odd number of backslashes belongs to the value.
+    @inline(__always)
+    private func isEscapedQuote(_ terminator: UnsafeMutablePointer<UInt8>, at cut: Int, from start: Int) -> Bool {
+        guard json, terminator[0] == 0x22 else { return false }
+        var slashes = 0
+        var i = cut - 1
+        while i >= start, line.load(fromByteOffset: i, as: UInt8.self) == 0x5C {
+            slashes += 1
+            i -= 1
+        }
+        return slashes & 1 == 1
+    }
+
+    @inline(__always)
+    private func matchesLiteral(_ literal: UnsafeMutablePointer<UInt8>, _ n: Int, at position: Int) -> Bool {
+        // Format literals are short: a byte loop beats a call to memcmp.
+        let p = line + position
+        for i in 0..<n where p.load(fromByteOffset: i, as: UInt8.self) != literal[i] { return false }
+        return true
+    }
+
+    /// The first occurrence of `literal` at or after `from`.
+    @inline(__always)
+    private func find(_ literal: UnsafeMutablePointer<UInt8>, _ n: Int, from: Int) -> Int? {
+        let first = literal[0]
+        let last = length - n  // the last position the literal can start at
+        var i = from
+        // Most fields are short: look at the first bytes inline before calling memchr.
+        let inlineEnd = min(last, from + 24)
+        while i <= inlineEnd {
+            if line.load(fromByteOffset: i, as: UInt8.self) == first, n == 1 || matchesLiteral(literal, n, at: i) {
+                return i
+            }
+            i += 1
+        }
+        while i <= last {
+            guard let hit = Syscalls.memchr(line + i, first, last + 1 - i) else { return nil }
+            let at = hit - line
+            if n == 1 || matchesLiteral(literal, n, at: at) { return at }
+            i = at + 1
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private func validate(_ k: Int) -> Bool {
+        let start = line + starts[k]
+        let count = ends[k] - starts[k]
+        switch roles[k] {
+        case .timeLocal:
+            guard let key = timeParser.parseLocal(start, count: count) else { return false }
+            hour = key
+            return true
+        case .timeISO8601:
+            guard let key = TimeParser.parseISO8601(start, count: count) else { return false }
+            hour = key
+            return true
+        case .msec:
+            guard let key = TimeParser.parseMsec(start, count: count) else { return false }
+            hour = key
+            return true
+        case .status:
+            return count == 3 && allDigits(start, count)
+        case .digits:
+            return count > 0 && allDigits(start, count)
+        case .decimal:
+            return count > 0 && isDecimal(start, count)
+        case .userAgent, .request, .uri, .other:
+            return true
+        }
+    }
+
+    @inline(__always)
+    private func allDigits(_ p: UnsafeRawPointer, _ count: Int) -> Bool {
+        for i in 0..<count where p.load(fromByteOffset: i, as: UInt8.self) &- 0x30 >= 10 { return false }
+        return true
+    }
+
+    private func isDecimal(_ p: UnsafeRawPointer, _ count: Int) -> Bool {
+        var dots = 0
+        for i in 0..<count {
+            let b = p.load(fromByteOffset: i, as: UInt8.self)
+            if b == 0x2E { dots += 1 } else if b &- 0x30 >= 10 { return false }
+        }
+        return dots <= 1
+    }
+}

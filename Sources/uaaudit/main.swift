@@ -1,0 +1,4 @@
+import Foundation
+import UAAuditCLI
+
+exit(UAAuditCLI.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -25,9 +25,9 @@ let package = Package(
         ),
         .target(name: "UAAuditCLI", dependencies: ["UAAuditCore"]),
         .executableTarget(name: "uaaudit", dependencies: ["UAAuditCLI"]),
-        .testTarget(name: "UAAuditCoreTests", dependencies: ["UAAuditCore"]),
+        .testTarget(name: "UAAuditCoreTests", dependencies: ["UAAuditCore"], exclude: ["Report/Fixtures"]),
         .testTarget(name: "UAAuditCLITests", dependencies: ["UAAuditCLI", "UAAuditCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["UAAuditCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["UAAuditCore", "uaaudit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,6 +21,7 @@ public final class LineReader {
     private let capacity: Int
     private let buffer: UnsafeMutableRawPointer
     private let overlongPrefix: UnsafeMutableRawPointer
+    private var overlongPrefixCount = 0
 
     public init(blockSize: Int = defaultBlockSize, maxLineBytes: Int = defaultMaxLineBytes) {
         self.blockSize = max(blockSize, 16)
@@ -71,7 +72,8 @@ public final class LineReader {
             let rest = end - start
             if rest > maxLineBytes {
                 // Keep the prefix as a sample, then forget the rest of the line.
-                overlongPrefix.copyMemory(from: buffer + start, byteCount: LineReader.overlongPrefixBytes)
+                overlongPrefixCount = min(rest, LineReader.overlongPrefixBytes)
+                overlongPrefix.copyMemory(from: buffer + start, byteCount: overlongPrefixCount)
                 overlong = rest
                 filled = 0
                 continue
@@ -88,7 +90,7 @@ public final class LineReader {
 
     private func finishOverlong<Sink: LineSink>(length: Int, into sink: inout Sink) {
         sink.overlongLine(
-            prefix: UnsafeRawBufferPointer(start: overlongPrefix, count: LineReader.overlongPrefixBytes),
+            prefix: UnsafeRawBufferPointer(start: overlongPrefix, count: overlongPrefixCount),
             length: length)
     }
 }

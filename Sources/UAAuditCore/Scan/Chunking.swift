@@ -6,7 +6,7 @@ public enum Chunking {
         var bounds: [Int64] = [0]
         var probe = [UInt8](repeating: 0, count: 64 << 10)
         for i in 1..<max(chunks, 1) {
-            let target = max(size * Int64(i) / Int64(chunks), bounds.last!)
+            let target = max(size * Int64(i) / Int64(chunks), bounds.last! + 1)
             if target <= 0 || target >= size { continue }
             // The boundary is just after the first `\n` at or after target - 1.
             var position = target - 1

@@ -1,0 +1,42 @@
+import Testing
+@testable import UAAuditCore
+
+@Suite struct TallyTests {
+    @Test func bucketsAreCreatedOncePerHourWhateverTheOrder() {
+        let tally = Tally(classCount: 5, sampleLimit: 10)
+        let a = HourKey(localHour: 100, offsetMinutes: 480)
+        let b = HourKey(localHour: 101, offsetMinutes: 480)
+        let c = HourKey(localHour: 100, offsetMinutes: 0)
+        let order = [a, b, a, c, b, a]
+        let buckets = order.map { tally.bucket($0) }
+        #expect(buckets == [0, 1, 0, 2, 1, 0])
+        #expect(tally.hours == [a, b, c])
+        for bucket in buckets { tally.count(bucket: bucket, slot: 3) }
+        #expect(tally.value(bucket: 0, slot: 3) == 3)
+        #expect(tally.value(bucket: 1, slot: 3) == 2)
+        #expect(tally.value(bucket: 2, slot: 3) == 1)
+        #expect(tally.width == 7)
+    }
+
+    @Test func alertUATableIsBoundedAndCountsWhatDoesNotFitAsUntracked() {
+        let tally = Tally(classCount: 5, sampleLimit: 10, alertTableEntries: 2, alertArenaBytes: 1024)
+        let bucket = tally.bucket(HourKey(localHour: 1, offsetMinutes: 0))
+        for ua in ["a", "b", "a", "c", "d", "a"] {
+            Array(ua.utf8).withUnsafeBytes { tally.countAlertUA(bucket: bucket, raw: $0) }
+        }
+        #expect(tally.alertUAs.count == 2)
+        #expect(tally.alertUAs.values[0] == 3)
+        #expect(tally.alertUAs.values[1] == 1)
+        #expect(tally.untracked[bucket] == 2)
+    }
+
+    @Test func malformedSamplesStopAtTheLimitButTheCountGoesOn() {
+        let tally = Tally(classCount: 5, sampleLimit: 2)
+        for line in 1...5 {
+            Array("bad \(line)".utf8).withUnsafeBytes { tally.countMalformed(line: Int64(line), text: $0, reason: .format) }
+        }
+        #expect(tally.malformed == 5)
+        #expect(tally.samples.map(\.line) == [1, 2])
+        #expect(tally.samples.map { String(decoding: $0.text, as: UTF8.self) } == ["bad 1", "bad 2"])
+    }
+}

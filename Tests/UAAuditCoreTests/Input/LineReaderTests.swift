@@ -1,0 +1,68 @@
+import Testing
+@testable import UAAuditCore
+
+@Suite struct LineReaderTests {
+    func read(_ text: String, block: Int, maxLine: Int = 64, step: Int = 1 << 20) throws -> CollectingSink {
+        var source = MemorySource(text, step: step)
+        var sink = CollectingSink()
+        try LineReader(blockSize: block, maxLineBytes: maxLine).read(&source, into: &sink)
+        return sink
+    }
+
+    static let cases: [(text: String, lines: [String])] = [
+        ("", []),
+        ("a\n", ["a"]),
+        ("a", ["a"]),
+        ("a\nb", ["a", "b"]),
+        ("\n", [""]),
+        ("\n\n", ["", ""]),
+        ("a\n\nb\n", ["a", "", "b"]),
+        ("first line\nsecond line that is longer\nthird\n", ["first line", "second line that is longer", "third"]),
+    ]
+
+    @Test(arguments: cases)
+    func splitsLinesWhateverTheBlockSize(text: String, lines: [String]) throws {
+        for block in [16, 17, 1 << 20] {
+            for step in [1, 3, 1 << 20] {
+                let sink = try read(text, block: block, step: step)
+                #expect(sink.lines.map { String(decoding: $0, as: UTF8.self) } == lines)
+            }
+        }
+    }
+
+    @Test func keepsNULAndInvalidUTF8BytesInsideLines() throws {
+        var source = MemorySource([0x61, 0x00, 0xFF, 0x0A, 0xC3, 0x28, 0x0A])
+        var sink = CollectingSink()
+        try LineReader(blockSize: 16, maxLineBytes: 32).read(&source, into: &sink)
+        #expect(sink.lines == [[0x61, 0x00, 0xFF], [0xC3, 0x28]])
+    }
+
+    @Test func overlongLineIsReportedOnceWithItsPrefixAndLength() throws {
+        let long = String(repeating: "x", count: 5000)
+        for step in [7, 1 << 20] {
+            let sink = try read("short\n\(long)\nafter\n", block: 64, maxLine: 600, step: step)
+            #expect(sink.lines.map { String(decoding: $0, as: UTF8.self) } == ["short", "<overlong>", "after"])
+            #expect(sink.overlong.count == 1)
+            #expect(sink.overlong.first?.length == 5000)
+            #expect(sink.overlong.first?.prefix == Array(long.utf8.prefix(LineReader.overlongPrefixBytes)))
+        }
+    }
+
+    @Test func overlongLastLineWithoutNewlineIsStillOneLine() throws {
+        let long = String(repeating: "y", count: 1000)
+        let sink = try read("a\n\(long)", block: 32, maxLine: 100)
+        #expect(sink.lines.count == 2)
+        #expect(sink.overlong.first?.length == 1000)
+        // With a limit below the sample size, the sample is what was held when the line became too long.
+        let prefix = try #require(sink.overlong.first?.prefix)
+        #expect(prefix.count > 100 && prefix.count <= 132)
+        #expect(prefix.allSatisfy { $0 == UInt8(ascii: "y") })
+    }
+
+    @Test func lineOfExactlyTheLimitIsNotOverlong() throws {
+        let exact = String(repeating: "z", count: 100)
+        let sink = try read("\(exact)\n\(exact)", block: 16, maxLine: 100, step: 5)
+        #expect(sink.overlong.isEmpty)
+        #expect(sink.lines == [Array(exact.utf8), Array(exact.utf8)])
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import UAAuditCore
+
+@Suite struct ReportTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// A small log with every class, an alert hour, a quiet hour under min_requests and malformed lines.
+    static func smallLog() -> String {
+        var lines: [String] = []
+        for i in 0..<120 {
+            let ua = [LogLines.urlsession, LogLines.webview, LogLines.curl][i % 3]
+            lines.append(LogLines.uaLog(time: "29/Nov/2026:17:\(String(i % 60).leftPad2):00 +0800", ua: ua))
+        }
+        lines.append(LogLines.uaLog(time: "29/Nov/2026:17:59:59 +0800", ua: LogLines.cfnetwork))
+        lines.append(LogLines.uaLog(time: "29/Nov/2026:17:30:00 +0800", ua: #"Bad \x22quoted\x22 com.apple.CFNetwork \xFF\x1B[2J"#))
+        lines.append(LogLines.uaLog(time: "29/Nov/2026:18:00:00 +0800", ua: LogLines.cfnetwork))
+        lines.append(LogLines.uaLog(time: "29/Nov/2026:18:00:01 +0800", ua: "-"))
+        lines.append("junk \u{7}")
+        lines.append(LogLines.uaLog(time: "29/Nov/2026:18:00:02 +0800", ua: ""))
+        return lines.joined(separator: "\n")
+    }
+
+    @Test func reportJSONEqualsTheGoldenFile() throws {
+        let dir = try TempDirectory()
+        let path = try dir.write("small.log", Array(Self.smallLog().utf8))
+        let configuration = ScanConfiguration(format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: 1)
+        var report = ReportBuilder.build(
+            Scanner(configuration: configuration).scan([path]), configuration: configuration,
+            generatedAt: "2026-11-29T10:00:00Z")
+        report.sources[0].path = "small.log"
+        for i in report.malformedSamples.indices { report.malformedSamples[i].path = "small.log" }
+        let json = try ReportEncoding.encode(report)
+        let golden = Self.fixtures.appendingPathComponent("small.report.json")
+        if ProcessInfo.processInfo.environment["UAAUDIT_UPDATE_GOLDEN"] == "1" {
+            try Data(json).write(to: golden)
+        }
+        let expected = [UInt8](try Data(contentsOf: golden))
+        #expect(String(decoding: json, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        #expect(try ReportEncoding.decode(json) == report)
+    }
+
+    @Test func totalsAddUp() throws {
+        let dir = try TempDirectory()
+        let path = try dir.write("small.log", Array(Self.smallLog().utf8))
+        let configuration = ScanConfiguration(format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: 1)
+        let report = ReportBuilder.build(
+            Scanner(configuration: configuration).scan([path]), configuration: configuration, generatedAt: "x")
+        let t = report.totals
+        #expect(t.lines == 126)
+        #expect(t.lines == t.requests + t.malformed + t.outOfScope)
+        #expect(t.requests == t.classes.values.reduce(0, +) + t.errors)
+        #expect(t.classes == ["webview": 40, "urlsession": 40, "inconsistent": 3, "other": 40, "missing": 2])
+        #expect(report.hours.map(\.alert) == [true, false])
+        #expect(report.hours[1].requests == 3)
+        #expect(report.hours[1].share == 1.0 / 3.0)
+        #expect(t.alertHours == ["2026-11-29T17:00:00+08:00"])
+        #expect(report.hours[0].top.map(\.count) == [1, 1])
+        #expect(report.hours[0].top[0].ua == "Bad \"quoted\" com.apple.CFNetwork \\xFF\u{1B}[2J")
+    }
+
+    @Test(arguments: [
+        ([0x61, 0x62], "ab"), ([0xE4, 0xB8, 0xAD], "中"), ([0xFF, 0x61], "\\xFFa"), ([0xC3, 0x28], "\\xC3("),
+        ([0xED, 0xA0, 0x80], "\\xED\\xA0\\x80"), ([0xC0, 0xAF], "\\xC0\\xAF"), ([0xF0, 0x9F, 0x98, 0x80], "😀"),
+        ([0xE4, 0xB8], "\\xE4\\xB8"),
+    ] as [([UInt8], String)])
+    func reportTextKeepsUTF8AndShowsOtherBytesAsHex(bytes: [UInt8], text: String) {
+        #expect(ReportText.render(bytes) == text)
+    }
+}

@@ -8,10 +8,10 @@ enum Summary {
     static func render(_ report: Report, width: Int = 80) -> String {
         let order = report.rules.order + ["other", "missing"]
         let alert = report.rules.alertClass
-        let hourWidth = 22
+        let hourWidth = 23
         let numberWidth = 8
         let classWidth = 8
-        let shareWidth = 8
+        let shareWidth = 7  // then " !" where the hour is over the threshold
         // Show every class if they fit; otherwise only the alert class.
         let fixed = hourWidth + numberWidth + shareWidth + 2
         let columns = fixed + order.count * classWidth <= width ? order : [alert]
@@ -43,9 +43,8 @@ enum Summary {
         if t.errors > 0 { out += ", unclassifiable (match limit) \(t.errors)" }
         out += "\n"
         let breached = report.hours.filter(\.alert).count
-        out += "alert class '\(alert)': \(breached) of \(report.hours.count) hours over "
-            + "\(percent(report.threshold)) (with at least \(report.minRequests) requests)"
-        out += breached > 0 ? "; marked !\n" : "\n"
+        out += "alert hours (marked !): \(breached) of \(report.hours.count), where the \(alert) share\n"
+        out += "  is above \(percent(report.threshold)) with at least \(report.minRequests) requests\n"
 
         var top: [String: Int64] = [:]
         for hour in report.hours { for entry in hour.top { top[entry.ua, default: 0] += entry.count } }
@@ -73,11 +72,14 @@ enum Summary {
         return String(chars[0..<10]) + " " + String(chars[11..<16]) + String(chars[19...])
     }
 
+    /// A share as a percentage in at most 6 characters: `0.172%`, `12.35%`, `100.0%`.
     static func percent(_ share: Double) -> String {
-        let thousandths = (share * 100_000).rounded()
-        let whole = Int(thousandths) / 1000
-        let fraction = String(Int(thousandths) % 1000).leftPadded(3)
-        return "\(whole).\(fraction)%"
+        let decimals = share < 0.09_9995 ? 3 : (share < 0.999_95 ? 2 : 1)
+        var scale = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int((share * 100 * Double(scale)).rounded())
+        let fraction = String(scaled % scale).leftPadded(decimals)
+        return "\(scaled / scale).\(fraction)%"
     }
 
     static func abbreviate(_ name: String, _ width: Int) -> String {

@@ -3,23 +3,28 @@
 /// An ESC sequence in a UA must not recolour or clear the operator's terminal, so C0 and C1
 /// controls, DEL and bidirectional overrides are shown escaped (`\x1B`, `\u{202E}`).
 enum TerminalText {
+    /// Escapes `text`; with a `limit`, the result is cut to at most that many characters, ending in `…`.
     static func escape(_ text: String, limit: Int = .max) -> String {
         var out = ""
         var shown = 0
-        for scalar in text.unicodeScalars {
-            if shown >= limit {
+        let scalars = Array(text.unicodeScalars)
+        for (i, scalar) in scalars.enumerated() {
+            let v = scalar.value
+            let piece: String
+            if v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) {
+                piece = "\\x" + String(v, radix: 16, uppercase: true).leftPadded(2)
+            } else if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F {
+                piece = "\\u{" + String(v, radix: 16, uppercase: true) + "}"
+            } else {
+                piece = String(scalar)
+            }
+            let isLast = i == scalars.count - 1
+            if shown + piece.count > (isLast ? limit : limit - 1) {
                 out += "…"
                 break
             }
-            let v = scalar.value
-            if v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) {
-                out += "\\x" + String(v, radix: 16, uppercase: true).leftPadded(2)
-            } else if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F {
-                out += "\\u{" + String(v, radix: 16, uppercase: true) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-            shown += 1
+            out += piece
+            shown += piece.count
         }
         return out
     }

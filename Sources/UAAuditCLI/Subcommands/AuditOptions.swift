@@ -11,14 +11,14 @@ struct AuditOptions {
     static let ruleSpecs: [Arguments.Spec] = [.init(name: "rules", short: nil, takesValue: true)]
 
     static let formatHelp = """
-          --format NAME         built-in log format: ua_log (default) or combined; with
-                                --nginx-conf, the name of a log_format in that file
-          --log-format STRING   an nginx log_format string, e.g. '$remote_addr … "$http_user_agent"'
-          --escape MODE         how --log-format values were escaped: default, json, none
-          --nginx-conf PATH     read the log_format named by --format from an nginx config
+              --format NAME        built-in format: ua_log (default) or combined; with
+                                   --nginx-conf, the name of a log_format in that file
+              --log-format STRING  an nginx log_format string (quote it for the shell)
+              --escape MODE        escaping of --log-format values: default, json, none
+              --nginx-conf PATH    read the log_format --format NAME from nginx.conf
         """
     static let rulesHelp = """
-          --rules FILE          JSON rules file replacing the built-in rules (see rules/)
+              --rules FILE         JSON rules replacing the built-in ones (see rules/)
         """
 
     /// Compiles the format options; `notes` collects what the user should know (e.g. includes not read).

@@ -14,10 +14,11 @@ struct ClassifyCommand {
 
         Options:
         \(AuditOptions.rulesHelp)
-          -h, --help            show this help
+          -h, --help               show this help
 
-        Example:
-          uaaudit classify 'MyApp/5.12.1 (iPhone; iPhone15,3; iOS 17_4) CFNetwork/1494.0.7'
+        Examples:
+          uaaudit classify 'App/1 CFNetwork/1494.0.7 Darwin/23.4.0'
+          uaaudit classify --rules rules/ios-defaults.json < uas.txt
 
         \(ExitCode.helpText)
         """

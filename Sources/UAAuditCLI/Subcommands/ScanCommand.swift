@@ -21,26 +21,27 @@ struct ScanCommand {
         Usage: uaaudit scan [options] FILE...
 
         Audits nginx access logs: classifies every request's User-Agent by ordered
-        PCRE2 rules, counts classes per hour, and flags hours whose alert-class share
-        is over the threshold. FILE may be '-' for stdin; gzip files are detected.
+        PCRE2 rules, counts the classes per hour, and flags the hours whose
+        alert-class share is over the threshold. FILE may be '-' for stdin; gzip
+        files are detected by their first bytes.
 
         Log format:
         \(AuditOptions.formatHelp)
         Rules and alerting:
         \(AuditOptions.rulesHelp)
-              --threshold X         alert when an hour's alert-class share is above X
-                                    (0.001 or 0.1%; default 0.001)
-              --min-requests N      hours with fewer requests never alert (default 100)
-              --top N               alert-class UAs listed per hour (default 10)
-              --fail-on-alert       exit 1 when an hour is over the threshold
+              --threshold X        alert when an hour's alert-class share is above X
+                                   (0.001 or 0.1%; default 0.001)
+              --min-requests N     hours with fewer requests never alert (default 100)
+              --top N              alert-class UAs listed per hour (default 10)
+              --fail-on-alert      exit 1 when an hour is over the threshold
 
         Output:
-              --json                print the JSON report on stdout (no summary)
-          -o, --out FILE            write the JSON report to FILE (atomically)
-          -q, --quiet               print no summary
-          -j, --threads N           threads for regular files (default: all cores)
-              --max-line-bytes N    longer lines are counted as malformed (default 1048576)
-          -h, --help                show this help
+              --json               print the JSON report on stdout (no summary)
+          -o, --out FILE           write the JSON report to FILE (atomically)
+          -q, --quiet              print no summary
+          -j, --threads N          threads for regular files (default: all cores)
+              --max-line-bytes N   longer lines are malformed (default 1048576)
+          -h, --help               show this help
 
         Examples:
           uaaudit scan /var/log/nginx/access.log

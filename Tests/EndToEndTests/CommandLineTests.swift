@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+/// The built binary's user-facing behaviour: exit codes, messages, stdin, pipes, output files.
+@Suite struct CommandLineTests {
+    /// 150 requests in one hour, 2 of them inconsistent: over 0.1% with more than 100 requests.
+    static func alertLog() -> String {
+        var lines = (0..<148).map { _ in Lines.uaLog(ua: Lines.urlsession) }
+        lines += [Lines.uaLog(ua: Lines.cfnetwork), Lines.uaLog(ua: Lines.cfnetwork)]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func exitCodesFollowTheDocumentedList() throws {
+        let dir = try Scratch()
+        let log = try dir.write("a.log", Self.alertLog())
+        #expect(try Tool.run(["scan", "-q", log]).status == 0)
+        #expect(try Tool.run(["scan", "-q", "--fail-on-alert", log]).status == 1)
+        #expect(try Tool.run(["scan", "-q", "--fail-on-alert", "--threshold", "2%", log]).status == 0)
+        #expect(try Tool.run(["scan", "-q", "--fail-on-alert", "--min-requests", "151", log]).status == 0)
+        let missing = try Tool.run(["scan", "--json", dir.path("nope.log"), log])
+        #expect(missing.status == 3)
+        #expect(missing.stderr == "uaaudit: \(dir.path("nope.log")): cannot open: No such file or directory\n")
+        // The readable input is still reported.
+        let report = try JSONSerialization.jsonObject(with: Data(missing.stdout)) as? [String: Any]
+        let totals = report?["totals"] as? [String: Any]
+        #expect(totals?["requests"] as? Int == 150)
+        #expect(try Tool.run(["scan", "--bogus", log]).status == 2)
+        #expect(try Tool.run(["scan"]).status == 2)
+        #expect(try Tool.run(["frobnicate"]).status == 2)
+        #expect(try Tool.run(["scan", "--threads", "0", log]).status == 2)
+    }
+
+    @Test func usageErrorsSayWhatToDo() throws {
+        let noFiles = try Tool.run(["scan"])
+        #expect(noFiles.stderr == "uaaudit: no input files; give FILE... or '-' for stdin (see uaaudit scan --help)\n")
+        let badThreshold = try Tool.run(["scan", "--threshold", "lots", "x.log"])
+        #expect(badThreshold.status == 2)
+        #expect(badThreshold.stderr.hasPrefix("uaaudit: --threshold takes a share from 0 to 1"))
+        let dir = try Scratch()
+        let rules = try dir.write("r.json", #"{"rules": [{"class": "bad", "patterns": ["a(b"]}], "alert_class": "bad"}"#)
+        let badRules = try Tool.run(["scan", "--rules", rules, "x.log"])
+        #expect(badRules.status == 2)
+        #expect(badRules.stderr == "uaaudit: rule 'bad': pattern a(b does not compile: missing closing parenthesis at offset 3\n")
+        let badFormat = try Tool.run(["scan", "--log-format", "$remote_addr [$time_local]", "x.log"])
+        #expect(badFormat.status == 2)
+        #expect(badFormat.stderr.hasPrefix("uaaudit: log format has no $http_user_agent"))
+    }
+
+    @Test(arguments: [["scan", "--help"], ["classify", "--help"], ["help"], ["help", "scan"]])
+    func helpListsOptionsAndExitCodes(args: [String]) throws {
+        let result = try Tool.run(args)
+        #expect(result.status == 0)
+        #expect(result.out.contains("Exit status:\n  0  done\n"))
+        #expect(result.out.contains("Usage: uaaudit"))
+        #expect(result.out.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+
+    @Test func standardInputAndFilesGiveTheSameReport() throws {
+        let dir = try Scratch()
+        let text = Self.alertLog()
+        let log = try dir.write("a.log", text)
+        let fromFile = try Tool.run(["scan", "--json", log])
+        let fromStdin = try Tool.run(["scan", "--json", "-"], stdin: Array(text.utf8))
+        #expect(fromStdin.status == 0)
+        let a = try #require(JSONSerialization.jsonObject(with: Data(fromFile.stdout)) as? [String: Any])
+        let b = try #require(JSONSerialization.jsonObject(with: Data(fromStdin.stdout)) as? [String: Any])
+        #expect(NSDictionary(dictionary: a["totals"] as! [String: Any]) == NSDictionary(dictionary: b["totals"] as! [String: Any]))
+        #expect((b["sources"] as? [[String: Any]])?.first?["path"] as? String == "-")
+    }
+
+    @Test func outWritesTheSameJSONAsStdout() throws {
+        let dir = try Scratch()
+        let log = try dir.write("a.log", Self.alertLog())
+        let out = dir.path("report.json")
+        let result = try Tool.run(["scan", "--json", "--out", out, log])
+        #expect(result.status == 0)
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))) == result.stdout)
+        let attributes = try FileManager.default.attributesOfItem(atPath: out)
+        #expect((attributes[.posixPermissions] as? Int) == 0o644)
+        // No temp file is left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["a.log", "report.json"])
+        let unwritable = try Tool.run(["scan", "-q", "--out", "/nonexistent-dir/r.json", log])
+        #expect(unwritable.status == 3)
+        #expect(unwritable.stderr.hasPrefix("uaaudit: cannot write report /nonexistent-dir/r.json: No such file or directory"))
+    }
+
+    @Test func summaryFitsEightyColumnsAndEscapesControlBytes() throws {
+        let dir = try Scratch()
+        var text = Self.alertLog()
+        text += Lines.uaLog(ua: #"evil \x1B[2J\x1B]0;pwned\x07 com.apple.CFNetwork"#) + "\n"
+        let log = try dir.write("a.log", text)
+        let result = try Tool.run(["scan", log])
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains(0x1B))
+        #expect(!result.stdout.contains(0x07))
+        #expect(result.out.contains(#"evil \x1B[2J\x1B]0;pwned\x07 com.apple.CFNetwork"#))
+        let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
+        #expect(lines[0] == "hour                   requests webview urlsess inconsi   other missing  share")
+        #expect(lines[1] == "2026-11-29 17:00+08:00      151       0     148       3       0       0 1.987% !")
+    }
+
+    @Test func aClosedStdoutPipeEndsQuietly() throws {
+        let dir = try Scratch()
+        var big = ""
+        for _ in 0..<400 { big += Self.alertLog() }
+        let log = try dir.write("big.log", big)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = ["-c", "set -o pipefail; '\(Tool.binary.path)' scan --json '\(log)' '\(log)' | head -c 10 >/dev/null"]
+        let err = Pipe()
+        shell.standardError = err
+        try shell.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(stderr == "")
+        #expect(shell.terminationStatus == 0)
+    }
+
+    @Test func classifyNamesTheRuleAndPattern() throws {
+        let result = try Tool.run(["classify", Lines.cfnetwork, "curl/8.0"])
+        #expect(result.status == 0)
+        #expect(
+            result.out == """
+                inconsistent  YourSDK/1.0 com.apple.CFNetwork/1494.0.7
+                              rule inconsistent, pattern com\\.apple\\.CFNetwork|Mozilla/5\\.0 \\(iPhone; CPU iPhone OS \\d+_\\d+ like Mac OS X\\)
+                other         curl/8.0
+                              no rule matched
+
+                """)
+        let fromStdin = try Tool.run(["classify"], stdin: Array("curl/8.0\n\n".utf8))
+        #expect(fromStdin.out == "other         curl/8.0\n              no rule matched\nmissing       (empty)\n              no UA (empty or '-')\n")
+    }
+}

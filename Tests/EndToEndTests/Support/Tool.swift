@@ -1,0 +1,82 @@
+import Foundation
+
+/// Runs the built `uaaudit` binary the way a user does.
+enum Tool {
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `uaaudit` binary SwiftPM built next to the test bundle.
+    static var binary: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("uaaudit")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: [UInt8]
+        var stderr: String
+        var out: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// Runs `uaaudit args` in `directory` (default: the repository root), with `stdin` as input.
+    static func run(_ args: [String], stdin: [UInt8]? = nil, directory: URL = repoRoot, environment: [String: String] = [:])
+        throws -> Result
+    {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = args
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        env["SOURCE_DATE_EPOCH"] = "0"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let outPipe = Pipe()
+        let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("uaaudit-stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errFile) }
+        let errHandle = try FileHandle(forWritingTo: errFile)
+        process.standardOutput = outPipe
+        process.standardError = errHandle
+        let inPipe = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
+        try process.run()
+        if let stdin {
+            let writer = inPipe.fileHandleForWriting
+            let data = Data(stdin)
+            Thread.detachNewThread {
+                writer.write(data)
+                try? writer.close()
+            }
+        }
+        let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try errHandle.close()
+        let errData = try Data(contentsOf: errFile)
+        return Result(status: process.terminationStatus, stdout: [UInt8](outData), stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A fresh directory, removed when the value goes away.
+final class Scratch {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("uaaudit-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let p = path(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: p))
+        return p
+    }
+}
+
+enum Lines {
+    static func uaLog(time: String = "29/Nov/2026:17:18:40 +0800", ua: String) -> String {
+        "127.0.0.1 - - [\(time)] \"GET /api/v2/me HTTP/1.1\" 200 2 \"-\" \"\(ua)\" rt=0.000 uct=\"-\" uht=\"-\" urt=\"-\""
+    }
+    static let urlsession = "MyApp/5.12.1 (iPhone; iPhone15,3; Scale/3.00; iOS 17_4)"
+    static let cfnetwork = "YourSDK/1.0 com.apple.CFNetwork/1494.0.7"
+}

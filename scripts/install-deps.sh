@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages uaaudit builds and tests with. Run as root, or with sudo available.
+#   libpcre2-dev zlib1g-dev pkg-config  build (PCRE2 and zlib system-library targets)
+#   nginx                               the end-to-end tests run a real nginx on 127.0.0.1
+#   gzip curl python3                   SampleLogs/make-samples.sh (gzip and raw-socket requests)
+set -euo pipefail
+packages=(libpcre2-dev zlib1g-dev pkg-config nginx gzip curl python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present (${packages[*]})"
+  exit 0
+fi
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo; missing: ${missing[*]}" >&2; exit 1; }
+  as_root=(sudo)
+fi
+echo "install-deps: installing ${missing[*]}"
+"${as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -66,7 +66,8 @@ struct Arguments {
     func integer(_ name: String, range: ClosedRange<Int>) throws(CLIError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let n = Int(text), range.contains(n) else {
-            throw CLIError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw CLIError(
+                "--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return n
     }

@@ -30,10 +30,6 @@ final class Console {
         write(Array("uaaudit: \(message)\n".utf8), fd: 2)
     }
 
-    func note(_ message: String) {
-        write(Array("uaaudit: \(message)\n".utf8), fd: 2)
-    }
-
     func err(raw text: String) {
         write(Array(text.utf8), fd: 2)
     }

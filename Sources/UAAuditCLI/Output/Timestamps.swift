@@ -7,6 +7,7 @@ enum Timestamps {
         let rest = seconds - days * 86400
         let (y, m, d) = CivilDate.civil(fromDays: days)
         func two(_ v: Int64) -> String { String(v).leftPadded(2) }
-        return "\(String(y).leftPadded(4))-\(two(Int64(m)))-\(two(Int64(d)))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
+        return
+            "\(String(y).leftPadded(4))-\(two(Int64(m)))-\(two(Int64(d)))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
     }
 }

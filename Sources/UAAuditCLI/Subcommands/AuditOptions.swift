@@ -21,12 +21,14 @@ struct AuditOptions {
               --rules FILE         JSON rules replacing the built-in ones (see rules/)
         """
 
-    /// Compiles the format options; `notes` collects what the user should know (e.g. includes not read).
-    static func format(_ args: Arguments, notes: inout [String]) throws(CLIError) -> LogFormat {
+    /// Compiles the format options.
+    static func format(_ args: Arguments) throws(CLIError) -> LogFormat {
         let name = args.value("format")
         do {
             if let string = args.value("log-format") {
-                if args.value("nginx-conf") != nil { throw CLIError("give either --log-format or --nginx-conf, not both") }
+                if args.value("nginx-conf") != nil {
+                    throw CLIError("give either --log-format or --nginx-conf, not both")
+                }
                 let escapeText = args.value("escape") ?? "default"
                 guard let escape = EscapeMode(rawValue: escapeText) else {
                     throw CLIError("--escape takes default, json or none, not '\(escapeText)'")
@@ -38,9 +40,7 @@ struct AuditOptions {
             }
             if let conf = args.value("nginx-conf") {
                 guard let name else { throw CLIError("--nginx-conf needs --format NAME: which log_format to read") }
-                let found = try NginxConfig.logFormat(named: name, path: conf)
-                notes += found.notes
-                return found.format
+                return try NginxConfig.logFormat(named: name, path: conf)
             }
             return try BuiltinFormats.named(name ?? "ua_log")
         } catch let error as FormatError {

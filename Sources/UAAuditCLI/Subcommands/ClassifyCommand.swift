@@ -55,7 +55,8 @@ struct ClassifyCommand {
             if let failure = explanation.failure, let pattern = explanation.pattern {
                 console.out(String(repeating: " ", count: width) + "pattern \(pattern) failed: \(failure)\n")
             } else if let pattern = explanation.pattern {
-                console.out(String(repeating: " ", count: width) + "rule \(explanation.className), pattern \(pattern)\n")
+                console.out(
+                    String(repeating: " ", count: width) + "rule \(explanation.className), pattern \(pattern)\n")
             } else if explanation.className == "other" {
                 console.out(String(repeating: " ", count: width) + "no rule matched\n")
             } else {

@@ -67,10 +67,9 @@ struct ScanCommand {
             console.out(ScanCommand.help + "\n")
             return .success
         }
-        var notes: [String] = []
         let configuration: ScanConfiguration
         do {
-            configuration = try compile(args, notes: &notes)
+            configuration = try compile(args)
         } catch {
             console.error(error.message)
             return .usage
@@ -83,7 +82,6 @@ struct ScanCommand {
             console.error("'-' (stdin) can be given only once")
             return .usage
         }
-        for note in notes { console.note(note) }
 
         let scanner = Scanner(configuration: configuration)
         let result = scanner.scan(args.positional)
@@ -122,13 +120,14 @@ struct ScanCommand {
         return status
     }
 
-    private func compile(_ args: Arguments, notes: inout [String]) throws(CLIError) -> ScanConfiguration {
-        let format = try AuditOptions.format(args, notes: &notes)
+    private func compile(_ args: Arguments) throws(CLIError) -> ScanConfiguration {
+        let format = try AuditOptions.format(args)
         let rules = try AuditOptions.rules(args)
         var threshold = Threshold.standard
         if let text = args.value("threshold") {
             guard let parsed = Threshold(parsing: text) else {
-                throw CLIError("--threshold takes a share from 0 to 1 such as 0.001, or a percentage such as 0.1%, not '\(text)'")
+                throw CLIError(
+                    "--threshold takes a share from 0 to 1 such as 0.001, or a percentage such as 0.1%, not '\(text)'")
             }
             threshold = parsed
         }
@@ -138,7 +137,8 @@ struct ScanCommand {
             minRequests: Int64(try args.integer("min-requests", range: 0...Int(Int32.max)) ?? 100),
             top: try args.integer("top", range: 0...10_000) ?? 10,
             threads: try args.integer("threads", range: 1...256) ?? max(cores, 1),
-            maxLineBytes: try args.integer("max-line-bytes", range: 1024...(256 << 20)) ?? LineReader.defaultMaxLineBytes)
+            maxLineBytes: try args.integer("max-line-bytes", range: 1024...(256 << 20))
+                ?? LineReader.defaultMaxLineBytes)
     }
 
     /// Now in UTC, or `SOURCE_DATE_EPOCH` when set (reproducible reports for tests and diffs).

@@ -57,7 +57,8 @@ public struct AuditResult: Sendable {
         }
         malformed += tally.malformed
         for sample in tally.samples where samples.count < sampleLimit {
-            samples.append(Sample(path: path, line: firstLine + sample.line - 1, text: sample.text, reason: sample.reason))
+            samples.append(
+                Sample(path: path, line: firstLine + sample.line - 1, text: sample.text, reason: sample.reason))
         }
     }
 

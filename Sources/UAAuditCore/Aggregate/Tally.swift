@@ -67,7 +67,9 @@ public final class Tally {
     @inline(__always)
     public func countAlertUA(bucket: Int, raw: UnsafeRawBufferPointer) {
         let hash = ByteHash.hash(raw, seed: UInt64(bucket))
-        if let e = alertUAs.find(raw, tag: Int32(bucket), hash: hash) ?? alertUAs.insert(raw, tag: Int32(bucket), hash: hash) {
+        if let e = alertUAs.find(raw, tag: Int32(bucket), hash: hash)
+            ?? alertUAs.insert(raw, tag: Int32(bucket), hash: hash)
+        {
             alertUAs.values[e] &+= 1
         } else {
             untracked[bucket] &+= 1

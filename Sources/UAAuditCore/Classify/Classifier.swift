@@ -48,7 +48,7 @@ public final class Classifier {
                     switch matcher.search(pattern, in: buffer) {
                     case .match: return Explanation(className: rule.name, pattern: pattern.source)
                     case .noMatch: continue
-                    case let .failed(message):
+                    case .failed(let message):
                         return Explanation(className: "errors", pattern: pattern.source, failure: message)
                     }
                 }

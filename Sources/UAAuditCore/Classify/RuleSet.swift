@@ -18,9 +18,10 @@ public struct RuleSet: Sendable {
     public var missingIndex: Int { rules.count + 1 }
     public var classCount: Int { rules.count + 2 }
 
-    public init(rules: [Rule], alertClass: String = "inconsistent", scope: Pattern? = nil,
-                limits: MatchLimits = .standard) throws(RulesError)
-    {
+    public init(
+        rules: [Rule], alertClass: String = "inconsistent", scope: Pattern? = nil,
+        limits: MatchLimits = .standard
+    ) throws(RulesError) {
         var seen = Set<String>()
         for rule in rules {
             if RuleSet.reservedNames.contains(rule.name) { throw RulesError.reservedClass(name: rule.name) }
@@ -42,7 +43,9 @@ public struct RuleSet: Sendable {
 
     static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 32
-            && name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D }
+            && name.utf8.allSatisfy {
+                ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D
+            }
     }
 
     /// The rules uaaudit uses when no rules file is given.

@@ -13,25 +13,25 @@ public enum RulesError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .unreadable(path, reason):
+        case .unreadable(let path, let reason):
             return "cannot read rules file \(path): \(reason)"
-        case let .invalidJSON(path, message):
+        case .invalidJSON(let path, let message):
             return "rules file \(path) is not valid: \(message)"
-        case let .unsupportedVersion(path, version):
+        case .unsupportedVersion(let path, let version):
             return "rules file \(path) has version \(version); this uaaudit reads version 1"
-        case let .noRules(path):
+        case .noRules(let path):
             return "rules file \(path) has no rules; add at least one {\"class\": …, \"patterns\": […]}"
-        case let .noPatterns(rule):
+        case .noPatterns(let rule):
             return "rule '\(rule)' has no patterns"
-        case let .duplicateClass(name):
+        case .duplicateClass(let name):
             return "class '\(name)' is defined by two rules; give each rule its own class"
-        case let .reservedClass(name):
+        case .reservedClass(let name):
             return "class name '\(name)' is reserved (other, missing, errors, out_of_scope); rename the rule"
-        case let .badClassName(name):
+        case .badClassName(let name):
             return "class name '\(name)' must be 1 to 32 characters of a-z, 0-9, '_' or '-'"
-        case let .badPattern(rule, pattern, message, offset):
+        case .badPattern(let rule, let pattern, let message, let offset):
             return "rule '\(rule)': pattern \(pattern) does not compile: \(message) at offset \(offset)"
-        case let .unknownAlertClass(name, classes):
+        case .unknownAlertClass(let name, let classes):
             return "alert class '\(name)' is not one of the classes (\(classes.joined(separator: ", ")))"
         }
     }

@@ -58,7 +58,9 @@ public struct RulesFile: Codable, Equatable, Sendable {
         } catch {
             throw RulesError.invalidJSON(path: path, message: JSONErrors.describe(error))
         }
-        if let version = file.version, version != 1 { throw RulesError.unsupportedVersion(path: path, version: version) }
+        if let version = file.version, version != 1 {
+            throw RulesError.unsupportedVersion(path: path, version: version)
+        }
         if file.rules.isEmpty { throw RulesError.noRules(path: path) }
         var rules: [Rule] = []
         for entry in file.rules {
@@ -69,7 +71,8 @@ public struct RulesFile: Codable, Equatable, Sendable {
             do {
                 scope = try Pattern(entry.path)
             } catch {
-                throw RulesError.badPattern(rule: "scope", pattern: entry.path, message: error.message, offset: error.offset)
+                throw RulesError.badPattern(
+                    rule: "scope", pattern: entry.path, message: error.message, offset: error.offset)
             }
         }
         var limits = MatchLimits.standard

@@ -15,9 +15,10 @@ public final class UACache {
     private let scratchCapacity: Int
     public private(set) var misses = 0
 
-    public init(classifier: Classifier, escape: EscapeMode, entries: Int = defaultEntries,
-                arenaBytes: Int = defaultArenaBytes, maxLineBytes: Int)
-    {
+    public init(
+        classifier: Classifier, escape: EscapeMode, entries: Int = defaultEntries,
+        arenaBytes: Int = defaultArenaBytes, maxLineBytes: Int
+    ) {
         self.classifier = classifier
         self.escape = escape
         self.table = ByteTable(maxEntries: entries, arenaBytes: arenaBytes)

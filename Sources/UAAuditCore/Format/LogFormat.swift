@@ -24,21 +24,21 @@ public struct LogFormat: Sendable, Equatable {
 
     /// The variable names in order, without `$`.
     public var variableNames: [String] {
-        segments.compactMap { if case let .variable(name, _) = $0 { return name } else { return nil } }
+        segments.compactMap { if case .variable(let name, _) = $0 { return name } else { return nil } }
     }
 
     private func validate() throws {
         var previous: String?
         for segment in segments {
             switch segment {
-            case let .variable(name, _):
+            case .variable(let name, _):
                 if let previous { throw FormatError.adjacentVariables(first: previous, second: name) }
                 previous = name
             case .literal:
                 previous = nil
             }
         }
-        let roles = segments.compactMap { if case let .variable(_, role) = $0 { return role } else { return nil } }
+        let roles = segments.compactMap { if case .variable(_, let role) = $0 { return role } else { return nil } }
         if !roles.contains(where: \.isTime) { throw FormatError.noTimeVariable(format: string) }
         if !roles.contains(.userAgent) { throw FormatError.noUserAgentVariable(format: string) }
     }

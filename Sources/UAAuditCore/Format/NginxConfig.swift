@@ -1,17 +1,12 @@
 /// Reads `log_format` directives out of an nginx configuration file.
 ///
 /// The config is split into directives the way nginx's own reader does (quotes, `\` escapes,
-/// `#` comments, blocks); `include` directives are not followed, and each one is reported
-/// in ``Found/notes`` so the caller can say so.
+/// `#` comments, blocks); `include` directives are not followed: when the format is not
+/// found, the error names them, since the format may be in one of them.
 public enum NginxConfig {
-    /// A format found in a config, with notes about what was not read.
-    public struct Found: Sendable {
-        public let format: LogFormat
-        public let notes: [String]
-    }
 
     /// Reads the config at `path` and compiles its `log_format` called `name`.
-    public static func logFormat(named name: String, path: String) throws -> Found {
+    public static func logFormat(named name: String, path: String) throws -> LogFormat {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.readAll(path: path, limit: 16 << 20)
@@ -22,16 +17,14 @@ public enum NginxConfig {
     }
 
     /// Compiles the `log_format` called `name` from config text (`path` is only used in messages).
-    public static func logFormat(named name: String, config: [UInt8], path: String) throws -> Found {
+    public static func logFormat(named name: String, config: [UInt8], path: String) throws -> LogFormat {
         let directives = try parse(config, path: path)
-        var notes: [String] = []
+        var includes: [String] = []
         var found: [String] = []
         var result: LogFormat?
         for directive in directives {
             if directive.words.first == "include", directive.words.count > 1 {
-                notes.append(
-                    "\(path):\(directive.line): include \(directive.words[1]) was not read; "
-                        + "if the log_format is there, point --nginx-conf at that file")
+                includes.append(directive.words[1])
             }
             guard directive.words.first == "log_format", directive.words.count >= 3 else { continue }
             let formatName = directive.words[1]
@@ -49,8 +42,10 @@ public enum NginxConfig {
             }
             result = try LogFormat(pieces.joined(), escape: escape, name: name)
         }
-        guard let result else { throw FormatError.notInConfig(name: name, path: path, found: found) }
-        return Found(format: result, notes: notes)
+        guard let result else {
+            throw FormatError.notInConfig(name: name, path: path, found: found, includes: includes)
+        }
+        return result
     }
 
     struct Directive {

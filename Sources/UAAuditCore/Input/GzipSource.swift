@@ -57,7 +57,7 @@ public struct GzipSource<Base: ByteSource>: ByteSource {
             switch step {
             case .memberEnd:
                 betweenMembers = true
-            case let .corrupt(message):
+            case .corrupt(let message):
                 throw InputError(path: path, reason: "corrupt gzip data: \(message)", offset: consumed)
             case .progress:
                 if produced == 0, inflater.pendingInput == before {

@@ -16,7 +16,8 @@ public enum ReportBuilder {
                     hour: key.iso8601,
                     requests: requests,
                     classes: classMap(names, hour.counts),
-                    shares: Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, share(hour.counts[$0], requests)) }),
+                    shares: Dictionary(
+                        uniqueKeysWithValues: names.enumerated().map { ($1, share(hour.counts[$0], requests)) }),
                     share: share(alertCount, requests),
                     alert: requests >= configuration.minRequests
                         && configuration.threshold.isExceeded(count: alertCount, requests: requests),
@@ -50,7 +51,8 @@ public enum ReportBuilder {
             totals: totals,
             hours: hours,
             malformedSamples: result.samples.map {
-                Report.SampleEntry(path: $0.path, line: $0.line, text: ReportText.render($0.text), reason: $0.reason.rawValue)
+                Report.SampleEntry(
+                    path: $0.path, line: $0.line, text: ReportText.render($0.text), reason: $0.reason.rawValue)
             })
     }
 

@@ -19,7 +19,9 @@ public enum Chunking {
                     throw InputError(path: path, reason: "read failed: \(error.description)", offset: position)
                 }
                 if n == 0 { break }
-                let hit = probe.withUnsafeBytes { buffer in Syscalls.memchr(buffer.baseAddress!, 0x0A, n).map { $0 - buffer.baseAddress! } }
+                let hit = probe.withUnsafeBytes { buffer in
+                    Syscalls.memchr(buffer.baseAddress!, 0x0A, n).map { $0 - buffer.baseAddress! }
+                }
                 if let hit { found = position + Int64(hit) + 1 } else { position += Int64(n) }
             }
             guard let boundary = found, boundary < size, boundary > bounds.last! else { continue }

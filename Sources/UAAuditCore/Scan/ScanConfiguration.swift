@@ -13,10 +13,11 @@ public struct ScanConfiguration: Sendable {
     /// Files smaller than this are read by one thread.
     public var minChunkBytes: Int64
 
-    public init(format: LogFormat, rules: RuleSet, threshold: Threshold = .standard, minRequests: Int64 = 100,
-                top: Int = 10, threads: Int = 1, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
-                sampleLimit: Int = 10, blockSize: Int = LineReader.defaultBlockSize, minChunkBytes: Int64 = 1 << 20)
-    {
+    public init(
+        format: LogFormat, rules: RuleSet, threshold: Threshold = .standard, minRequests: Int64 = 100,
+        top: Int = 10, threads: Int = 1, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
+        sampleLimit: Int = 10, blockSize: Int = LineReader.defaultBlockSize, minChunkBytes: Int64 = 1 << 20
+    ) {
         self.format = format
         self.rules = rules
         self.threshold = threshold

@@ -9,12 +9,12 @@ public enum JSONErrors {
             return p.isEmpty ? "the top level" : p
         }
         switch error {
-        case let .dataCorrupted(context):
+        case .dataCorrupted(let context):
             let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
             return "not JSON: \(underlying ?? context.debugDescription)"
-        case let .keyNotFound(key, context):
+        case .keyNotFound(let key, let context):
             return "missing key '\(key.stringValue)' at \(path(context.codingPath))"
-        case let .typeMismatch(_, context), let .valueNotFound(_, context):
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "wrong type at \(path(context.codingPath)): \(context.debugDescription)"
         @unknown default:
             return String(describing: error)

@@ -35,7 +35,8 @@ public struct HourKey: Hashable, Comparable, Sendable {
         let (y, m, d) = CivilDate.civil(fromDays: days)
         let sign = offsetMinutes < 0 ? "-" : "+"
         let off = abs(Int(offsetMinutes))
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(hour, 2)):00:00\(sign)\(pad(off / 60, 2)):\(pad(off % 60, 2))"
+        return
+            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(hour, 2)):00:00\(sign)\(pad(off / 60, 2)):\(pad(off % 60, 2))"
     }
 
     /// Parses the report's hour form back (`2026-11-29T17:00:00+08:00`, or `Z` for UTC).

@@ -29,7 +29,9 @@ public enum Escape {
                 case 0x08: out.append(contentsOf: [0x5C, 0x62])
                 case 0x0C: out.append(contentsOf: [0x5C, 0x66])
                 case 0..<0x20:
-                    out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hexDigit(b >> 4, upper: false), hexDigit(b & 0xF, upper: false)])
+                    out.append(contentsOf: [
+                        0x5C, 0x75, 0x30, 0x30, hexDigit(b >> 4, upper: false), hexDigit(b & 0xF, upper: false),
+                    ])
                 default: out.append(b)
                 }
             }

@@ -47,9 +47,9 @@ public final class LineTokenizer {
         var terminators: [[UInt8]] = []
         for segment in format.segments {
             switch segment {
-            case let .literal(bytes):
+            case .literal(let bytes):
                 if roles.isEmpty { head = bytes } else { terminators[terminators.count - 1] = bytes }
-            case let .variable(_, role):
+            case .variable(_, let role):
                 roles.append(role)
                 terminators.append([])
             }

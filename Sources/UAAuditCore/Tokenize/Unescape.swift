@@ -7,7 +7,9 @@ public enum Unescape {
     ) -> Int {
         switch mode {
         case .none:
-            if source.count > 0 { destination.update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self), count: source.count) }
+            if source.count > 0 {
+                destination.update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self), count: source.count)
+            }
             return source.count
         case .default: return decodeDefault(source, into: destination)
         case .json: return decodeJSON(source, into: destination)

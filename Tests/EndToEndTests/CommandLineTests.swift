@@ -37,10 +37,13 @@ import Testing
         #expect(badThreshold.status == 2)
         #expect(badThreshold.stderr.hasPrefix("uaaudit: --threshold takes a share from 0 to 1"))
         let dir = try Scratch()
-        let rules = try dir.write("r.json", #"{"rules": [{"class": "bad", "patterns": ["a(b"]}], "alert_class": "bad"}"#)
+        let rules = try dir.write(
+            "r.json", #"{"rules": [{"class": "bad", "patterns": ["a(b"]}], "alert_class": "bad"}"#)
         let badRules = try Tool.run(["scan", "--rules", rules, "x.log"])
         #expect(badRules.status == 2)
-        #expect(badRules.stderr == "uaaudit: rule 'bad': pattern a(b does not compile: missing closing parenthesis at offset 3\n")
+        #expect(
+            badRules.stderr
+                == "uaaudit: rule 'bad': pattern a(b does not compile: missing closing parenthesis at offset 3\n")
         let badFormat = try Tool.run(["scan", "--log-format", "$remote_addr [$time_local]", "x.log"])
         #expect(badFormat.status == 2)
         #expect(badFormat.stderr.hasPrefix("uaaudit: log format has no $http_user_agent"))
@@ -64,7 +67,9 @@ import Testing
         #expect(fromStdin.status == 0)
         let a = try #require(JSONSerialization.jsonObject(with: Data(fromFile.stdout)) as? [String: Any])
         let b = try #require(JSONSerialization.jsonObject(with: Data(fromStdin.stdout)) as? [String: Any])
-        #expect(NSDictionary(dictionary: a["totals"] as! [String: Any]) == NSDictionary(dictionary: b["totals"] as! [String: Any]))
+        #expect(
+            NSDictionary(dictionary: a["totals"] as! [String: Any])
+                == NSDictionary(dictionary: b["totals"] as! [String: Any]))
         #expect((b["sources"] as? [[String: Any]])?.first?["path"] as? String == "-")
     }
 
@@ -81,7 +86,9 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["a.log", "report.json"])
         let unwritable = try Tool.run(["scan", "-q", "--out", "/nonexistent-dir/r.json", log])
         #expect(unwritable.status == 3)
-        #expect(unwritable.stderr.hasPrefix("uaaudit: cannot write report /nonexistent-dir/r.json: No such file or directory"))
+        #expect(
+            unwritable.stderr.hasPrefix(
+                "uaaudit: cannot write report /nonexistent-dir/r.json: No such file or directory"))
     }
 
     @Test func summaryFitsEightyColumnsAndEscapesControlBytes() throws {
@@ -107,7 +114,9 @@ import Testing
         let log = try dir.write("big.log", big)
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-        shell.arguments = ["-c", "set -o pipefail; '\(Tool.binary.path)' scan --json '\(log)' '\(log)' | head -c 10 >/dev/null"]
+        shell.arguments = [
+            "-c", "set -o pipefail; '\(Tool.binary.path)' scan --json '\(log)' '\(log)' | head -c 10 >/dev/null",
+        ]
         let err = Pipe()
         shell.standardError = err
         try shell.run()
@@ -129,6 +138,9 @@ import Testing
 
                 """)
         let fromStdin = try Tool.run(["classify"], stdin: Array("curl/8.0\n\n".utf8))
-        #expect(fromStdin.out == "other         curl/8.0\n              no rule matched\nmissing       (empty)\n              no UA (empty or '-')\n")
+        #expect(
+            fromStdin.out
+                == "other         curl/8.0\n              no rule matched\nmissing       (empty)\n              no UA (empty or '-')\n"
+        )
     }
 }

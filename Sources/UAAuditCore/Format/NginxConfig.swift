@@ -75,6 +75,7 @@ public enum NginxConfig {
             case UInt8(ascii: "#"):
                 while i < text.count, text[i] != 0x0A { i += 1 }
             case UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+                // Outside a word these end a directive or open/close a block.
                 flush()
                 i += 1
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
@@ -94,6 +95,7 @@ public enum NginxConfig {
                     if c == 0x0A { line += 1 }
                     if c == UInt8(ascii: "\\"), i + 1 < text.count {
                         let n = text[i + 1]
+                        if n == 0x0A { line += 1 }
                         switch n {
                         case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"):
                             word.append(n)
@@ -116,11 +118,17 @@ public enum NginxConfig {
                 words.append(String(decoding: word, as: UTF8.self))
             default:
                 if words.isEmpty { startLine = line }
+                // As nginx reads a word: space, tab, newline, ';' and '{' end it, except that
+                // '{' right after '$' belongs to a '${name}' variable; '}' never ends a word.
                 let start = i
                 while i < text.count {
                     let c = text[i]
+                    if c == UInt8(ascii: "{"), i > start, text[i - 1] == UInt8(ascii: "$") {
+                        i += 1
+                        continue
+                    }
                     if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == UInt8(ascii: ";")
-                        || c == UInt8(ascii: "{") || c == UInt8(ascii: "}")
+                        || c == UInt8(ascii: "{")
                     {
                         break
                     }

@@ -35,6 +35,9 @@ public final class LineTokenizer {
     private let literalStart: UnsafeMutablePointer<Int>
     private let literalCount: UnsafeMutablePointer<Int>
     private let json: Bool
+    /// True unless `escape=none`: values then never hold an unescaped `"`.
+    private let quoteFree: Bool
+    private let quoteByte: UnsafeMutablePointer<UInt8>
     private var timeParser = TimeParser()
     private var budget = 0
     private var line = UnsafeRawPointer(bitPattern: 1)!
@@ -73,6 +76,9 @@ public final class LineTokenizer {
         }
         self.fieldCount = roles.count
         self.json = format.escape == .json
+        self.quoteFree = format.escape != .none
+        self.quoteByte = .allocate(capacity: 1)
+        self.quoteByte.initialize(to: 0x22)
         self.userAgentField = roles.firstIndex(of: .userAgent) ?? 0
         self.timeField = roles.firstIndex(where: \.isTime) ?? 0
         self.requestField = roles.firstIndex(of: .request)
@@ -92,6 +98,7 @@ public final class LineTokenizer {
         literals.deallocate()
         literalStart.deallocate()
         literalCount.deallocate()
+        quoteByte.deallocate()
     }
 
     /// Matches `bytes` against the format; on success the spans and ``hour`` describe it.
@@ -108,32 +115,17 @@ public final class LineTokenizer {
         return matchField(0, at: headCount)
     }
 
-    /// The fast path: each field ends at the first occurrence of the literal after it.
+    /// The fast path: each field ends at the first place its following literal can go.
     @inline(__always)
     private func matchFirstOccurrences() -> Bool {
         var position = headCount
         for k in 0..<fieldCount {
-            let terminator = literals + literalStart[k]
-            let terminatorCount = literalCount[k]
             starts[k] = position
-            if terminatorCount == 0 {
-                ends[k] = length
-                return validate(k)
-            }
-            if k == fieldCount - 1 {
-                let cut = length - terminatorCount
-                guard cut >= position, matchesLiteral(terminator, terminatorCount, at: cut),
-                    !isEscapedQuote(terminator, at: cut, from: position)
-                else { return false }
-                ends[k] = cut
-                return validate(k)
-            }
-            guard let cut = find(terminator, terminatorCount, from: position),
-                !isEscapedQuote(terminator, at: cut, from: position)
-            else { return false }
+            if literalCount[k] == 0 || k == fieldCount - 1 { return matchLastField(k, at: position) }
+            guard let cut = nextCut(k, position: position, from: position) else { return false }
             ends[k] = cut
             guard validate(k) else { return false }
-            position = cut + terminatorCount
+            position = cut + literalCount[k]
         }
         return false
     }
@@ -144,41 +136,77 @@ public final class LineTokenizer {
         UnsafeRawBufferPointer(start: line + starts[index], count: ends[index] - starts[index])
     }
 
+    /// The backtracking path: field `k` tries every place its following literal can go.
     private func matchField(_ k: Int, at position: Int) -> Bool {
-        let terminator = literals + literalStart[k]
-        let terminatorCount = literalCount[k]
         starts[k] = position
-        if terminatorCount == 0 {
-            // The last field runs to the end of the line.
-            ends[k] = length
-            return validate(k)
-        }
-        if k == fieldCount - 1 {
-            // The last literal must end the line.
-            let cut = length - terminatorCount
-            guard cut >= position, matchesLiteral(terminator, terminatorCount, at: cut),
-                !isEscapedQuote(terminator, at: cut, from: position)
-            else { return false }
-            ends[k] = cut
-            return validate(k)
-        }
+        if literalCount[k] == 0 || k == fieldCount - 1 { return matchLastField(k, at: position) }
         var from = position
         while budget > 0 {
             budget -= 1
-            guard let cut = find(terminator, terminatorCount, from: from) else { return false }
+            guard let cut = nextCut(k, position: position, from: from) else { return false }
             from = cut + 1
-            if isEscapedQuote(terminator, at: cut, from: position) { continue }
             ends[k] = cut
-            if validate(k), matchField(k + 1, at: cut + terminatorCount) { return true }
+            if validate(k), matchField(k + 1, at: cut + literalCount[k]) { return true }
             starts[k] = position
         }
         return false
     }
 
+    /// The last field: it runs to the end of the line, or to the literal that must end the line.
+    @inline(__always)
+    private func matchLastField(_ k: Int, at position: Int) -> Bool {
+        let terminator = literals + literalStart[k]
+        let n = literalCount[k]
+        let cut = length - n
+        guard cut >= position, n == 0 || matchesLiteral(terminator, n, at: cut) else { return false }
+        if quoteFree {
+            // The value holds no unescaped quote; a literal that starts with one starts at the first.
+            let quote = firstQuote(from: position)
+            if n > 0, terminator[0] == 0x22 {
+                guard quote == cut else { return false }
+            } else if let quote, quote < cut {
+                return false
+            }
+        }
+        ends[k] = cut
+        return validate(k)
+    }
+
+    /// The next place at or after `from` where field `k` (starting at `position`) can end.
+    ///
+    /// With `escape=default` or `json` nginx escapes every `"` inside a value, so the field's
+    /// first unescaped quote either starts its following literal or makes the line malformed
+    /// (a line torn by a crash and glued to the next one must not parse).
+    @inline(__always)
+    private func nextCut(_ k: Int, position: Int, from: Int) -> Int? {
+        let terminator = literals + literalStart[k]
+        let n = literalCount[k]
+        guard quoteFree else { return find(terminator, n, from: from, maxStart: length - n) }
+        let quote = firstQuote(from: position)
+        if terminator[0] == 0x22 {
+            guard let quote, quote >= from, quote + n <= length, matchesLiteral(terminator, n, at: quote) else {
+                return nil
+            }
+            return quote
+        }
+        return find(terminator, n, from: from, maxStart: min(quote ?? length, length - n))
+    }
+
+    /// The first `"` at or after `from` that nginx did not escape (with `escape=json`, one not
+    /// preceded by an odd number of backslashes).
+    @inline(__always)
+    private func firstQuote(from: Int) -> Int? {
+        var i = from
+        while let q = find(quoteByte, 1, from: i, maxStart: length - 1) {
+            if !json || !isEscapedQuote(at: q, from: from) { return q }
+            i = q + 1
+        }
+        return nil
+    }
+
     /// With `escape=json` a `"` after an odd number of backslashes belongs to the value.
     @inline(__always)
-    private func isEscapedQuote(_ terminator: UnsafeMutablePointer<UInt8>, at cut: Int, from start: Int) -> Bool {
-        guard json, terminator[0] == 0x22 else { return false }
+    private func isEscapedQuote(at cut: Int, from start: Int) -> Bool {
         var slashes = 0
         var i = cut - 1
         while i >= start, line.load(fromByteOffset: i, as: UInt8.self) == 0x5C {
@@ -196,14 +224,13 @@ public final class LineTokenizer {
         return true
     }
 
-    /// The first occurrence of `literal` at or after `from`.
+    /// The first occurrence of `literal` starting in `from...maxStart`.
     ///
     /// Fields are short (tens of bytes), so instead of calling memchr the first byte is
     /// searched eight bytes at a time with the "has a zero byte" bit trick.
     @inline(__always)
-    private func find(_ literal: UnsafeMutablePointer<UInt8>, _ n: Int, from: Int) -> Int? {
+    private func find(_ literal: UnsafeMutablePointer<UInt8>, _ n: Int, from: Int, maxStart last: Int) -> Int? {
         let first = literal[0]
-        let last = length - n  // the last position the literal can start at
         let pattern = UInt64(first) &* 0x0101_0101_0101_0101
         var i = from
         while i + 8 <= last + 1 {
@@ -232,15 +259,15 @@ public final class LineTokenizer {
         switch roles[k] {
         case .timeLocal:
             guard let key = timeParser.parseLocal(start, count: count) else { return false }
-            hour = key
+            if k == timeField { hour = key }
             return true
         case .timeISO8601:
             guard let key = TimeParser.parseISO8601(start, count: count) else { return false }
-            hour = key
+            if k == timeField { hour = key }
             return true
         case .msec:
             guard let key = TimeParser.parseMsec(start, count: count) else { return false }
-            hour = key
+            if k == timeField { hour = key }
             return true
         case .status:
             return count == 3 && allDigits(start, count)

@@ -23,7 +23,7 @@ public enum RequestLine {
     public static func path(ofURI uri: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard let base = uri.baseAddress, uri.count > 0 else { return nil }
         if let q = Syscalls.memchr(base, 0x3F, uri.count) {
-            return UnsafeRawBufferPointer(start: base, count: q - base)
+            return q == UnsafeRawPointer(base) ? nil : UnsafeRawBufferPointer(start: base, count: q - base)
         }
         return uri
     }

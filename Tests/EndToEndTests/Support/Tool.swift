@@ -19,7 +19,9 @@ enum Tool {
     }
 
     /// Runs `uaaudit args` in `directory` (default: the repository root), with `stdin` as input.
-    static func run(_ args: [String], stdin: [UInt8]? = nil, directory: URL = repoRoot, environment: [String: String] = [:])
+    static func run(
+        _ args: [String], stdin: [UInt8]? = nil, directory: URL = repoRoot, environment: [String: String] = [:]
+    )
         throws -> Result
     {
         let process = Process()
@@ -31,7 +33,8 @@ enum Tool {
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let outPipe = Pipe()
-        let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("uaaudit-stderr-\(UUID().uuidString)")
+        let errFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "uaaudit-stderr-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: errFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errFile) }
         let errHandle = try FileHandle(forWritingTo: errFile)
@@ -52,7 +55,9 @@ enum Tool {
         process.waitUntilExit()
         try errHandle.close()
         let errData = try Data(contentsOf: errFile)
-        return Result(status: process.terminationStatus, stdout: [UInt8](outData), stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: [UInt8](outData),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 }
 

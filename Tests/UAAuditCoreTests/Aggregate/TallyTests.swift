@@ -1,4 +1,5 @@
 import Testing
+
 @testable import UAAuditCore
 
 @Suite struct TallyTests {
@@ -33,7 +34,9 @@ import Testing
     @Test func malformedSamplesStopAtTheLimitButTheCountGoesOn() {
         let tally = Tally(classCount: 5, sampleLimit: 2)
         for line in 1...5 {
-            Array("bad \(line)".utf8).withUnsafeBytes { tally.countMalformed(line: Int64(line), text: $0, reason: .format) }
+            Array("bad \(line)".utf8).withUnsafeBytes {
+                tally.countMalformed(line: Int64(line), text: $0, reason: .format)
+            }
         }
         #expect(tally.malformed == 5)
         #expect(tally.samples.map(\.line) == [1, 2])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import UAAuditCore
 
 @Suite struct ThresholdTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import UAAuditCore
 
 @Suite struct RuleSetTests {
@@ -16,7 +17,10 @@ import Testing
         ("MyApp/5.12.1 (iPhone; iPhone15,3; Scale/3.00; iOS 17_4_1)", "other"),
         // iOS's real default URLSession UA is 'other' under the built-in rules.
         ("MyApp/51200 CFNetwork/1494.0.7 Darwin/23.4.0", "other"),
-        ("Mozilla/5.0 (iPad; CPU OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148", "other"),
+        (
+            "Mozilla/5.0 (iPad; CPU OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+            "other"
+        ),
         ("MyApp/5.12.1 (iPhone; 中文; iOS 17_4)", "urlsession"),
     ]
 
@@ -28,7 +32,8 @@ import Testing
 
     @Test func orderMattersWebviewAlsoMatchesURLSessionPattern() throws {
         let urlsessionOnly = try RuleSet(
-            rules: [try Rule(name: "urlsession", sources: [RuleSet.builtinSources[1].pattern])], alertClass: "urlsession")
+            rules: [try Rule(name: "urlsession", sources: [RuleSet.builtinSources[1].pattern])],
+            alertClass: "urlsession")
         #expect(Classifier(rules: urlsessionOnly).explain(Array(LogLines.webview.utf8)).className == "urlsession")
         let builtin = Classifier(rules: RuleSet.builtin()).explain(Array(LogLines.webview.utf8))
         #expect(builtin.className == "webview")
@@ -60,11 +65,16 @@ import Testing
     }
 
     @Test func badPatternNamesRulePatternMessageAndOffset() {
-        #expect(throws: RulesError.badPattern(rule: "broken", pattern: "abc(", message: "missing closing parenthesis", offset: 4)) {
+        #expect(
+            throws: RulesError.badPattern(
+                rule: "broken", pattern: "abc(", message: "missing closing parenthesis", offset: 4)
+        ) {
             _ = try Rule(name: "broken", sources: ["abc("])
         }
-        let message = RulesError.badPattern(rule: "broken", pattern: "abc(", message: "missing closing parenthesis", offset: 4)
-            .description
+        let message = RulesError.badPattern(
+            rule: "broken", pattern: "abc(", message: "missing closing parenthesis", offset: 4
+        )
+        .description
         #expect(message == "rule 'broken': pattern abc( does not compile: missing closing parenthesis at offset 4")
     }
 
@@ -77,7 +87,9 @@ import Testing
             _ = try RuleSet(rules: [a], alertClass: "nope")
         }
         let spaced = try Rule(name: "has space", sources: ["x"])
-        #expect(throws: RulesError.badClassName(name: "has space")) { _ = try RuleSet(rules: [spaced], alertClass: "other") }
+        #expect(throws: RulesError.badClassName(name: "has space")) {
+            _ = try RuleSet(rules: [spaced], alertClass: "other")
+        }
     }
 
     @Test func scopeMatchesPathsOnly() throws {

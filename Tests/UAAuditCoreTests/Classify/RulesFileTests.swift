@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import UAAuditCore
 
 @Suite struct RulesFileTests {
@@ -32,14 +33,18 @@ import Testing
         #expect(throws: RulesError.invalidJSON(path: "test.json", message: "missing key 'rules' at the top level")) {
             _ = try parse(#"{"version": 1}"#)
         }
-        #expect(throws: RulesError.badPattern(rule: "scope", pattern: "(", message: "missing closing parenthesis", offset: 1)) {
-            _ = try parse(#"{"scope": {"path": "("}, "rules": [{"class": "a", "patterns": ["x"]}], "alert_class": "a"}"#)
+        #expect(
+            throws: RulesError.badPattern(
+                rule: "scope", pattern: "(", message: "missing closing parenthesis", offset: 1)
+        ) {
+            _ = try parse(
+                #"{"scope": {"path": "("}, "rules": [{"class": "a", "patterns": ["x"]}], "alert_class": "a"}"#)
         }
         do {
             _ = try parse("{not json")
             Issue.record("expected an error")
         } catch {
-            guard case let .invalidJSON(path, message) = error else {
+            guard case .invalidJSON(let path, let message) = error else {
                 Issue.record("wrong error \(error)")
                 return
             }
@@ -61,8 +66,14 @@ import Testing
 
     static let iosDefaults: [(String, String)] = [
         ("App/1 CFNetwork/1494.0.7 Darwin/23.4.0", "inconsistent"),
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148", "inconsistent"),
-        ("Mozilla/5.0 (iPad; CPU OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148", "inconsistent"),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+            "inconsistent"
+        ),
+        (
+            "Mozilla/5.0 (iPad; CPU OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+            "inconsistent"
+        ),
         (LogLines.safari, "browser"),
         (LogLines.webview, "webview"),
         (LogLines.urlsession, "urlsession"),
@@ -73,7 +84,8 @@ import Testing
 
     @Test(arguments: iosDefaults)
     func shippedIOSDefaultsFileClassifies(ua: String, expected: String) throws {
-        let rules = try RulesFile.load(path: RulesFileTests.repoRoot.appendingPathComponent("rules/ios-defaults.json").path)
+        let rules = try RulesFile.load(
+            path: RulesFileTests.repoRoot.appendingPathComponent("rules/ios-defaults.json").path)
         #expect(Classifier(rules: rules).explain(Array(ua.utf8)).className == expected)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import UAAuditCore
 
 @Suite struct ReportTests {
@@ -13,7 +14,9 @@ import Testing
             lines.append(LogLines.uaLog(time: "29/Nov/2026:17:\(String(i % 60).leftPad2):00 +0800", ua: ua))
         }
         lines.append(LogLines.uaLog(time: "29/Nov/2026:17:59:59 +0800", ua: LogLines.cfnetwork))
-        lines.append(LogLines.uaLog(time: "29/Nov/2026:17:30:00 +0800", ua: #"Bad \x22quoted\x22 com.apple.CFNetwork \xFF\x1B[2J"#))
+        lines.append(
+            LogLines.uaLog(
+                time: "29/Nov/2026:17:30:00 +0800", ua: #"Bad \x22quoted\x22 com.apple.CFNetwork \xFF\x1B[2J"#))
         lines.append(LogLines.uaLog(time: "29/Nov/2026:18:00:00 +0800", ua: LogLines.cfnetwork))
         lines.append(LogLines.uaLog(time: "29/Nov/2026:18:00:01 +0800", ua: "-"))
         lines.append("junk \u{7}")
@@ -24,7 +27,8 @@ import Testing
     @Test func reportJSONEqualsTheGoldenFile() throws {
         let dir = try TempDirectory()
         let path = try dir.write("small.log", Array(Self.smallLog().utf8))
-        let configuration = ScanConfiguration(format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: 1)
+        let configuration = ScanConfiguration(
+            format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: 1)
         var report = ReportBuilder.build(
             Scanner(configuration: configuration).scan([path]), configuration: configuration,
             generatedAt: "2026-11-29T10:00:00Z")
@@ -43,7 +47,8 @@ import Testing
     @Test func totalsAddUp() throws {
         let dir = try TempDirectory()
         let path = try dir.write("small.log", Array(Self.smallLog().utf8))
-        let configuration = ScanConfiguration(format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: 1)
+        let configuration = ScanConfiguration(
+            format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: 1)
         let report = ReportBuilder.build(
             Scanner(configuration: configuration).scan([path]), configuration: configuration, generatedAt: "x")
         let t = report.totals
@@ -59,11 +64,12 @@ import Testing
         #expect(report.hours[0].top[0].ua == "Bad \"quoted\" com.apple.CFNetwork \\xFF\u{1B}[2J")
     }
 
-    @Test(arguments: [
-        ([0x61, 0x62], "ab"), ([0xE4, 0xB8, 0xAD], "中"), ([0xFF, 0x61], "\\xFFa"), ([0xC3, 0x28], "\\xC3("),
-        ([0xED, 0xA0, 0x80], "\\xED\\xA0\\x80"), ([0xC0, 0xAF], "\\xC0\\xAF"), ([0xF0, 0x9F, 0x98, 0x80], "😀"),
-        ([0xE4, 0xB8], "\\xE4\\xB8"),
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            ([0x61, 0x62], "ab"), ([0xE4, 0xB8, 0xAD], "中"), ([0xFF, 0x61], "\\xFFa"), ([0xC3, 0x28], "\\xC3("),
+            ([0xED, 0xA0, 0x80], "\\xED\\xA0\\x80"), ([0xC0, 0xAF], "\\xC0\\xAF"), ([0xF0, 0x9F, 0x98, 0x80], "😀"),
+            ([0xE4, 0xB8], "\\xE4\\xB8"),
+        ] as [([UInt8], String)])
     func reportTextKeepsUTF8AndShowsOtherBytesAsHex(bytes: [UInt8], text: String) {
         #expect(ReportText.render(bytes) == text)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import UAAuditCore
 
 /// A deterministic log whose expected counts the test knows line by line.
@@ -19,7 +20,7 @@ struct SyntheticLog {
     init(count: Int) {
         var state: UInt64 = 42
         func next() -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int(state >> 33)
         }
         for i in 0..<count {
@@ -68,13 +69,20 @@ extension String {
             #expect(got == log.expected, "threads \(threads)")
             #expect(report.totals.malformed == Int64(log.malformedLines.count))
             #expect(report.totals.lines == Int64(log.lines))
-            #expect(report.sources == [Report.SourceEntry(path: path, lines: Int64(log.lines), bytes: Int64(log.text.utf8.count), error: nil)])
+            #expect(
+                report.sources == [
+                    Report.SourceEntry(
+                        path: path, lines: Int64(log.lines), bytes: Int64(log.text.utf8.count), error: nil)
+                ])
             #expect(report.malformedSamples.map(\.line) == log.malformedLines.prefix(10).map(Int64.init))
             reports.append(report)
         }
         #expect(reports.allSatisfy { $0 == reports[0] })
         // Hours are ordered by instant: 17:00+08:00 (09:00Z) comes before 16:00+05:30 (10:30Z).
-        #expect(reports[0].hours.map(\.hour).prefix(3) == ["2026-11-29T16:00:00+08:00", "2026-11-29T17:00:00+08:00", "2026-11-29T18:00:00+08:00"])
+        #expect(
+            reports[0].hours.map(\.hour).prefix(3) == [
+                "2026-11-29T16:00:00+08:00", "2026-11-29T17:00:00+08:00", "2026-11-29T18:00:00+08:00",
+            ])
     }
 
     @Test func anUnreadableInputIsRecordedAndTheOthersAreStillAudited() throws {
@@ -92,8 +100,10 @@ extension String {
         let plain = try dir.write("a.log", Array(log.text.utf8))
         let gz = try dir.write("a.log.gz.renamed", try GzipSourceTests.gzip(Array(log.text.utf8)))
         let configuration = try configuration(threads: 2)
-        let a = ReportBuilder.build(Scanner(configuration: configuration).scan([plain]), configuration: configuration, generatedAt: "x")
-        let b = ReportBuilder.build(Scanner(configuration: configuration).scan([gz]), configuration: configuration, generatedAt: "x")
+        let a = ReportBuilder.build(
+            Scanner(configuration: configuration).scan([plain]), configuration: configuration, generatedAt: "x")
+        let b = ReportBuilder.build(
+            Scanner(configuration: configuration).scan([gz]), configuration: configuration, generatedAt: "x")
         #expect(a.hours == b.hours)
         #expect(a.totals == b.totals)
         #expect(b.sources.first?.lines == Int64(log.lines))
@@ -123,7 +133,8 @@ extension String {
         }
         thread.start()
         let configuration = try configuration(threads: 2)
-        let result = Scanner(configuration: configuration).scan(["-"], standardInput: pipe.fileHandleForReading.fileDescriptor)
+        let result = Scanner(configuration: configuration).scan(
+            ["-"], standardInput: pipe.fileHandleForReading.fileDescriptor)
         let report = ReportBuilder.build(result, configuration: configuration, generatedAt: "x")
         #expect(report.sources.first?.path == "-")
         #expect(report.totals.lines == Int64(log.lines))

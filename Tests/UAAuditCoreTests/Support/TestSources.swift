@@ -20,7 +20,9 @@ struct MemorySource: ByteSource {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         let n = min(buffer.count, step, bytes.count - position)
         if n > 0 {
-            bytes.withUnsafeBytes { src in buffer.baseAddress!.copyMemory(from: src.baseAddress! + position, byteCount: n) }
+            bytes.withUnsafeBytes { src in
+                buffer.baseAddress!.copyMemory(from: src.baseAddress! + position, byteCount: n)
+            }
         }
         position += n
         return n
@@ -43,7 +45,8 @@ struct CollectingSink: LineSink {
 /// A few well-formed `ua_log` lines for building test logs.
 enum LogLines {
     static func uaLog(
-        time: String = "29/Nov/2026:17:18:40 +0800", request: String = "GET /api/v2/me HTTP/1.1", status: String = "200",
+        time: String = "29/Nov/2026:17:18:40 +0800", request: String = "GET /api/v2/me HTTP/1.1",
+        status: String = "200",
         user: String = "-", ua: String
     ) -> String {
         "127.0.0.1 - \(user) [\(time)] \"\(request)\" \(status) 2 \"-\" \"\(ua)\" rt=0.000 uct=\"-\" uht=\"-\" urt=\"-\""

@@ -1,0 +1,20 @@
+import XCTest
+
+@testable import UAAuditCLI
+
+/// The exit statuses are a contract with scripts and cron: their values and their help text.
+final class ExitCodeTests: XCTestCase {
+    func testValuesAreTheDocumentedOnes() {
+        XCTAssertEqual(ExitCode.success.rawValue, 0)
+        XCTAssertEqual(ExitCode.alert.rawValue, 1)
+        XCTAssertEqual(ExitCode.usage.rawValue, 2)
+        XCTAssertEqual(ExitCode.input.rawValue, 3)
+    }
+
+    func testHelpTextListsEveryStatusOnce() {
+        let lines = ExitCode.helpText.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "Exit status:")
+        XCTAssertEqual(
+            lines.dropFirst().compactMap { Int32($0.trimmingCharacters(in: .whitespaces).prefix(1)) }, [0, 1, 2, 3])
+    }
+}

@@ -45,7 +45,7 @@ public struct AuditResult: Sendable {
         let width = classCount + 2
         for (b, key) in tally.hours.enumerated() {
             var hour = hours[key] ?? HourCounts(counts: [Int64](repeating: 0, count: width))
-            for slot in 0..<width { hour.counts[slot] += tally.counts[b * width + slot] }
+            for slot in 0..<width { hour.counts[slot] += tally.value(bucket: b, slot: slot) }
             hour.untrackedAlertUAs += tally.untracked[b]
             hours[key] = hour
         }

@@ -18,7 +18,10 @@ public final class Tally {
     public var outOfScopeSlot: Int { classCount + 1 }
 
     public private(set) var hours: [HourKey] = []
-    public private(set) var counts: [Int64] = []
+    /// `width` counters per bucket, grown by doubling; a raw buffer so the per-line
+    /// increment has no copy-on-write or bounds check.
+    private var storage: UnsafeMutablePointer<Int64>
+    private var storageCapacity: Int
     public private(set) var untracked: [Int64] = []
     public var lines: Int64 = 0
     public private(set) var malformed: Int64 = 0
@@ -37,7 +40,14 @@ public final class Tally {
         self.width = classCount + 2
         self.sampleLimit = sampleLimit
         self.alertUAs = ByteTable(maxEntries: alertTableEntries, arenaBytes: alertArenaBytes)
+        self.storageCapacity = (classCount + 2) * 64
+        self.storage = .allocate(capacity: storageCapacity)
     }
+
+    deinit { storage.deallocate() }
+
+    /// The counters of every bucket, `width` per bucket, in bucket order.
+    public var counts: [Int64] { Array(UnsafeBufferPointer(start: storage, count: hours.count * width)) }
 
     /// The bucket index of `key`, created on first use.
     @inline(__always)
@@ -48,8 +58,15 @@ public final class Tally {
             b = found
         } else {
             b = hours.count
+            if (b + 1) * width > storageCapacity {
+                let bigger = UnsafeMutablePointer<Int64>.allocate(capacity: storageCapacity * 2)
+                bigger.update(from: storage, count: b * width)
+                storage.deallocate()
+                storage = bigger
+                storageCapacity *= 2
+            }
+            (storage + b * width).initialize(repeating: 0, count: width)
             hours.append(key)
-            counts.append(contentsOf: repeatElement(0, count: width))
             untracked.append(0)
             index[key] = b
         }
@@ -60,7 +77,7 @@ public final class Tally {
 
     @inline(__always)
     public func count(bucket: Int, slot: Int) {
-        counts[bucket &* width &+ slot] &+= 1
+        storage[bucket &* width &+ slot] &+= 1
     }
 
     /// Counts one alert-class request's UA (raw bytes as logged) in its bucket.
@@ -83,7 +100,7 @@ public final class Tally {
         }
     }
 
-    public func value(bucket b: Int, slot: Int) -> Int64 { counts[b * width + slot] }
+    public func value(bucket b: Int, slot: Int) -> Int64 { storage[b * width + slot] }
 }
 
 /// Why a line was counted as malformed.

@@ -182,14 +182,53 @@ public final class LineTokenizer {
         let terminator = literals + literalStart[k]
         let n = literalCount[k]
         guard quoteFree else { return find(terminator, n, from: from, maxStart: length - n) }
-        let quote = firstQuote(from: position)
         if terminator[0] == 0x22 {
-            guard let quote, quote >= from, quote + n <= length, matchesLiteral(terminator, n, at: quote) else {
-                return nil
-            }
+            guard let quote = firstQuote(from: position), quote >= from, quote + n <= length,
+                matchesLiteral(terminator, n, at: quote)
+            else { return nil }
             return quote
         }
-        return find(terminator, n, from: from, maxStart: min(quote ?? length, length - n))
+        return findBeforeQuote(terminator, n, from: from, fieldStart: position)
+    }
+
+    /// The first occurrence of `literal` at or after `from`, unless an unescaped quote comes
+    /// first (then the field would hold it: nil). One pass looks for both bytes.
+    @inline(__always)
+    private func findBeforeQuote(_ literal: UnsafeMutablePointer<UInt8>, _ n: Int, from: Int, fieldStart: Int) -> Int? {
+        let first = literal[0]
+        let last = length - n
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let pattern = UInt64(first) &* ones
+        let quotes = 0x22 &* ones
+        var i = from
+        while i + 8 <= length {
+            let word = line.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let x = word ^ pattern
+            let y = word ^ quotes
+            var hits = ((x &- ones) & ~x | (y &- ones) & ~y) & highs
+            while hits != 0 {
+                let at = i + hits.trailingZeroBitCount >> 3
+                let byte = line.load(fromByteOffset: at, as: UInt8.self)
+                if byte == 0x22, !json || !isEscapedQuote(at: at, from: fieldStart) { return nil }
+                if byte == first {
+                    if at > last { return nil }
+                    if n == 1 || matchesLiteral(literal, n, at: at) { return at }
+                }
+                hits &= hits &- 1
+            }
+            i += 8
+        }
+        while i < length {
+            let byte = line.load(fromByteOffset: i, as: UInt8.self)
+            if byte == 0x22, !json || !isEscapedQuote(at: i, from: fieldStart) { return nil }
+            if byte == first {
+                if i > last { return nil }
+                if n == 1 || matchesLiteral(literal, n, at: i) { return i }
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// The first `"` at or after `from` that nginx did not escape (with `escape=json`, one not
@@ -233,15 +272,18 @@ public final class LineTokenizer {
         let first = literal[0]
         let pattern = UInt64(first) &* 0x0101_0101_0101_0101
         var i = from
-        while i + 8 <= last + 1 {
+        // Words may reach past `last` (up to the line's end): hits beyond it are ignored.
+        while i + 8 <= length {
             let x = line.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
             var hits = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
             while hits != 0 {
                 let at = i + hits.trailingZeroBitCount >> 3
+                if at > last { return nil }
                 if n == 1 || matchesLiteral(literal, n, at: at) { return at }
                 hits &= hits &- 1
             }
             i += 8
+            if i > last { return nil }
         }
         while i <= last {
             if line.load(fromByteOffset: i, as: UInt8.self) == first, n == 1 || matchesLiteral(literal, n, at: i) {
@@ -252,8 +294,17 @@ public final class LineTokenizer {
         return nil
     }
 
+    /// Checks the value of field `k` against what nginx writes for its variable; a time
+    /// variable is parsed here, and the first one sets ``hour``.
     @inline(__always)
     private func validate(_ k: Int) -> Bool {
+        switch roles[k] {
+        case .userAgent, .request, .uri, .other: return true
+        default: return validateTyped(k)
+        }
+    }
+
+    private func validateTyped(_ k: Int) -> Bool {
         let start = line + starts[k]
         let count = ends[k] - starts[k]
         switch roles[k] {

@@ -9,12 +9,14 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(ExitCode.alert.rawValue, 1)
         XCTAssertEqual(ExitCode.usage.rawValue, 2)
         XCTAssertEqual(ExitCode.input.rawValue, 3)
+        XCTAssertEqual(ExitCode.delivery.rawValue, 4)
+        XCTAssertEqual(ExitCode.locked.rawValue, 5)
     }
 
     func testHelpTextListsEveryStatusOnce() {
         let lines = ExitCode.helpText.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first, "Exit status:")
         XCTAssertEqual(
-            lines.dropFirst().compactMap { Int32($0.trimmingCharacters(in: .whitespaces).prefix(1)) }, [0, 1, 2, 3])
+            lines.dropFirst().compactMap { Int32($0.trimmingCharacters(in: .whitespaces).prefix(1)) }, [0, 1, 2, 3, 4, 5])
     }
 }

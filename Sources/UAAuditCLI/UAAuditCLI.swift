@@ -12,6 +12,8 @@ public enum UAAuditCLI {
 
         Commands:
           scan FILE...      audit logs once; per-hour report (summary, --json, --out)
+          run               the hourly job: new lines only, rotation-safe (see cron/)
+          state show        what run remembers: offsets, open hours, pending alerts
           classify UA...    show which class and rule a User-Agent gets
           help [COMMAND]    show help for a command
           version           print the version
@@ -33,12 +35,18 @@ public enum UAAuditCLI {
         switch command {
         case "scan":
             status = ScanCommand(console: console, environment: environment).run(rest)
+        case "run":
+            status = RunCommand(console: console, environment: environment).run(rest)
+        case "state":
+            status = StateCommand(console: console).run(rest)
         case "classify":
             status = ClassifyCommand(console: console, readStandardInput: readAllStandardInput).run(rest)
         case "help", "-h", "--help":
             switch rest.first {
             case "scan": console.out(ScanCommand.help + "\n")
             case "classify": console.out(ClassifyCommand.help + "\n")
+            case "run": console.out(RunCommand.help + "\n")
+            case "state": console.out(StateCommand.help + "\n")
             default: console.out(help + "\n")
             }
             status = .success
@@ -46,7 +54,7 @@ public enum UAAuditCLI {
             console.out("uaaudit \(version)\n")
             status = .success
         default:
-            console.error("unknown command '\(command)'; commands are scan, classify, help, version")
+            console.error("unknown command '\(command)'; commands are scan, run, state, classify, help, version")
             status = .usage
         }
         return status.rawValue

@@ -31,6 +31,8 @@ public struct AuditResult: Sendable {
     public var malformed: Int64 = 0
     public var samples: [Sample] = []
     public var sources: [Source] = []
+    /// The newest request time counted (seconds since the epoch), nil when none.
+    public var newest: Int64?
     public let sampleLimit: Int
 
     public init(classCount: Int, sampleLimit: Int) {
@@ -56,6 +58,7 @@ public struct AuditResult: Sendable {
             hours[key]?.alertUAs[decoded, default: 0] += table.values[e]
         }
         malformed += tally.malformed
+        if tally.newest != Int64.min { newest = max(newest ?? tally.newest, tally.newest) }
         for sample in tally.samples where samples.count < sampleLimit {
             samples.append(
                 Sample(path: path, line: firstLine + sample.line - 1, text: sample.text, reason: sample.reason))

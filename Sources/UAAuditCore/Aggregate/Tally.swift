@@ -24,6 +24,8 @@ public final class Tally {
     private var storageCapacity: Int
     public private(set) var untracked: [Int64] = []
     public var lines: Int64 = 0
+    /// The newest request time counted (seconds since the epoch), Int64.min when none.
+    public var newest = Int64.min
     public private(set) var malformed: Int64 = 0
     public private(set) var samples: [Sample] = []
     public let alertUAs: ByteTable

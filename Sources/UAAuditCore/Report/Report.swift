@@ -14,9 +14,12 @@ public struct Report: Codable, Equatable, Sendable {
     public var totals: Totals
     public var hours: [HourEntry]
     public var malformedSamples: [SampleEntry]
+    /// `uaaudit run` only: bytes of logs that could not be read (rotated files not found,
+    /// truncation), with the byte range where known. Absent from `scan` reports.
+    public var gaps: [RunState.Gap]? = nil
 
     enum CodingKeys: String, CodingKey {
-        case schema, sources, format, rules, threshold, totals, hours
+        case schema, sources, format, rules, threshold, totals, hours, gaps
         case generatedAt = "generated_at"
         case minRequests = "min_requests"
         case malformedSamples = "malformed_samples"
@@ -71,9 +74,13 @@ public struct Report: Codable, Equatable, Sendable {
         public var top: [TopEntry]
         /// True when some of the hour's alert-class UAs could not be tracked, so `top` may miss some.
         public var topApproximate: Bool
+        /// `uaaudit run` only: whether the hour is closed (evaluated and, if breached, alerted once).
+        public var closed: Bool? = nil
+        /// `uaaudit run` only: requests that arrived after the hour closed (counted, not re-alerted).
+        public var late: Int64? = nil
 
         enum CodingKeys: String, CodingKey {
-            case hour, requests, classes, shares, share, alert, errors, top
+            case hour, requests, classes, shares, share, alert, errors, top, closed, late
             case outOfScope = "out_of_scope"
             case topApproximate = "top_approximate"
         }

@@ -81,7 +81,10 @@ struct AuditSink: LineSink {
             tally.countMalformed(line: lineNumber, text: bytes, reason: .format)
             return
         }
-        let bucket = tally.bucket(tokenizer.hour)
+        let hour = tokenizer.hour
+        let bucket = tally.bucket(hour)
+        let instant = hour.startInstant &+ Int64(tokenizer.secondOfHour)
+        if instant > tally.newest { tally.newest = instant }
         if scoped, !inScope() {
             tally.count(bucket: bucket, slot: tally.outOfScopeSlot)
             return

@@ -95,6 +95,49 @@ public enum Syscalls {
 
     public static func getpid() -> Int32 { Glibc.getpid() }
 
+    private static func callStat(_ path: String, _ st: inout Glibc.stat) -> Int32 {
+        stat(path, &st)
+    }
+
+    /// What stat(2) says of a path: nil when it does not exist; other failures throw.
+    public static func status(_ path: String) throws(SystemError) -> FileStatus? {
+        var st = Glibc.stat()
+        let rc: Int32 = callStat(path, &st)
+        if rc != 0 {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw SystemError(errno: errno, call: "stat")
+        }
+        return FileStatus(st)
+    }
+
+    public static func fstatus(_ fd: Int32) throws(SystemError) -> FileStatus {
+        var st = Glibc.stat()
+        if Glibc.fstat(fd, &st) != 0 { throw SystemError(errno: errno, call: "fstat") }
+        return FileStatus(st)
+    }
+
+    /// Takes an exclusive flock(2) without waiting; false when another process holds it.
+    public static func tryLockExclusive(_ fd: Int32) throws(SystemError) -> Bool {
+        let rc: Int32 = flock(fd, LOCK_EX | LOCK_NB)
+        if rc == 0 { return true }
+        if errno == EWOULDBLOCK || errno == EINTR { return false }
+        throw SystemError(errno: errno, call: "flock")
+    }
+
+    /// The names in a directory (without `.` and `..`).
+    public static func listDirectory(_ path: String) throws(SystemError) -> [String] {
+        guard let dir = opendir(path) else { throw SystemError(errno: errno, call: "opendir") }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// The first `count` bytes' position of `byte` in `buffer`, like memchr(3).
     @inline(__always)
     public static func memchr(_ buffer: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeRawPointer? {
@@ -108,6 +151,24 @@ public enum Syscalls {
 
     public static func messageFor(errno code: Int32) -> String {
         String(cString: strerror(code))
+    }
+}
+
+/// The parts of stat(2) uaaudit uses.
+public struct FileStatus: Sendable, Equatable {
+    public let device: UInt64
+    public let inode: UInt64
+    public let size: Int64
+    public let isRegular: Bool
+    /// Modification time in nanoseconds since the epoch.
+    public let modified: Int64
+
+    init(_ st: stat) {
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        size = Int64(st.st_size)
+        isRegular = (st.st_mode & S_IFMT) == S_IFREG
+        modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
     }
 }
 

@@ -102,6 +102,17 @@ public struct TimeParser {
         return HourKey(localHour: seconds / 3600, offsetMinutes: 0)
     }
 
+    /// The whole seconds of a `$msec` value already accepted by ``parseMsec(_:count:)``.
+    static func msecSeconds(_ p: UnsafeRawPointer, count: Int) -> Int64 {
+        var seconds: Int64 = 0
+        for i in 0..<count {
+            let b = p.load(fromByteOffset: i, as: UInt8.self)
+            if b == 0x2E { break }
+            seconds = seconds * 10 + Int64(b &- 0x30)
+        }
+        return seconds
+    }
+
     @inline(__always)
     static func twoDigits(_ p: UnsafeRawPointer, _ i: Int) -> Int? {
         let a = p.load(fromByteOffset: i, as: UInt8.self) &- 0x30

@@ -13,6 +13,8 @@ public final class LineTokenizer {
     public private(set) var ends: UnsafeMutablePointer<Int>
     /// The hour of the last matched line.
     public private(set) var hour = HourKey(localHour: 0, offsetMinutes: 0)
+    /// Seconds since the start of ``hour`` of the last matched line's time.
+    public private(set) var secondOfHour = 0
 
     public let format: LogFormat
     public let fieldCount: Int
@@ -310,15 +312,18 @@ public final class LineTokenizer {
         switch roles[k] {
         case .timeLocal:
             guard let key = timeParser.parseLocal(start, count: count) else { return false }
-            if k == timeField { hour = key }
+            if k == timeField { setTime(key, minuteAt: start + 15, secondAt: start + 18) }
             return true
         case .timeISO8601:
             guard let key = TimeParser.parseISO8601(start, count: count) else { return false }
-            if k == timeField { hour = key }
+            if k == timeField { setTime(key, minuteAt: start + 14, secondAt: start + 17) }
             return true
         case .msec:
             guard let key = TimeParser.parseMsec(start, count: count) else { return false }
-            if k == timeField { hour = key }
+            if k == timeField {
+                hour = key
+                secondOfHour = Int(TimeParser.msecSeconds(start, count: count) - key.localHour * 3600)
+            }
             return true
         case .status:
             return count == 3 && allDigits(start, count)
@@ -329,6 +334,13 @@ public final class LineTokenizer {
         case .userAgent, .request, .uri, .other:
             return true
         }
+    }
+
+    /// Sets the hour and the second within it from validated `MM` and `SS` digits.
+    @inline(__always)
+    private func setTime(_ key: HourKey, minuteAt m: UnsafeRawPointer, secondAt s: UnsafeRawPointer) {
+        hour = key
+        secondOfHour = (TimeParser.twoDigits(m, 0) ?? 0) * 60 + (TimeParser.twoDigits(s, 0) ?? 0)
     }
 
     @inline(__always)

@@ -1,0 +1,33 @@
+import Foundation
+import Glibc
+import UAAuditCore
+
+/// The exclusive lock that keeps two runs from touching the same state at once (flock(2)).
+/// It is released when the process exits, however it exits.
+struct RunLock {
+    struct Busy: Error, CustomStringConvertible {
+        let path: String
+        let waited: Double
+        var description: String {
+            "another uaaudit run holds \(path) (waited \(waited) s); nothing was touched. "
+                + "If no run is active, check that the lock file is on a local filesystem"
+        }
+    }
+
+    let fd: Int32
+
+    static func acquire(path: String, wait: Double) throws -> RunLock {
+        let fd = try Syscalls.open(path, flags: O_RDWR | O_CREAT, mode: 0o600)
+        let deadline = Date().timeIntervalSince1970 + wait
+        while true {
+            if try Syscalls.tryLockExclusive(fd) { return RunLock(fd: fd) }
+            if Date().timeIntervalSince1970 >= deadline {
+                Syscalls.close(fd)
+                throw Busy(path: path, waited: wait)
+            }
+            usleep(50_000)
+        }
+    }
+
+    func release() { Syscalls.close(fd) }
+}

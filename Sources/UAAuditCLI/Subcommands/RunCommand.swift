@@ -1,0 +1,82 @@
+import Foundation
+import UAAuditCore
+
+/// `uaaudit run`: the hourly cron job. Reads only what was written since the last run, copes with
+/// rotation, closes hours, alerts once per breached hour, and commits its state atomically.
+struct RunCommand {
+    static let specs: [Arguments.Spec] =
+        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + [
+            .init(name: "config", short: "c", takesValue: true),
+            .init(name: "state", short: nil, takesValue: true),
+            .init(name: "out", short: "o", takesValue: true),
+            .init(name: "lock", short: nil, takesValue: true),
+            .init(name: "lock-wait", short: nil, takesValue: true),
+            .init(name: "history-hours", short: nil, takesValue: true),
+            .init(name: "grace", short: nil, takesValue: true),
+            .init(name: "now", short: nil, takesValue: true),
+            .init(name: "host", short: nil, takesValue: true),
+            .init(name: "threshold", short: nil, takesValue: true),
+            .init(name: "min-requests", short: nil, takesValue: true),
+            .init(name: "top", short: nil, takesValue: true),
+            .init(name: "json", short: nil, takesValue: false),
+            .init(name: "quiet", short: "q", takesValue: false),
+            .init(name: "help", short: "h", takesValue: false),
+        ]
+
+    static let help = """
+        Usage: uaaudit run --config FILE
+               uaaudit run --state FILE [--out FILE] [options] LOG...
+
+        The hourly job (see cron/). Reads each log from where the last run stopped to
+        its last complete line, follows rotation (renamed, copied, compressed and
+        truncated logs), closes an hour once the newest line or the clock is past its
+        end plus the grace period, alerts once per breached hour, writes the report
+        and commits the state atomically. A run killed at any point is redone by the
+        next one: no line is counted twice or missed.
+
+        Options (each is also a config key):
+          -c, --config FILE        JSON config (see cron/uaaudit.json)
+              --state FILE         state file (required, here or in the config)
+          -o, --out FILE           report file (scan's schema, hours with closed/late)
+              --lock FILE          lock file (default: STATE.lock)
+              --lock-wait SECONDS  how long to wait for another run (default 30)
+              --history-hours N    hours the report and state keep (default 48)
+              --grace SECONDS      wait for late lines after an hour (default 300)
+              --now TIME           stand-in for the clock: 2026-11-29T18:05:00Z
+              --host NAME          host name in alerts (default: this machine's)
+              --threshold X        alert above this share (default 0.001, or 0.1%)
+              --min-requests N     hours with fewer requests never alert (default 100)
+              --top N              alert-class UAs listed per hour (default 10)
+        \(AuditOptions.formatHelp)\(AuditOptions.rulesHelp)
+              --json               print the report on stdout
+          -q, --quiet              print nothing but errors
+          -h, --help               show this help
+
+        \(ExitCode.helpText)
+        """
+
+    let console: Console
+    let environment: [String: String]
+
+    func run(_ words: [String]) -> ExitCode {
+        let args: Arguments
+        do {
+            args = try Arguments(words, specs: RunCommand.specs)
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
+        if args.flag("help") {
+            console.out(RunCommand.help + "\n")
+            return .success
+        }
+        let job: RunJob
+        do {
+            job = try RunJob.compile(args, environment: environment)
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
+        return RunExecution(job: job, console: console, printJSON: args.flag("json"), quiet: args.flag("quiet")).run()
+    }
+}

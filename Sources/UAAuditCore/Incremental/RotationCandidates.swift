@@ -1,0 +1,34 @@
+/// Finds the files a log may have been rotated to: `access.log.1`, `.0`, `-YYYYMMDD[HH]`, and
+/// their `.gz` variants, in the log's directory.
+public enum RotationCandidates {
+    public struct Candidate: Sendable, Equatable {
+        public var path: String
+        public var status: FileStatus
+        public var compressed: Bool
+    }
+
+    /// The rotated siblings of `logPath`, oldest first (by modification time; gzip keeps it).
+    public static func list(for logPath: String) -> [Candidate] {
+        let directory = AtomicFile.parentDirectory(of: logPath)
+        let base = AtomicFile.baseName(of: logPath)
+        guard let names = try? Syscalls.listDirectory(directory) else { return [] }
+        var found: [Candidate] = []
+        for name in names where name != base && name.hasPrefix(base) {
+            let suffix = name.dropFirst(base.count)
+            guard isRotationSuffix(suffix) else { continue }
+            let path = directory == "/" ? "/\(name)" : "\(directory)/\(name)"
+            guard let status = try? Syscalls.status(path), status.isRegular else { continue }
+            found.append(Candidate(path: path, status: status, compressed: name.hasSuffix(".gz")))
+        }
+        return found.sorted { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
+    }
+
+    /// `.1`, `.0`, `-20261129`, `-2026112917`, with an optional `.gz`.
+    static func isRotationSuffix(_ suffix: Substring) -> Bool {
+        var s = suffix
+        if s.hasSuffix(".gz") { s = s.dropLast(3) }
+        guard let first = s.first, first == "." || first == "-" else { return false }
+        let digits = s.dropFirst()
+        return !digits.isEmpty && digits.count <= 10 && digits.allSatisfy { $0 >= "0" && $0 <= "9" }
+    }
+}

@@ -1,0 +1,182 @@
+import Glibc
+
+/// One incremental run, computed entirely in memory from the saved state and the logs.
+///
+/// Nothing is written here: the caller writes the report, delivers ``RunOutcome/newAlerts``
+/// and the pending ones, then commits ``RunOutcome/state``. A run that dies before the commit
+/// leaves the old state, and the next run reads the same bytes again: nothing is counted twice.
+public enum RunEngine {
+    public struct RunOutcome: Sendable {
+        public var state: RunState
+        public var report: Report
+        /// Alerts created by this run (already added to `state.alertsPending`).
+        public var newAlerts: [RunState.PendingAlert]
+        /// Inputs that failed; their logs were not advanced and will be read again next run.
+        public var errors: [String]
+    }
+
+    /// The most alert-class UAs each hour keeps in the state.
+    public static let uasPerHour = 200
+
+    public static func run(_ settings: RunSettings, state saved: RunState, generatedAt: String) -> RunOutcome {
+        var state = saved
+        let configuration = settings.scan
+        let worker = Worker(configuration: configuration, progress: nil)
+        var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
+        var errors: [String] = []
+        for log in settings.logs {
+            let plan = LogPlanner.plan(logPath: log, saved: state.logs[log], detectedAt: generatedAt)
+            var logResult = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
+            var failed = false
+            for step in plan.steps {
+                switch execute(step, worker: worker) {
+                case let .success((tally, bytes)):
+                    logResult.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
+                    logResult.sources.append(AuditResult.Source(path: step.path, lines: tally.lines, bytes: bytes))
+                case let .failure(error):
+                    errors.append(error.description)
+                    failed = true
+                }
+                if failed { break }
+            }
+            // A log whose reading failed is not advanced: all of it is read again next run.
+            guard !failed else { continue }
+            merge(logResult, into: &result)
+            state.logs[log] = plan.next
+            state.gaps += plan.gaps
+        }
+        if let newest = result.newest { state.newestSeen = max(state.newestSeen ?? newest, newest) }
+        let newAlerts = apply(result, to: &state, settings: settings, generatedAt: generatedAt)
+        prune(&state, settings: settings)
+        let report = RunReport.build(state: state, sources: result.sources, settings: settings, generatedAt: generatedAt)
+        return RunOutcome(state: state, report: report, newAlerts: newAlerts, errors: errors)
+    }
+
+    /// Reads one planned stretch into a tally.
+    static func execute(_ step: ReadStep, worker: Worker) -> Result<(Tally, Int64), InputError> {
+        let fd: Int32
+        do {
+            fd = try Syscalls.open(step.path, flags: O_RDONLY)
+        } catch {
+            return .failure(InputError(path: step.path, reason: "cannot open: \(error.description)"))
+        }
+        defer { Syscalls.close(fd) }
+        if step.compressed {
+            do {
+                let gzip = try GzipSource(base: FileRangeSource(fd: fd, path: step.path), path: step.path)
+                var source = SkippingSource(base: gzip, skip: step.from)
+                let (tally, failure) = worker.audit(&source)
+                if let failure { return .failure(failure) }
+                return .success((tally, source.consumed))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var source = FileRangeSource(fd: fd, path: step.path, start: step.from, end: step.to)
+        let (tally, failure) = worker.audit(&source)
+        if let failure { return .failure(failure) }
+        return .success((tally, source.consumed))
+    }
+
+    static func merge(_ part: AuditResult, into whole: inout AuditResult) {
+        for (key, hour) in part.hours {
+            if var existing = whole.hours[key] {
+                for i in existing.counts.indices { existing.counts[i] += hour.counts[i] }
+                for (ua, n) in hour.alertUAs { existing.alertUAs[ua, default: 0] += n }
+                existing.untrackedAlertUAs += hour.untrackedAlertUAs
+                whole.hours[key] = existing
+            } else {
+                whole.hours[key] = hour
+            }
+        }
+        whole.malformed += part.malformed
+        for sample in part.samples where whole.samples.count < whole.sampleLimit { whole.samples.append(sample) }
+        whole.sources += part.sources
+        if let newest = part.newest { whole.newest = max(whole.newest ?? newest, newest) }
+    }
+
+    /// Adds this run's counts to the hours, closes the hours that are over, and queues one
+    /// alert for every newly closed hour that breached.
+    static func apply(
+        _ result: AuditResult, to state: inout RunState, settings: RunSettings, generatedAt: String
+    ) -> [RunState.PendingAlert] {
+        let rules = settings.scan.rules
+        let names = rules.classNames
+        for (key, counts) in result.hours {
+            let iso = key.iso8601
+            var hour = state.hours[iso] ?? RunState.HourState()
+            for (i, name) in names.enumerated() { hour.classes[name, default: 0] += counts.counts[i] }
+            hour.errors += counts.counts[rules.classCount]
+            hour.outOfScope += counts.counts[rules.classCount + 1]
+            for (ua, n) in counts.alertUAs { hour.uas[ReportText.render(ua), default: 0] += n }
+            if counts.untrackedAlertUAs > 0 { hour.uasApproximate = true }
+            if hour.uas.count > uasPerHour {
+                let kept = hour.uas.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(uasPerHour)
+                hour.uas = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+                hour.uasApproximate = true
+            }
+            if hour.closed { hour.late += counts.counts.reduce(0, +) }
+            state.hours[iso] = hour
+        }
+        let runHour = HourKey(localHour: settings.now / 3600, offsetMinutes: 0).iso8601
+        if result.malformed > 0 { state.malformed[runHour, default: 0] += result.malformed }
+        for sample in result.samples {
+            state.malformedSamples.append(
+                Report.SampleEntry(path: sample.path, line: sample.line, text: ReportText.render(sample.text), reason: sample.reason.rawValue))
+        }
+        if state.malformedSamples.count > settings.scan.sampleLimit {
+            state.malformedSamples.removeFirst(state.malformedSamples.count - settings.scan.sampleLimit)
+        }
+
+        // Close the hours whose end plus the grace period has passed, by the newest line or the clock.
+        let horizon = max(state.newestSeen ?? Int64.min, settings.now)
+        var breached: [String] = []
+        let alerted = Set(state.alertsSent.flatMap(\.hours) + state.alertsPending.flatMap(\.hours))
+        for (iso, hour) in state.hours.sorted(by: { $0.key < $1.key }) where !hour.closed {
+            guard let key = HourKey(iso8601: iso), horizon >= key.startInstant + 3600 + settings.graceSeconds else {
+                continue
+            }
+            var closing = hour
+            closing.closed = true
+            let requests = closing.classes.values.reduce(0, +) + closing.errors
+            let alertCount = closing.classes[rules.alertClass] ?? 0
+            closing.breached =
+                requests >= settings.scan.minRequests
+                && settings.scan.threshold.isExceeded(count: alertCount, requests: requests)
+            state.hours[iso] = closing
+            if closing.breached, !alerted.contains(iso) { breached.append(iso) }
+        }
+        guard !breached.isEmpty else { return [] }
+        let hours = breached.sorted { (HourKey(iso8601: $0) ?? HourKey(localHour: 0, offsetMinutes: 0)) < (HourKey(iso8601: $1) ?? HourKey(localHour: 0, offsetMinutes: 0)) }
+        let alert = RunState.PendingAlert(
+            id: alertID(host: settings.host, alertClass: rules.alertClass, hours: hours), hours: hours,
+            createdAt: generatedAt, channels: settings.channelKeys)
+        if settings.channelKeys.isEmpty {
+            // No channel to deliver to: the breach is recorded in the report and the ledger.
+            state.alertsSent.append(RunState.SentAlert(id: alert.id, hours: hours, sentAt: generatedAt, channels: []))
+        } else {
+            state.alertsPending.append(alert)
+        }
+        return [alert]
+    }
+
+    /// A stable id for an alert, so that a receiver can drop a duplicate.
+    public static func alertID(host: String, alertClass: String, hours: [String]) -> String {
+        let text = Array(([host, alertClass] + hours).joined(separator: "\n").utf8)
+        return "uaaudit-" + FileIdentity.fingerprint(of: text)
+    }
+
+    /// Forgets what is older than the history window (but never an hour an alert still waits for).
+    static func prune(_ state: inout RunState, settings: RunSettings) {
+        let cutoff = settings.now - settings.historyHours * 3600
+        let pending = Set(state.alertsPending.flatMap(\.hours))
+        for (iso, hour) in state.hours where hour.closed && !pending.contains(iso) {
+            if let key = HourKey(iso8601: iso), key.startInstant + 3600 <= cutoff { state.hours[iso] = nil }
+        }
+        for (runHour, _) in state.malformed {
+            if let key = HourKey(iso8601: runHour), key.startInstant + 3600 <= cutoff { state.malformed[runHour] = nil }
+        }
+        if state.gaps.count > 100 { state.gaps.removeFirst(state.gaps.count - 100) }
+        if state.alertsSent.count > 1000 { state.alertsSent.removeFirst(state.alertsSent.count - 1000) }
+    }
+}

@@ -1,0 +1,51 @@
+/// The report `uaaudit run` writes: the scan report's schema over the state's hours, each hour
+/// with `closed` and `late`, plus the gaps.
+public enum RunReport {
+    public static func build(
+        state: RunState, sources: [AuditResult.Source], settings: RunSettings, generatedAt: String
+    ) -> Report {
+        let configuration = settings.scan
+        let rules = configuration.rules
+        let names = rules.classNames
+        var totals = [String: Int64](uniqueKeysWithValues: names.map { ($0, 0) })
+        var errors: Int64 = 0
+        var outOfScope: Int64 = 0
+        var hours: [Report.HourEntry] = []
+        let keyed = state.hours.compactMap { iso, hour in HourKey(iso8601: iso).map { ($0, hour) } }
+        for (key, hour) in keyed.sorted(by: { $0.0 < $1.0 }) {
+            var classes = [String: Int64](uniqueKeysWithValues: names.map { ($0, 0) })
+            for (name, n) in hour.classes where classes[name] != nil { classes[name] = n }
+            let requests = classes.values.reduce(0, +) + hour.errors
+            for (name, n) in classes { totals[name, default: 0] += n }
+            errors += hour.errors
+            outOfScope += hour.outOfScope
+            let alertCount = classes[rules.alertClass] ?? 0
+            let top = hour.uas.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                .prefix(configuration.top).map { Report.TopEntry(ua: $0.key, count: $0.value) }
+            hours.append(
+                Report.HourEntry(
+                    hour: key.iso8601, requests: requests, classes: classes,
+                    shares: classes.mapValues { ReportBuilder.share($0, requests) },
+                    share: ReportBuilder.share(alertCount, requests),
+                    alert: hour.closed
+                        ? hour.breached
+                        : requests >= configuration.minRequests
+                            && configuration.threshold.isExceeded(count: alertCount, requests: requests),
+                    errors: hour.errors, outOfScope: hour.outOfScope, top: Array(top),
+                    topApproximate: hour.uasApproximate, closed: hour.closed, late: hour.late))
+        }
+        let requests = totals.values.reduce(0, +) + errors
+        let malformed = state.malformed.values.reduce(0, +)
+        let format = configuration.format
+        return Report(
+            generatedAt: generatedAt,
+            sources: sources.map { Report.SourceEntry(path: $0.path, lines: $0.lines, bytes: $0.bytes, error: $0.error) },
+            format: Report.FormatEntry(name: format.name, string: format.string, escape: format.escape),
+            rules: rules.summary, threshold: configuration.threshold.value, minRequests: configuration.minRequests,
+            totals: Report.Totals(
+                lines: requests + malformed + outOfScope, requests: requests, malformed: malformed, outOfScope: outOfScope,
+                errors: errors, classes: totals, share: ReportBuilder.share(totals[rules.alertClass] ?? 0, requests),
+                alertHours: hours.filter(\.alert).map(\.hour)),
+            hours: hours, malformedSamples: state.malformedSamples, gaps: state.gaps)
+    }
+}

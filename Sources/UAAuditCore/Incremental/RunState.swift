@@ -1,0 +1,165 @@
+import Foundation
+
+/// What `uaaudit run` remembers between runs (one JSON file, versioned, written atomically 0600).
+///
+/// Per log: where reading stopped (file identity and the offset after the last complete line)
+/// and rotated files not yet finished. Per hour: the tallies, whether the hour is closed, and
+/// lines that came late. The alert ledger and the alerts not yet delivered.
+public struct RunState: Codable, Equatable, Sendable {
+    public static let currentVersion = 1
+
+    public var version: Int = RunState.currentVersion
+    public var logs: [String: LogState] = [:]
+    public var hours: [String: HourState] = [:]
+    /// The newest request time seen in any log (seconds since the epoch).
+    public var newestSeen: Int64?
+    /// Malformed lines per run hour ("2026-11-29T17:00:00Z" of the run), kept for the history window.
+    public var malformed: [String: Int64] = [:]
+    public var malformedSamples: [Report.SampleEntry] = []
+    public var gaps: [Gap] = []
+    public var alertsSent: [SentAlert] = []
+    public var alertsPending: [PendingAlert] = []
+
+    enum CodingKeys: String, CodingKey {
+        case version, logs, hours, malformed, gaps
+        case newestSeen = "newest_seen"
+        case malformedSamples = "malformed_samples"
+        case alertsSent = "alerts_sent"
+        case alertsPending = "alerts_pending"
+    }
+
+    public init() {}
+
+    /// Where reading of one configured log path stands.
+    public struct LogState: Codable, Equatable, Sendable {
+        /// The file at the log's path when it was last read.
+        public var current: Tracked?
+        /// Rotated files that may still get lines (nginx writes to a renamed file until it reopens).
+        public var draining: [Tracked] = []
+    }
+
+    public struct Tracked: Codable, Equatable, Sendable {
+        public var identity: FileIdentity
+        /// Bytes read: the offset after the last complete line.
+        public var offset: Int64
+        /// Size and modification time (ns) when last seen.
+        public var size: Int64
+        public var modified: Int64
+        public var path: String
+    }
+
+    public struct HourState: Codable, Equatable, Sendable {
+        public var classes: [String: Int64] = [:]
+        public var errors: Int64 = 0
+        public var outOfScope: Int64 = 0
+        /// The alert class's UAs (report text) and counts; bounded.
+        public var uas: [String: Int64] = [:]
+        public var uasApproximate = false
+        public var late: Int64 = 0
+        public var closed = false
+        /// Whether the hour breached when it closed.
+        public var breached = false
+
+        enum CodingKeys: String, CodingKey {
+            case classes, errors, uas, late, closed, breached
+            case outOfScope = "out_of_scope"
+            case uasApproximate = "uas_approximate"
+        }
+    }
+
+    /// Bytes of a log that could not be read: reported, never silently skipped.
+    public struct Gap: Codable, Equatable, Sendable {
+        public var log: String
+        public var file: String
+        public var fromOffset: Int64
+        /// The end of the lost range, when known; nil means unknown.
+        public var toOffset: Int64?
+        public var reason: String
+        public var detectedAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case log, file, reason
+            case fromOffset = "from_offset"
+            case toOffset = "to_offset"
+            case detectedAt = "detected_at"
+        }
+    }
+
+    public struct SentAlert: Codable, Equatable, Sendable {
+        public var id: String
+        public var hours: [String]
+        public var sentAt: String
+        public var channels: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case id, hours, channels
+            case sentAt = "sent_at"
+        }
+    }
+
+    public struct PendingAlert: Codable, Equatable, Sendable {
+        public var id: String
+        public var hours: [String]
+        public var createdAt: String
+        /// Channels (by their redacted key) that have not yet accepted the alert.
+        public var channels: [String]
+        public var attempts: Int = 0
+        public var lastError: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, hours, channels, attempts
+            case createdAt = "created_at"
+            case lastError = "last_error"
+        }
+    }
+}
+
+/// Why a state file could not be used; it is never overwritten then.
+public struct StateError: Error, Equatable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+
+    public var description: String {
+        "state file \(path): \(reason); it was left as it is (move it away to start afresh)"
+    }
+}
+
+extension RunState {
+    /// Reads the state at `path`; a missing file is a fresh state.
+    public static func load(path: String) throws(StateError) -> RunState {
+        let exists: Bool
+        do {
+            exists = try Syscalls.status(path) != nil
+        } catch {
+            throw StateError(path: path, reason: "cannot stat: \(error.description)")
+        }
+        guard exists else { return RunState() }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.readAll(path: path, limit: 256 << 20)
+        } catch {
+            throw StateError(path: path, reason: "cannot read: \(error.reason)")
+        }
+        struct Version: Decodable { var version: Int? }
+        guard let version = try? JSONDecoder().decode(Version.self, from: Data(bytes)) else {
+            throw StateError(path: path, reason: "is not valid JSON (truncated or corrupt)")
+        }
+        guard let v = version.version else { throw StateError(path: path, reason: "has no version") }
+        if v > currentVersion {
+            throw StateError(path: path, reason: "is version \(v), newer than this uaaudit reads (\(currentVersion))")
+        }
+        do {
+            return try JSONDecoder().decode(RunState.self, from: Data(bytes))
+        } catch {
+            throw StateError(path: path, reason: "is corrupt: \(JSONErrors.describe(error))")
+        }
+    }
+
+    public func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        var bytes = [UInt8](try encoder.encode(self))
+        bytes.append(0x0A)
+        return bytes
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Whatever point `uaaudit run` is killed at, the next run ends with the same report and the
+/// same alert ledger as if the killed run had never started.
+@Suite(.serialized) struct RunCrashTests {
+    /// A scenario: one committed run, then more lines and a rotation, then the run under test.
+    static func prepare() throws -> RunHarness {
+        let h = try RunHarness()
+        try h.append(3000, hour: 9)
+        try h.run(now: "2026-11-29T09:30:00Z")
+        try h.append(2000, hour: 9, minute: 35)
+        try h.append(40, hour: 9, minute: 50, cls: "inconsistent")
+        try h.move("access.log", "access.log.1")
+        try h.append(1500, hour: 10)
+        return h
+    }
+
+    static let now = "2026-11-29T10:20:00Z"
+
+    /// The report without `sources` (what the last run itself read: nothing, when the killed
+    /// run had already committed) and with the scenario's directory taken out of paths.
+    func outcome(_ h: RunHarness) throws -> (report: String, ledger: String) {
+        var json = try unwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.report))) as? [String: Any])
+        json["sources"] = nil
+        let data = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
+        let report = String(decoding: data, as: UTF8.self).replacingOccurrences(of: h.dir.url.path, with: "DIR")
+            .replacingOccurrences(of: h.dir.url.path.replacingOccurrences(of: "/", with: "\\/"), with: "DIR")
+        let state = try unwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.state))) as? [String: Any])
+        let ledger = try JSONSerialization.data(withJSONObject: state["alerts_sent"] ?? [], options: [.sortedKeys])
+        return (report, String(decoding: ledger, as: UTF8.self))
+    }
+
+    func baseline() throws -> (report: String, ledger: String) {
+        let h = try Self.prepare()
+        #expect(try h.run(now: Self.now).status == 0)
+        let result = try outcome(h)
+        #expect(result.ledger.contains("2026-11-29T09:00:00+00:00"))
+        return result
+    }
+
+    @Test(arguments: ["after-compute", "after-report", "after-deliver", "before-commit", "after-commit"])
+    func killedAtAnInjectedPointThenRerun(point: String) throws {
+        let expected = try baseline()
+        let h = try Self.prepare()
+        let killed = try h.run(now: Self.now, environment: ["UAAUDIT_TEST_CRASH_AT": point])
+        #expect(killed.status == 9)  // SIGKILL
+        #expect(try h.run(now: Self.now).status == 0)
+        let got = try outcome(h)
+        #expect(got.report == expected.report)
+        #expect(got.ledger == expected.ledger)
+    }
+
+    @Test func oneHundredRandomKillsInARow() throws {
+        let expected = try baseline()
+        var generator = SystemRandomNumberGenerator()
+        var killedBeforeExit = 0
+        for _ in 0..<100 {
+            let h = try Self.prepare()
+            let process = Process()
+            process.executableURL = Tool.binary
+            process.arguments = ["run", "-q", "--state", h.state, "--out", h.report, "--now", Self.now, "--host", "test-host", h.log]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 0...60_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { killedBeforeExit += 1 }
+            #expect(try h.run(now: Self.now).status == 0)
+            let got = try outcome(h)
+            #expect(got.report == expected.report)
+            #expect(got.ledger == expected.ledger)
+        }
+        // Most kills must land inside the run, or the test proves little.
+        #expect(killedBeforeExit >= 50)
+    }
+}

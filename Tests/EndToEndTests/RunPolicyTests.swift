@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+/// `uaaudit run`'s hour closing, late lines, alert ledger, lock and state errors.
+@Suite struct RunPolicyTests {
+    func state(_ h: RunHarness) throws -> [String: Any] {
+        try unwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.state))) as? [String: Any])
+    }
+
+    func ledger(_ h: RunHarness) throws -> [[String]] {
+        let sent = try state(h)["alerts_sent"] as? [[String: Any]] ?? []
+        return sent.map { $0["hours"] as? [String] ?? [] }
+    }
+
+    @Test func anHourClosesAfterItsEndPlusGraceByClockOrByNewerLines() throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 10)
+        try h.append(1, hour: 11, minute: 3)
+        try h.run(now: "2026-11-29T11:04:00Z")
+        #expect(try h.hours().map { $0.2 } == [false, false])
+        try h.run(now: "2026-11-29T11:05:00Z")  // 11:00 + 300 s grace: closed
+        #expect(try h.hours().map { $0.2 } == [true, false])
+        // A backfill: the clock says 10:30, but lines up to 13:10 close every hour that ended
+        // by 13:05 (10:00, 11:00 and 12:00); 13:00 stays open.
+        let b = try RunHarness()
+        for hour in 10...13 { try b.append(5, hour: hour) }
+        try b.run(now: "2026-11-29T10:30:00Z")
+        #expect(try b.hours().map { $0.2 } == [true, true, true, false])
+    }
+
+    @Test func lateLinesAreCountedAsLateAndNeverReAlerted() throws {
+        let h = try RunHarness()
+        try h.append(199, hour: 10)
+        try h.append(1, hour: 10, minute: 50, cls: "inconsistent")  // 0.5%: breached
+        try h.run(now: "2026-11-29T11:10:00Z")
+        #expect(try ledger(h) == [["2026-11-29T10:00:00+00:00"]])
+        try h.append(50, hour: 10, minute: 58, cls: "inconsistent")  // late lines for the closed hour
+        try h.append(3, hour: 11)
+        try h.run(now: "2026-11-29T11:20:00Z")
+        let hours = try h.hours()
+        #expect(hours.count == 2)
+        #expect(hours[0].0 == "2026-11-29T10:00:00+00:00")
+        #expect(hours[0].1 == 250)
+        #expect(hours[0].2)
+        #expect(hours[0].3 == 50)
+        #expect(try ledger(h) == [["2026-11-29T10:00:00+00:00"]])
+        #expect(try h.reportedClasses() == h.written)
+    }
+
+    @Test func aBreachedHourIsAlertedOnceAcrossRuns() throws {
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 30, cls: "inconsistent")
+        try h.append(100, hour: 11)
+        for now in ["2026-11-29T10:59:00Z", "2026-11-29T11:06:00Z", "2026-11-29T11:30:00Z", "2026-11-29T12:06:00Z"] {
+            #expect(try h.run(now: now).status == 0)
+        }
+        #expect(try ledger(h) == [["2026-11-29T10:00:00+00:00"]])
+        let report = try h.reportJSON()
+        let totals = try unwrap(report["totals"] as? [String: Any])
+        #expect(totals["alert_hours"] as? [String] == ["2026-11-29T10:00:00+00:00"])
+    }
+
+    @Test func aSecondRunWaitsThenExitsFiveTouchingNothing() throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 10)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [h.state + ".lock", "sleep", "5"]
+        try holder.run()
+        defer { holder.terminate() }
+        usleep(300_000)
+        let started = Date()
+        let result = try h.run(now: "2026-11-29T10:30:00Z", extra: ["--lock-wait", "0.5"])
+        #expect(result.status == 5)
+        #expect(Date().timeIntervalSince(started) >= 0.5)
+        #expect(result.stderr.contains("another uaaudit run holds"))
+        #expect(!FileManager.default.fileExists(atPath: h.state))
+        #expect(!FileManager.default.fileExists(atPath: h.report))
+    }
+
+    @Test(arguments: [
+        ("{\"version\": 1, \"logs\": ", "is not valid JSON (truncated or corrupt)"),
+        ("{\"version\": 9}", "is version 9, newer than this uaaudit reads (1)"),
+        ("{\"logs\": {}}", "has no version"),
+    ])
+    func aBadStateFileIsAClearErrorAndIsNeverOverwritten(content: String, reason: String) throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 10)
+        try Data(content.utf8).write(to: URL(fileURLWithPath: h.state))
+        let result = try h.run(now: "2026-11-29T10:30:00Z")
+        #expect(result.status == 2)
+        #expect(result.stderr == "uaaudit: state file \(h.state): \(reason); it was left as it is (move it away to start afresh)\n")
+        #expect(try String(contentsOfFile: h.state, encoding: .utf8) == content)
+        let show = try Tool.run(["state", "show", "--state", h.state])
+        #expect(show.status == 2)
+    }
+
+    @Test func stateIsPrivateAndReportIsReadable() throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 10)
+        try h.run(now: "2026-11-29T10:30:00Z")
+        let stateMode = try FileManager.default.attributesOfItem(atPath: h.state)[.posixPermissions] as? Int
+        let reportMode = try FileManager.default.attributesOfItem(atPath: h.report)[.posixPermissions] as? Int
+        #expect(stateMode == 0o600)
+        #expect(reportMode == 0o644)
+        let show = try Tool.run(["state", "show", "--state", h.state])
+        #expect(show.status == 0)
+        #expect(show.out.contains("reading \(h.log) at byte "))
+        #expect(show.out.contains("open hours: \n  2026-11-29T10:00:00+00:00  requests 10\n"))
+    }
+
+    @Test func configFileGivesEveryKeyAndFlagsOverrideIt() throws {
+        let h = try RunHarness()
+        try h.append(100, hour: 10)
+        try h.append(1, hour: 10, minute: 30, cls: "inconsistent")
+        let config = try h.dir.write(
+            "uaaudit.json",
+            """
+            {"version": 1, "logs": ["\(h.log)"], "state": "\(h.state)", "report": "\(h.report)",
+             "threshold": "2%", "min_requests": 10, "grace_seconds": 60, "history_hours": 24, "host": "h1"}
+            """)
+        #expect(try Tool.run(["run", "-q", "--config", config, "--now", "2026-11-29T11:02:00Z"]).status == 0)
+        #expect(try h.hours().map { $0.2 } == [true])
+        #expect(try ledger(h).isEmpty)  // 1/101 is under 2%
+        let bad = try h.dir.write("bad.json", #"{"version": 1, "logs": "not a list"}"#)
+        let result = try Tool.run(["run", "--config", bad])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("uaaudit: config \(bad): wrong type at .logs"))
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+/// `uaaudit run` across rotations: every scenario ends with exactly the requests written.
+@Suite struct RunRotationTests {
+    @Test func appendBetweenRunsAndAPartialLastLineCompletedLater() throws {
+        let h = try RunHarness()
+        try h.append(50, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        try h.append(30, hour: 10, minute: 40, cls: "inconsistent")
+        // A partial last line: left for the next run.
+        let partial = h.line("29/Nov/2026:10:59:00 +0000", "other")
+        try h.appendRaw(String(partial.prefix(40)), to: h.log)
+        #expect(try h.run(now: "2026-11-29T10:59:30Z").status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 50, "inconsistent": 30])
+        try h.appendRaw(String(partial.dropFirst(40)) + "\n", to: h.log)
+        #expect(try h.run(now: "2026-11-29T11:00:10Z").status == 0)
+        #expect(try h.reportedClasses() == h.written)
+        #expect(try h.hours().map(\.1) == [81])
+    }
+
+    @Test func moveThenReopenLikeNginx() throws {
+        let h = try RunHarness()
+        try h.append(40, hour: 10)
+        try h.run(now: "2026-11-29T10:20:00Z")
+        try h.append(25, hour: 10, minute: 30, cls: "other")  // written before the rotation, not yet read
+        try h.move("access.log", "access.log.1")
+        try h.append(5, hour: 10, minute: 58, to: h.dir.path("access.log.1"))  // nginx writes on until it reopens
+        try h.append(20, hour: 11)  // the new file after reopen
+        #expect(try h.run(now: "2026-11-29T11:20:00Z").status == 0)
+        #expect(try h.reportedClasses() == h.written)
+        #expect(try h.gaps().isEmpty)
+        // A later run with nothing new changes nothing.
+        #expect(try h.run(now: "2026-11-29T11:30:00Z").status == 0)
+        #expect(try h.reportedClasses() == h.written)
+    }
+
+    @Test func logrotateCreateWithDelaycompress() throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 8)
+        try h.run(now: "2026-11-29T08:30:00Z")
+        try h.append(7, hour: 8, minute: 40)
+        try h.move("access.log", "access.log.1")  // day 1: .1 stays plain
+        try h.append(11, hour: 9, cls: "inconsistent")
+        try h.run(now: "2026-11-29T09:30:00Z")
+        try h.append(3, hour: 9, minute: 45)
+        // day 2: .1 is compressed to .2.gz, the current log becomes .1
+        try h.move("access.log.1", "access.log.2")
+        try h.gzip("access.log.2")
+        try h.move("access.log", "access.log.1")
+        try h.append(6, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        #expect(try h.reportedClasses() == h.written)
+        #expect(try h.gaps().isEmpty)
+    }
+
+    @Test func rotationWithImmediateCompression() throws {
+        let h = try RunHarness()
+        try h.append(12, hour: 8)
+        try h.run(now: "2026-11-29T08:20:00Z")
+        try h.append(9, hour: 8, minute: 30, cls: "other")
+        try h.move("access.log", "access.log.1")
+        try h.gzip("access.log.1")  // access.log.1.gz: the unread tail is inside
+        try h.append(4, hour: 9)
+        #expect(try h.run(now: "2026-11-29T09:20:00Z").status == 0)
+        #expect(try h.reportedClasses() == h.written)
+        #expect(try h.gaps().isEmpty)
+    }
+
+    @Test func twoRotationsBetweenRuns() throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 6)
+        try h.run(now: "2026-11-29T06:20:00Z")
+        try h.append(5, hour: 6, minute: 40)
+        try h.move("access.log", "access.log.1")
+        try h.append(8, hour: 7, cls: "inconsistent")  // a whole file the runs never saw at the path
+        try h.move("access.log.1", "access.log.2")
+        try h.move("access.log", "access.log.1")
+        try h.append(3, hour: 8)
+        #expect(try h.run(now: "2026-11-29T08:20:00Z").status == 0)
+        #expect(try h.reportedClasses() == h.written)
+        #expect(try h.gaps().isEmpty)
+    }
+
+    @Test func copytruncateFindsTheCopy() throws {
+        let h = try RunHarness()
+        try h.append(20, hour: 9)
+        try h.run(now: "2026-11-29T09:20:00Z")
+        try h.append(6, hour: 9, minute: 40, cls: "other")
+        // logrotate copytruncate: copy to .1, then truncate the log in place (same inode).
+        try FileManager.default.copyItem(atPath: h.log, toPath: h.dir.path("access.log.1"))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: h.log))
+        try handle.truncate(atOffset: 0)
+        try handle.close()
+        try h.append(4, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
+        #expect(try h.reportedClasses() == h.written)
+        #expect(try h.gaps().isEmpty)
+    }
+
+    @Test func truncationToZeroIsAGapNotAZero() throws {
+        let h = try RunHarness()
+        try h.append(20, hour: 9)
+        try h.run(now: "2026-11-29T09:20:00Z")
+        let readUpTo = try unwrap(try FileManager.default.attributesOfItem(atPath: h.log)[.size] as? Int)
+        try h.append(6, hour: 9, minute: 40, cls: "other")  // lost: truncated before any run read it
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: h.log))
+        try handle.truncate(atOffset: 0)
+        try handle.close()
+        try h.append(4, hour: 10)
+        let result = try h.run(now: "2026-11-29T10:20:00Z")
+        #expect(result.status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 24])
+        let gaps = try h.gaps()
+        #expect(gaps.count == 1)
+        #expect(gaps.first?["from_offset"] as? Int == readUpTo)
+        #expect(gaps.first?["to_offset"] == nil)
+        #expect(result.stderr.contains("could not be read"))
+    }
+
+    @Test func deletedLogIsAGapAndTheNextFileIsReadWhole() throws {
+        let h = try RunHarness()
+        try h.append(15, hour: 9)
+        try h.run(now: "2026-11-29T09:20:00Z")
+        try h.append(2, hour: 9, minute: 30, cls: "other")
+        try FileManager.default.removeItem(atPath: h.log)
+        #expect(try h.run(now: "2026-11-29T09:40:00Z").status == 0)
+        #expect(try h.gaps().count == 1)
+        try h.append(9, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 24])
+        #expect(try h.gaps().count == 1)
+    }
+
+    @Test func aDifferentFileOnTheSameInodeIsReadFromTheStart() throws {
+        let h = try RunHarness()
+        try h.append(30, hour: 9)
+        try h.run(now: "2026-11-29T09:20:00Z")
+        // Rewrite in place: same inode, other content, longer than the saved offset.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: h.log))
+        try handle.truncate(atOffset: 0)
+        try handle.close()
+        h.written = ["urlsession": 30]
+        try h.append(40, hour: 10, cls: "other")
+        #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 30, "other": 40])
+    }
+}

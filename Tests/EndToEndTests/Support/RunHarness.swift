@@ -1,0 +1,98 @@
+import Foundation
+
+/// A log directory and a state for `uaaudit run` scenarios: write lines, rotate, run, read the report.
+final class RunHarness {
+    let dir: Scratch
+    var log: String { dir.path("access.log") }
+    var state: String { dir.path("state.json") }
+    var report: String { dir.path("report.json") }
+    /// Requests written so far, per class.
+    var written: [String: Int] = [:]
+    private var sequence = 0
+
+    init() throws { dir = try Scratch() }
+
+    /// One ua_log line at `time` ("29/Nov/2026:10:15:00 +0000") of the given class.
+    func line(_ time: String, _ cls: String) -> String {
+        sequence += 1
+        let ua: String
+        switch cls {
+        case "urlsession": ua = Lines.urlsession
+        case "inconsistent": ua = Lines.cfnetwork
+        case "other": ua = "curl/8.\(sequence)"
+        default: ua = "-"
+        }
+        written[cls, default: 0] += 1
+        return "10.0.0.\(sequence % 250) - - [\(time)] \"GET /api/v2/me?n=\(sequence) HTTP/1.1\" 200 2 \"-\" \"\(ua)\" rt=0.000 uct=\"-\" uht=\"-\" urt=\"-\""
+    }
+
+    /// Appends `count` lines in hour `hour` (0-23 on 29 Nov 2026, UTC) to `path` (default: the log).
+    func append(_ count: Int, hour: Int, minute: Int = 10, cls: String = "urlsession", to path: String? = nil) throws {
+        var text = ""
+        for i in 0..<count {
+            let m = String(format: "%02d", (minute + i / 60) % 60)
+            let s = String(format: "%02d", i % 60)
+            text += line("29/Nov/2026:\(String(format: "%02d", hour)):\(m):\(s) +0000", cls) + "\n"
+        }
+        try appendRaw(text, to: path ?? log)
+    }
+
+    func appendRaw(_ text: String, to path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+
+    func move(_ from: String, _ to: String) throws {
+        try FileManager.default.moveItem(atPath: dir.path(from), toPath: dir.path(to))
+    }
+
+    func gzip(_ name: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        p.arguments = [dir.path(name)]
+        try p.run()
+        p.waitUntilExit()
+    }
+
+    /// Runs `uaaudit run` at `now` ("2026-11-29T11:10:00Z").
+    @discardableResult
+    func run(now: String, extra: [String] = [], environment: [String: String] = [:]) throws -> Tool.Result {
+        try Tool.run(
+            ["run", "-q", "--state", state, "--out", report, "--now", now, "--host", "test-host"] + extra + [log],
+            environment: environment)
+    }
+
+    func reportJSON() throws -> [String: Any] {
+        try unwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+    }
+
+    /// Requests per class over all hours of the report.
+    func reportedClasses() throws -> [String: Int] {
+        let totals = try unwrap(try reportJSON()["totals"] as? [String: Any])
+        let classes = try unwrap(totals["classes"] as? [String: Int])
+        return classes.filter { $0.value > 0 }
+    }
+
+    /// (hour, requests, closed, late) per hour of the report.
+    func hours() throws -> [(String, Int, Bool, Int)] {
+        let hours = try unwrap(try reportJSON()["hours"] as? [[String: Any]])
+        return try hours.map {
+            (try unwrap($0["hour"] as? String), try unwrap($0["requests"] as? Int), try unwrap($0["closed"] as? Bool),
+             try unwrap($0["late"] as? Int))
+        }
+    }
+
+    func gaps() throws -> [[String: Any]] {
+        try reportJSON()["gaps"] as? [[String: Any]] ?? []
+    }
+}
+
+func unwrap<T>(_ value: T?) throws -> T {
+    guard let value else { throw HarnessError.missing }
+    return value
+}
+
+enum HarnessError: Error { case missing }

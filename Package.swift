@@ -18,16 +18,25 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "UAAuditCore",
-            dependencies: ["CPCRE2", "CZlib"],
+            dependencies: ["CPCRE2", "CZlib", "COpenSSL"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .target(name: "UAAuditCLI", dependencies: ["UAAuditCore"]),
         .executableTarget(name: "uaaudit", dependencies: ["UAAuditCLI"]),
-        .testTarget(name: "UAAuditCoreTests", dependencies: ["UAAuditCore"], exclude: ["Report/Fixtures"]),
+        // A loopback HTTP receiver that answers like WeCom, Slack and the others; for the tests only.
+        .target(name: "WebhookReceiver", path: "Tests/WebhookReceiver", exclude: ["receiver.py"]),
+        .testTarget(
+            name: "UAAuditCoreTests", dependencies: ["UAAuditCore", "WebhookReceiver"],
+            exclude: ["Report/Fixtures", "Alerting/Golden"]),
         .testTarget(name: "UAAuditCLITests", dependencies: ["UAAuditCLI", "UAAuditCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["UAAuditCore", "uaaudit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["UAAuditCore", "uaaudit", "WebhookReceiver"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages uaaudit builds and tests with. Run as root, or with sudo available.
 #   libpcre2-dev zlib1g-dev pkg-config  build (PCRE2 and zlib system-library targets)
+#   libssl-dev                          build (OpenSSL libcrypto: HMAC-SHA256 for signed webhooks)
 #   nginx                               the end-to-end tests run a real nginx on 127.0.0.1
-#   gzip curl python3                   SampleLogs/make-samples.sh (gzip and raw-socket requests)
+#   prometheus-alertmanager             the alert tests push to a real Alertmanager on 127.0.0.1
+#   gzip curl python3                   SampleLogs/make-samples.sh (gzip and raw-socket requests),
+#                                       the alert tests' webhook receiver (python3) and curl
 set -euo pipefail
-packages=(libpcre2-dev zlib1g-dev pkg-config nginx gzip curl python3)
+packages=(libpcre2-dev zlib1g-dev libssl-dev pkg-config nginx prometheus-alertmanager gzip curl python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

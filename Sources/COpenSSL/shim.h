@@ -1,0 +1,8 @@
+#ifndef UAAUDIT_COPENSSL_SHIM_H
+#define UAAUDIT_COPENSSL_SHIM_H
+/* OpenSSL 3 libcrypto: only the one-shot digest and HMAC calls uaaudit signs webhooks with. */
+#define OPENSSL_API_COMPAT 30000
+#define OPENSSL_NO_DEPRECATED
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#endif

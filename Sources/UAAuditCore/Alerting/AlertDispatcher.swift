@@ -1,0 +1,88 @@
+import Foundation
+
+/// Sends a notification to channels and says, per channel, whether it got there.
+///
+/// Synchronous, one channel after the other, no state kept between calls: the caller (scan,
+/// or the cron mode, which keeps what was not delivered for its next run) decides what a
+/// failure means. Each attempt has ``DeliveryOptions/timeout``; connection errors, timeouts,
+/// 5xx and rate limits are retried up to ``DeliveryOptions/retries`` times with a doubling
+/// backoff or the service's `Retry-After`; other 4xx and service errors are not retried.
+public struct AlertDispatcher: Sendable {
+    public var options: DeliveryOptions
+    let environment: [String: String]
+    let transport: any HTTPTransport
+    let clock: @Sendable () -> Date
+    let sleep: @Sendable (Double) -> Void
+
+    /// `environment` is where `url_env` and `secret_env` are looked up.
+    public init(
+        options: DeliveryOptions = DeliveryOptions(), environment: [String: String],
+        transport: any HTTPTransport = URLSessionTransport()
+    ) {
+        self.init(
+            options: options, environment: environment, transport: transport, clock: { Date() },
+            sleep: { seconds in if seconds > 0 { Thread.sleep(forTimeInterval: seconds) } })
+    }
+
+    init(
+        options: DeliveryOptions, environment: [String: String], transport: any HTTPTransport,
+        clock: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (Double) -> Void
+    ) {
+        self.options = options
+        self.environment = environment
+        self.transport = transport
+        self.clock = clock
+        self.sleep = sleep
+    }
+
+    /// One result per channel, in the order of `channels`. A channel that cannot be resolved
+    /// (an unset environment variable, say) is not delivered, after 0 attempts.
+    public func deliver(_ notification: AlertNotification, to channels: [AlertChannel]) -> [DeliveryResult] {
+        channels.map { channel in
+            do throws(AlertError) {
+                return deliver(notification, to: try channel.resolve(environment: environment))
+            } catch {
+                return DeliveryResult(
+                    channel: channel.description, kind: channel.kind, delivered: false, attempts: 0,
+                    failure: .configuration(error.description))
+            }
+        }
+    }
+
+    /// Delivers to one resolved channel, retrying as ``DeliveryOptions`` says.
+    public func deliver(_ notification: AlertNotification, to channel: ResolvedChannel) -> DeliveryResult {
+        let format = channel.kind.format
+        var attempts = 0
+        func result(_ failure: DeliveryFailure?) -> DeliveryResult {
+            DeliveryResult(
+                channel: channel.description, kind: channel.kind, delivered: failure == nil, attempts: attempts,
+                failure: failure)
+        }
+        while true {
+            var request: HTTPRequest
+            do {
+                request = try format.request(for: notification, to: channel, now: clock())
+            } catch {
+                return result(error)
+            }
+            request.headers["User-Agent"] = options.userAgent
+            attempts += 1
+            let outcome: AttemptOutcome
+            switch transport.send(request, timeout: options.timeout) {
+            case .success(let response): outcome = format.outcome(of: response, channel: channel)
+            case .failure(.timeout): outcome = .retry(.timeout(seconds: options.timeout), retryAfter: nil)
+            case .failure(.connection(let reason)): outcome = .retry(.connection(reason), retryAfter: nil)
+            case .failure(.permanent(let reason)): outcome = .fail(.connection(reason))
+            }
+            switch outcome {
+            case .delivered:
+                return result(nil)
+            case .fail(let failure):
+                return result(failure)
+            case .retry(let failure, let retryAfter):
+                if attempts > options.retries { return result(failure) }
+                sleep(options.wait(beforeRetry: attempts, retryAfter: retryAfter))
+            }
+        }
+    }
+}

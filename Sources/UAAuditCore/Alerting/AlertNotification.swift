@@ -1,0 +1,76 @@
+/// What one alert says: the breached hours of one run on one host. One notification is sent
+/// per run, whatever the number of hours, so a backlog does not burst past a robot's rate limit.
+///
+/// It is the body the `generic` channel posts (schema `uaaudit.alert/1`, keys sorted), and it
+/// holds no secret, so the cron mode can keep an undelivered one in its state and send it later.
+public struct AlertNotification: Codable, Equatable, Sendable {
+    public static let schemaID = "uaaudit.alert/1"
+
+    public var schema: String = AlertNotification.schemaID
+    /// A stable hash of host, alert class and hours: the same breach always has the same id,
+    /// so a receiver can drop a duplicate.
+    public var id: String
+    /// A test message (`uaaudit alert test`), not an alert.
+    public var test: Bool
+    public var host: String
+    public var alertClass: String
+    /// All class names in rule order (the order in which messages list the counts).
+    public var classOrder: [String]
+    public var threshold: Double
+    public var minRequests: Int64
+    /// The start of the first breached hour and the end of the last (`2026-11-29T18:00:00+08:00`).
+    public var from: String?
+    public var to: String?
+    /// The breached hours, exactly as the report has them.
+    public var hours: [Report.HourEntry]
+    /// When the report (or the test) was made.
+    public var generatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case schema, id, test, host, threshold, from, to, hours
+        case alertClass = "alert_class"
+        case classOrder = "class_order"
+        case minRequests = "min_requests"
+        case generatedAt = "generated_at"
+    }
+
+    public init(
+        host: String, alertClass: String, classOrder: [String], threshold: Double, minRequests: Int64,
+        hours: [Report.HourEntry], generatedAt: String, test: Bool = false
+    ) {
+        self.host = host
+        self.alertClass = alertClass
+        self.classOrder = classOrder
+        self.threshold = threshold
+        self.minRequests = minRequests
+        self.hours = hours
+        self.generatedAt = generatedAt
+        self.test = test
+        self.from = hours.first?.hour
+        self.to = hours.last.flatMap { HourKey(iso8601: $0.hour) }.map {
+            HourKey(localHour: $0.localHour + 1, offsetMinutes: $0.offsetMinutes).iso8601
+        }
+        let key = test ? ["test", host, generatedAt] : ["alert", host, alertClass] + hours.map(\.hour)
+        self.id = String(SHA256.hex(SHA256.hash(Array(key.joined(separator: "\n").utf8))).prefix(16))
+    }
+
+    /// The notification for the report's breached hours (``Report/HourEntry/alert``: share
+    /// strictly above the threshold with at least `min_requests` requests), or, with `hours`,
+    /// for the report's hours of those names (an alert the cron mode kept); nil when none is.
+    public init?(report: Report, host: String, hours: [String]? = nil) {
+        let chosen = hours.map { Set($0) }
+        let selected = report.hours.filter { chosen?.contains($0.hour) ?? $0.alert }
+        if selected.isEmpty { return nil }
+        self.init(
+            host: host, alertClass: report.rules.alertClass, classOrder: report.rules.order + ["other", "missing"],
+            threshold: report.threshold, minRequests: report.minRequests, hours: selected,
+            generatedAt: report.generatedAt)
+    }
+
+    /// A clearly marked test message, with no hours.
+    public static func test(host: String, generatedAt: String) -> AlertNotification {
+        AlertNotification(
+            host: host, alertClass: "inconsistent", classOrder: [], threshold: 0, minRequests: 0, hours: [],
+            generatedAt: generatedAt, test: true)
+    }
+}

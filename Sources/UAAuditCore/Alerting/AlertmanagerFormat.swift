@@ -1,0 +1,101 @@
+import Foundation
+
+/// Prometheus Alertmanager: `POST <base>/api/v2/alerts`, one alert per breached hour, so a
+/// fleet gets Alertmanager's grouping, silencing and routing.
+///
+/// Labels: `alertname` (`UAAuditShareOverThreshold`), `host`, `class` (the alert class) and
+/// `hour` (so each hour is its own alert). Annotations: `summary`, `description`, `share`,
+/// `threshold`, `requests`, `count`, `top_uas`, `id`. `startsAt` is the start of the hour;
+/// `endsAt` is one hour after sending, so the alert fires now and resolves by itself (uaaudit
+/// sends no resolve). A test message is one `UAAuditTest` alert that ends after 5 minutes.
+struct AlertmanagerFormat: ChannelFormat {
+    static let alertName = "UAAuditShareOverThreshold"
+    static let testAlertName = "UAAuditTest"
+    static let apiPath = "/api/v2/alerts"
+    static let firing: TimeInterval = 3600
+    static let testFiring: TimeInterval = 300
+    /// UAs listed in the `top_uas` annotation.
+    static let topLimit = 5
+
+    struct Alert: Encodable, Equatable {
+        var labels: [String: String]
+        var annotations: [String: String]
+        var startsAt: String
+        var endsAt: String
+    }
+
+    func request(for notification: AlertNotification, to channel: ResolvedChannel, now: Date)
+        throws(DeliveryFailure) -> HTTPRequest
+    {
+        let alerts = Self.alerts(for: notification, now: now)
+        return HTTPRequest(url: try Self.endpoint(channel), body: try AlertJSON.encode(alerts))
+    }
+
+    func outcome(of response: HTTPResponse, channel: ResolvedChannel) -> AttemptOutcome {
+        AnswerReading.byStatus(response, channel: channel)
+    }
+
+    /// The base URL with `/api/v2/alerts` appended, unless it already ends so.
+    static func endpoint(_ channel: ResolvedChannel) throws(DeliveryFailure) -> URL {
+        guard var parts = URLComponents(url: channel.url, resolvingAgainstBaseURL: false) else {
+            throw DeliveryFailure.configuration("cannot use \(channel.shownURL) as an Alertmanager address")
+        }
+        var path = parts.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        if !path.hasSuffix(apiPath) { path += apiPath }
+        parts.percentEncodedPath = path
+        guard let url = parts.url else {
+            throw DeliveryFailure.configuration("cannot use \(channel.shownURL) as an Alertmanager address")
+        }
+        return url
+    }
+
+    static func alerts(for n: AlertNotification, now: Date) -> [Alert] {
+        let host = UntrustedText.neutralise(n.host, limit: MessageComposer.hostLimit)
+        if n.test {
+            return [
+                Alert(
+                    labels: ["alertname": testAlertName, "host": n.host, "class": n.alertClass],
+                    annotations: [
+                        "summary": "uaaudit test alert from \(host); no action is needed",
+                        "description": "Sent by uaaudit alert test at \(n.generatedAt) to check the channel.",
+                        "id": n.id,
+                    ],
+                    startsAt: utc(now), endsAt: utc(now.addingTimeInterval(testFiring)))
+            ]
+        }
+        let ends = utc(now.addingTimeInterval(firing))
+        let threshold = MessageComposer.percent(n.threshold)
+        return n.hours.map { hour in
+            let count = hour.classes[n.alertClass] ?? 0
+            let start = HourKey(iso8601: hour.hour).map { utc(Date(timeIntervalSince1970: Double($0.startInstant))) }
+            let classes = n.classOrder.map { "\($0) \(hour.classes[$0] ?? 0)" }.joined(separator: ", ")
+            let top = hour.top.prefix(topLimit).map {
+                "\($0.count) × \(UntrustedText.neutralise($0.ua, limit: MessageComposer.uaLimit))"
+            }
+            return Alert(
+                labels: ["alertname": alertName, "host": n.host, "class": n.alertClass, "hour": hour.hour],
+                annotations: [
+                    "summary":
+                        "\(n.alertClass) UAs at \(MessageComposer.percent(hour.share)) of requests on \(host) "
+                        + "in the hour \(MessageComposer.shortHour(hour.hour)) (threshold \(threshold))",
+                    "description": "\(count) of \(hour.requests) requests; \(classes)",
+                    "share": "\(hour.share)",
+                    "threshold": "\(n.threshold)",
+                    "requests": "\(hour.requests)",
+                    "count": "\(count)",
+                    "top_uas": top.joined(separator: "\n"),
+                    "id": n.id,
+                ],
+                startsAt: start ?? utc(now), endsAt: ends)
+        }
+    }
+
+    /// `2026-11-29T09:00:00Z`.
+    static func utc(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

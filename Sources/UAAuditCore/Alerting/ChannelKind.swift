@@ -1,0 +1,44 @@
+/// The services uaaudit notifies, each with its own payload and its own rule for success.
+public enum ChannelKind: String, Codable, CaseIterable, Sendable {
+    /// WeCom (企业微信) group robot.
+    case wecom
+    /// DingTalk (钉钉) custom robot, optionally signed.
+    case dingtalk
+    /// Feishu (飞书) or Lark custom bot, optionally signed.
+    case feishu
+    /// Slack incoming webhook.
+    case slack
+    /// Any endpoint that takes uaaudit's own JSON (`uaaudit.alert/1`).
+    case generic
+    /// Prometheus Alertmanager's API (`POST /api/v2/alerts`).
+    case alertmanager
+
+    /// The kind a webhook's host implies, for the services that have one fixed host.
+    public static func inferred(fromHost host: String) -> ChannelKind? {
+        switch host.lowercased() {
+        case "qyapi.weixin.qq.com": return .wecom
+        case "oapi.dingtalk.com": return .dingtalk
+        case "open.feishu.cn", "open.larksuite.com": return .feishu
+        case "hooks.slack.com": return .slack
+        default: return nil
+        }
+    }
+
+    /// The kinds, for messages: `wecom, dingtalk, feishu, slack, generic, alertmanager`.
+    public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// Whether the service can check a signature made with a secret.
+    public var takesSecret: Bool { self == .dingtalk || self == .feishu }
+
+    /// The payload and answer rules of this kind.
+    var format: any ChannelFormat {
+        switch self {
+        case .wecom: return WeComFormat()
+        case .dingtalk: return DingTalkFormat()
+        case .feishu: return FeishuFormat()
+        case .slack: return SlackFormat()
+        case .generic: return GenericFormat()
+        case .alertmanager: return AlertmanagerFormat()
+        }
+    }
+}

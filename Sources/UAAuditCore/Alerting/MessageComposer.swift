@@ -1,0 +1,98 @@
+/// Writes a notification as a message a person reads at a glance on a phone: the host, the
+/// breached hours with their share against the threshold and their counts per class, the most
+/// frequent alert-class UAs (made inert by ``UntrustedText``), and the id.
+///
+/// ``fitted(_:)`` cuts the lists, never the markup, until the channel's size limit is met.
+struct MessageComposer {
+    static let uaLimit = 120
+    static let hostLimit = 64
+
+    let notification: AlertNotification
+    let style: MessageStyle
+
+    /// The one-line title (DingTalk shows it in the notification preview).
+    var title: String {
+        let host = UntrustedText.neutralise(notification.host, limit: Self.hostLimit)
+        if notification.test { return "uaaudit test message from \(host)" }
+        return "uaaudit: \(notification.alertClass) UAs over \(Self.percent(notification.threshold)) on \(host)"
+    }
+
+    /// The alert-class UAs of all the hours, most frequent first (ties by text), made inert.
+    var topUAs: [(ua: String, count: Int64)] {
+        var counts: [String: Int64] = [:]
+        for hour in notification.hours { for entry in hour.top { counts[entry.ua, default: 0] += entry.count } }
+        return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { (UntrustedText.neutralise($0.key, limit: Self.uaLimit), $0.value) }
+    }
+
+    /// The longest message that `fits` accepts: UAs are dropped from the end of their list
+    /// first, then hours from the end of theirs (at least one hour stays).
+    func fitted(_ fits: (String) -> Bool) -> String {
+        let uas = topUAs
+        var hourCount = notification.hours.count
+        var uaCount = uas.count
+        while true {
+            let text = render(hours: hourCount, uas: uas, uaCount: uaCount)
+            if fits(text) || (uaCount == 0 && hourCount <= 1) { return text }
+            if uaCount > 0 { uaCount -= 1 } else { hourCount -= 1 }
+        }
+    }
+
+    /// The message with the first `hours` hours and the first `uaCount` UAs.
+    func render(hours: Int, uas: [(ua: String, count: Int64)], uaCount: Int) -> String {
+        let n = notification
+        if n.test {
+            return [
+                style.bold(title),
+                "This is a test of the alert channel, sent by uaaudit alert test at \(n.generatedAt). No action is needed.",
+                "id \(n.id)",
+            ].joined(separator: "\n\n")
+        }
+        var paragraphs: [String] = [style.bold(title)]
+        let count = n.hours.count
+        var range = ""
+        if let from = n.from, let to = n.to {
+            let start = Self.shortHour(from)
+            let end = Self.shortHour(to)
+            range = " from \(start) to " + (start.prefix(11) == end.prefix(11) ? String(end.dropFirst(11)) : end)
+        }
+        paragraphs.append(
+            "\(count) hour\(count == 1 ? "" : "s") with the \(n.alertClass) share above "
+                + "\(Self.percent(n.threshold)) and at least \(n.minRequests) requests\(range)")
+        for hour in n.hours.prefix(hours) {
+            let alertCount = hour.classes[n.alertClass] ?? 0
+            let head =
+                style.bold(Self.shortHour(hour.hour)) + ": \(Self.percent(hour.share)) "
+                + "(\(alertCount) of \(hour.requests) requests)"
+            let classes = n.classOrder.map { "\($0) \(hour.classes[$0] ?? 0)" }.joined(separator: " · ")
+            paragraphs.append(classes.isEmpty ? head : head + style.lineBreak + classes)
+        }
+        if hours < count { paragraphs.append("(+\(count - hours) more hours not shown)") }
+        if !uas.isEmpty {
+            var list = ["Top \(n.alertClass) UAs:"]
+            list += uas.prefix(uaCount).map { "\(style.bullet)\($0.count) × \($0.ua)" }
+            if uaCount < uas.count { list.append("(+\(uas.count - uaCount) more UAs not shown)") }
+            paragraphs.append(list.joined(separator: style.lineBreak))
+        }
+        paragraphs.append("id \(n.id)")
+        return paragraphs.joined(separator: "\n\n")
+    }
+
+    /// `2026-11-29T17:00:00+08:00` → `2026-11-29 17:00+08:00`.
+    static func shortHour(_ iso: String) -> String {
+        let chars = Array(iso)
+        guard chars.count == 25 else { return iso }
+        return String(chars[0..<10]) + " " + String(chars[11..<16]) + String(chars[19...])
+    }
+
+    /// A share as a percentage with at most three decimals and no trailing zeros: `1.987%`, `0.1%`.
+    static func percent(_ share: Double) -> String {
+        let thousandths = Int64((share * 100_000).rounded())
+        var text = String(thousandths / 1000)
+        var fraction = String(thousandths % 1000)
+        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+        while fraction.last == "0" { fraction.removeLast() }
+        if !fraction.isEmpty { text += "." + fraction }
+        return text + "%"
+    }
+}

@@ -1,0 +1,9 @@
+/// Why a request got no HTTP answer at all.
+public enum TransportError: Error, Equatable, Sendable {
+    /// No answer within the timeout.
+    case timeout
+    /// The connection failed (refused, reset, host not found); worth another try.
+    case connection(String)
+    /// A failure another try will not mend (TLS certificate, unsupported URL).
+    case permanent(String)
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// WeCom (企业微信) group robot: `POST …/cgi-bin/webhook/send?key=KEY`.
+///
+/// Markdown content is limited to 4096 bytes, text to 2048; success is HTTP 200 and
+/// `errcode` 0; `errcode` 45009 is the rate limit (20 messages a minute per robot).
+struct WeComFormat: ChannelFormat {
+    static let markdownLimit = 4096
+    static let textLimit = 2048
+    static let rateLimitCodes: Set<Int> = [45009]
+
+    private struct MarkdownBody: Encodable {
+        struct Content: Encodable { var content: String }
+        var msgtype = "markdown"
+        var markdown: Content
+    }
+
+    private struct TextBody: Encodable {
+        struct Content: Encodable {
+            var content: String
+            var mentionedList: [String]?
+            var mentionedMobileList: [String]?
+            enum CodingKeys: String, CodingKey {
+                case content
+                case mentionedList = "mentioned_list"
+                case mentionedMobileList = "mentioned_mobile_list"
+            }
+        }
+        var msgtype = "text"
+        var text: Content
+    }
+
+    func request(for notification: AlertNotification, to channel: ResolvedChannel, now: Date)
+        throws(DeliveryFailure) -> HTTPRequest
+    {
+        let body: [UInt8]
+        switch channel.msgtype {
+        case .markdown:
+            let content = MessageComposer(notification: notification, style: .markdown).fitted {
+                $0.utf8.count <= Self.markdownLimit
+            }
+            body = try AlertJSON.encode(MarkdownBody(markdown: .init(content: content)))
+        case .text:
+            let content = MessageComposer(notification: notification, style: .plain).fitted {
+                $0.utf8.count <= Self.textLimit
+            }
+            body = try AlertJSON.encode(
+                TextBody(
+                    text: .init(
+                        content: content, mentionedList: channel.mentionedList.isEmpty ? nil : channel.mentionedList,
+                        mentionedMobileList: channel.mentionedMobileList.isEmpty ? nil : channel.mentionedMobileList)))
+        }
+        return HTTPRequest(url: channel.url, body: body)
+    }
+
+    func outcome(of response: HTTPResponse, channel: ResolvedChannel) -> AttemptOutcome {
+        AnswerReading.byCode(
+            response, channel: channel, fields: [("errcode", "errmsg")], rateLimits: Self.rateLimitCodes)
+    }
+}

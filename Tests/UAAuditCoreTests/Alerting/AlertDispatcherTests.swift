@@ -1,0 +1,254 @@
+import Foundation
+import Synchronization
+import Testing
+import WebhookReceiver
+
+@testable import UAAuditCore
+
+/// Delivery against a real HTTP receiver on 127.0.0.1 that answers as each service does.
+@Suite struct AlertDispatcherTests {
+    typealias Reply = WebhookReceiver.Reply
+
+    static let ok: [String: [Reply]] = [
+        "/wecom": [.json(#"{"errcode":0,"errmsg":"ok"}"#)],
+        "/dingtalk": [.json(#"{"errcode":0,"errmsg":"ok"}"#)],
+        "/feishu": [.json(#"{"code":0,"msg":"success","data":{}}"#)],
+        "/slack": [Reply(status: 200, body: "ok")],
+        "/generic": [Reply(status: 202)],
+        "/am/api/v2/alerts": [Reply(status: 200)],
+    ]
+
+    /// Fast retries, so that the tests take milliseconds.
+    static let fast = DeliveryOptions(timeout: 2, retries: 2, backoff: 0.05, maxWait: 2, userAgent: "uaaudit-test")
+
+    static func channels(_ base: String) -> [AlertChannel] {
+        [
+            AlertChannel(kind: .wecom, url: .literal("\(base)/wecom?key=KEY-SECRET-1")),
+            AlertChannel(kind: .dingtalk, url: .literal("\(base)/dingtalk?access_token=TOKEN-SECRET-1")),
+            AlertChannel(kind: .feishu, url: .literal("\(base)/feishu")),
+            AlertChannel(kind: .slack, url: .literal("\(base)/slack")),
+            AlertChannel(kind: .generic, url: .literal("\(base)/generic")),
+            AlertChannel(kind: .alertmanager, url: .literal("\(base)/am")),
+        ]
+    }
+
+    @Test func aBreachSendsExactlyOneMessageToEachChannel() throws {
+        let receiver = try WebhookReceiver(routes: Self.ok)
+        let notification = try AlertFixtures.notification()
+        let dispatcher = AlertDispatcher(options: Self.fast, environment: [:])
+        let results = dispatcher.deliver(notification, to: Self.channels(receiver.baseURL))
+        #expect(results.map(\.delivered) == [true, true, true, true, true, true])
+        #expect(results.map(\.attempts) == [1, 1, 1, 1, 1, 1])
+        #expect(results.map(\.kind) == [.wecom, .dingtalk, .feishu, .slack, .generic, .alertmanager])
+        #expect(results[0].description == "delivered to wecom \(receiver.baseURL)/wecom?key=*** (1 attempt)")
+        let requests = try receiver.requests()
+        #expect(
+            requests.map(\.path) == [
+                "/wecom?key=KEY-SECRET-1", "/dingtalk?access_token=TOKEN-SECRET-1", "/feishu", "/slack", "/generic",
+                "/am/api/v2/alerts",
+            ])
+        #expect(requests.allSatisfy { $0.method == "POST" })
+        #expect(requests.allSatisfy { $0.headers["content-type"] == "application/json" })
+        #expect(requests.allSatisfy { $0.headers["user-agent"] == "uaaudit-test" })
+        // The bytes sent are the format's payload (the golden files pin those).
+        let wecom = try AlertFixtures.channel(
+            #"{"url": "\#(receiver.baseURL)/wecom?key=KEY-SECRET-1", "kind": "wecom"}"#)
+        #expect(requests[0].body == (try WeComFormat().request(for: notification, to: wecom, now: Date())).body)
+        #expect(requests[4].body == (try AlertJSON.encode(notification)))
+    }
+
+    @Test func signedRequestsCarrySignaturesOpenSSLAgreesWith() throws {
+        let receiver = try WebhookReceiver(routes: Self.ok)
+        let dir = try TempDirectory()
+        let secret = "SEC-signing-secret-42"
+        let channels = [
+            AlertChannel(
+                kind: .dingtalk, url: .literal("\(receiver.baseURL)/dingtalk?access_token=T1"),
+                secret: .environment("S")),
+            AlertChannel(
+                kind: .feishu, url: .literal("\(receiver.baseURL)/feishu"),
+                secret: .file(try dir.write("secret", Array((secret + "\n").utf8)))),
+        ]
+        let before = Int64(Date().timeIntervalSince1970)
+        let results = AlertDispatcher(options: Self.fast, environment: ["S": secret]).deliver(
+            try AlertFixtures.notification(), to: channels)
+        #expect(results.map(\.delivered) == [true, true])
+        let requests = try receiver.requests()
+        #expect(requests.count == 2)
+
+        let query = try #require(URLComponents(string: "http://x\(requests[0].path)")?.queryItems)
+        let milliseconds = try #require(query.first { $0.name == "timestamp" }?.value.flatMap { Int64($0) })
+        let sign = try #require(query.first { $0.name == "sign" }?.value)
+        #expect(abs(milliseconds / 1000 - before) <= 5)
+        #expect(sign == (try WebhookSigningTests.openssl(key: secret, message: "\(milliseconds)\n\(secret)")))
+        #expect(requests[0].path.hasPrefix("/dingtalk?access_token=T1&timestamp=\(milliseconds)&sign="))
+
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(requests[1].body)) as? [String: Any])
+        let timestamp = try #require((body["timestamp"] as? String).flatMap { Int64($0) })
+        #expect(abs(timestamp - before) <= 5)
+        #expect(
+            body["sign"] as? String == (try WebhookSigningTests.openssl(key: "\(timestamp)\n\(secret)", message: "")))
+    }
+
+    @Test func fiveHundredsAreRetriedWithBackoffThenReported() throws {
+        let receiver = try WebhookReceiver(routes: ["/wecom": [Reply(status: 500, body: "internal error")]])
+        let result = try #require(
+            AlertDispatcher(options: Self.fast, environment: [:]).deliver(
+                try AlertFixtures.notification(), to: [Self.channels(receiver.baseURL)[0]]
+            ).first)
+        #expect(!result.delivered)
+        #expect(result.attempts == 3)
+        #expect(result.failure == .http(status: 500, body: "internal error"))
+        let times = try receiver.requests().map(\.time)
+        #expect(times.count == 3)
+        #expect(times[1] - times[0] >= 0.05 && times[2] - times[1] >= 0.1)
+        #expect(
+            result.description
+                == "not delivered to wecom \(receiver.baseURL)/wecom?key=*** (3 attempts): HTTP 500: internal error")
+    }
+
+    @Test func aWeComRateLimitIsRetriedUntilItPasses() throws {
+        let receiver = try WebhookReceiver(routes: [
+            "/wecom": [
+                .json(#"{"errcode":45009,"errmsg":"api freq out of limit"}"#), .json(#"{"errcode":0,"errmsg":"ok"}"#),
+            ]
+        ])
+        let results = AlertDispatcher(options: Self.fast, environment: [:]).deliver(
+            try AlertFixtures.notification(), to: [Self.channels(receiver.baseURL)[0]])
+        #expect(
+            results == [
+                DeliveryResult(
+                    channel: "wecom \(receiver.baseURL)/wecom?key=***", kind: .wecom, delivered: true, attempts: 2,
+                    failure: nil)
+            ])
+        #expect(try receiver.requests().count == 2)
+    }
+
+    @Test func aWeComErrorIsNotRetriedAndKeepsItsOwnWordsButNotTheKey() throws {
+        let receiver = try WebhookReceiver(routes: [
+            "/wecom": [.json(#"{"errcode":93000,"errmsg":"invalid webhook url KEY-SECRET-1, hint: [1]"}"#)]
+        ])
+        let result = try #require(
+            AlertDispatcher(options: Self.fast, environment: [:]).deliver(
+                try AlertFixtures.notification(), to: [Self.channels(receiver.baseURL)[0]]
+            ).first)
+        #expect(result.attempts == 1)
+        #expect(
+            result.failure == .service(field: "errcode", code: 93000, message: "invalid webhook url ***, hint: [1]"))
+        #expect(!result.description.contains("KEY-SECRET-1"))
+    }
+
+    @Test func otherClientErrorsAreNotRetried() throws {
+        let receiver = try WebhookReceiver(routes: ["/slack": [Reply(status: 404, body: "no_service")]])
+        let result = try #require(
+            AlertDispatcher(options: Self.fast, environment: [:]).deliver(
+                try AlertFixtures.notification(), to: [Self.channels(receiver.baseURL)[3]]
+            ).first)
+        #expect(result.attempts == 1)
+        #expect(result.failure == .http(status: 404, body: "no_service"))
+    }
+
+    @Test func aSlowAnswerTimesOut() throws {
+        let receiver = try WebhookReceiver(routes: ["/slack": [Reply(status: 200, body: "ok", delay: 3)]])
+        let options = DeliveryOptions(timeout: 0.3, retries: 1, backoff: 0, userAgent: "t")
+        let start = Date()
+        let result = try #require(
+            AlertDispatcher(options: options, environment: [:]).deliver(
+                try AlertFixtures.notification(), to: [Self.channels(receiver.baseURL)[3]]
+            ).first)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(!result.delivered)
+        #expect(result.attempts == 2)
+        #expect(result.failure == .timeout(seconds: 0.3))
+        #expect(result.failure?.description == "no answer within 0.3 s")
+        let times = try receiver.requests().map(\.time)
+        #expect(elapsed >= 0.6 && elapsed < 2, "\(elapsed) \(times) \(result)")
+        #expect(try receiver.requests().count == 2)
+    }
+
+    @Test func aRefusedConnectionIsRetriedThenReported() throws {
+        let port = try WebhookReceiver.refusingPort()
+        let result = try #require(
+            AlertDispatcher(options: Self.fast, environment: [:]).deliver(
+                try AlertFixtures.notification(), to: [Self.channels("http://127.0.0.1:\(port)")[4]]
+            ).first)
+        #expect(result.attempts == 3)
+        #expect(result.failure == .connection("connection refused"))
+        #expect(
+            result.description
+                == "not delivered to generic http://127.0.0.1:\(port)/generic (3 attempts): connection refused")
+    }
+
+    @Test func slackRetryAfterIsHonouredUpToTheCap() throws {
+        let receiver = try WebhookReceiver(routes: [
+            "/slack": [
+                Reply(status: 429, body: "rate_limited", headers: ["Retry-After": "1"]), Reply(status: 200, body: "ok"),
+            ],
+            "/capped": [Reply(status: 429, headers: ["Retry-After": "120"]), Reply(status: 200, body: "ok")],
+        ])
+        let options = DeliveryOptions(timeout: 2, retries: 2, backoff: 0.01, maxWait: 1.5, userAgent: "t")
+        let channels = [
+            AlertChannel(kind: .slack, url: .literal("\(receiver.baseURL)/slack")),
+            AlertChannel(kind: .slack, url: .literal("\(receiver.baseURL)/capped")),
+        ]
+        let results = AlertDispatcher(options: options, environment: [:]).deliver(
+            try AlertFixtures.notification(), to: channels)
+        #expect(results.map(\.delivered) == [true, true])
+        #expect(results.map(\.attempts) == [2, 2])
+        let times = try receiver.requests().map(\.time)
+        #expect(times.count == 4)
+        #expect(times[1] - times[0] >= 0.95 && times[1] - times[0] < 1.4, "\(times[1] - times[0])")
+        #expect(times[3] - times[2] >= 1.45 && times[3] - times[2] < 1.9, "\(times[3] - times[2])")
+    }
+
+    @Test func anUnresolvableChannelIsReportedWithoutARequest() throws {
+        let receiver = try WebhookReceiver(routes: Self.ok)
+        let channels = [
+            AlertChannel(kind: .wecom, url: .environment("NOT_SET_ANYWHERE")),
+            AlertChannel(kind: .slack, url: .literal("\(receiver.baseURL)/slack")),
+        ]
+        let results = AlertDispatcher(options: Self.fast, environment: [:]).deliver(
+            try AlertFixtures.notification(), to: channels)
+        #expect(
+            results[0]
+                == DeliveryResult(
+                    channel: "wecom (URL from $NOT_SET_ANYWHERE)", kind: .wecom, delivered: false, attempts: 0,
+                    failure: .configuration(
+                        "environment variable NOT_SET_ANYWHERE (the webhook URL) is not set or empty")))
+        #expect(results[1].delivered)
+        #expect(try receiver.requests().map(\.path) == ["/slack"])
+    }
+
+    /// The waits between attempts, without sleeping: backoff doubles; Retry-After wins, capped.
+    @Test func waitsBetweenAttemptsAreExact() throws {
+        final class Scripted: HTTPTransport {
+            let answers: [HTTPResponse]
+            let count = Mutex(0)
+            init(answers: [HTTPResponse]) { self.answers = answers }
+            func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError> {
+                let n = count.withLock { value in
+                    value += 1
+                    return value
+                }
+                return .success(answers[min(n, answers.count) - 1])
+            }
+        }
+        final class Waits: Sendable {
+            let list = Mutex<[Double]>([])
+        }
+        let waits = Waits()
+        let transport = Scripted(answers: [
+            HTTPResponse(status: 503), HTTPResponse(status: 429, headers: ["Retry-After": "7"]),
+            HTTPResponse(status: 502), HTTPResponse(status: 429, headers: ["Retry-After": "500"]),
+            HTTPResponse(status: 200),
+        ])
+        let dispatcher = AlertDispatcher(
+            options: DeliveryOptions(retries: 4, backoff: 1, maxWait: 30), environment: [:], transport: transport,
+            clock: { AlertFixtures.now }, sleep: { seconds in waits.list.withLock { $0.append(seconds) } })
+        let result = dispatcher.deliver(
+            try AlertFixtures.notification(), to: try AlertFixtures.channel(#"{"kind": "generic", "url": "http://h/"}"#)
+        )
+        #expect(result.delivered && result.attempts == 5)
+        #expect(waits.list.withLock { $0 } == [1, 7, 4, 30])
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import UAAuditCore
+
+/// The exact request of every channel for the fixture's two breached hours, against golden
+/// files (`UAAUDIT_UPDATE_GOLDEN=1` rewrites them; review the diff).
+@Suite struct ChannelPayloadTests {
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    static let channels: [String: String] = [
+        "wecom-markdown": #"{"url": "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=KEY-0001"}"#,
+        "wecom-text": #"""
+        {"url": "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=KEY-0001", "msgtype": "text",
+         "mentioned_list": ["@all"], "mentioned_mobile_list": ["13800000000"]}
+        """#,
+        "dingtalk": #"{"url": "https://oapi.dingtalk.com/robot/send?access_token=TOKEN-0001"}"#,
+        "dingtalk-signed":
+            #"{"url": "https://oapi.dingtalk.com/robot/send?access_token=TOKEN-0001", "secret": "SEC000test"}"#,
+        "feishu": #"{"url": "https://open.feishu.cn/open-apis/bot/v2/hook/HOOK-0001"}"#,
+        "feishu-signed": #"{"url": "https://open.feishu.cn/open-apis/bot/v2/hook/HOOK-0001", "secret": "SEC000test"}"#,
+        "slack": #"{"url": "https://hooks.slack.com/services/T000/B000/XXXX"}"#,
+        "generic": #"{"kind": "generic", "url": "https://alerts.example.com/uaaudit"}"#,
+        "alertmanager": #"{"kind": "alertmanager", "url": "http://127.0.0.1:9093/"}"#,
+    ]
+
+    /// `POST <url>`, a newline, the body exactly as sent, a newline.
+    static func rendered(_ request: HTTPRequest) -> String {
+        "POST \(request.url.absoluteString)\n" + String(decoding: request.body, as: UTF8.self) + "\n"
+    }
+
+    static func check(_ name: String, _ text: String) throws {
+        let file = golden.appendingPathComponent("\(name).txt")
+        if ProcessInfo.processInfo.environment["UAAUDIT_UPDATE_GOLDEN"] == "1" {
+            try Data(text.utf8).write(to: file)
+        }
+        let expected = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        #expect(text == expected, "\(name)")
+    }
+
+    @Test(arguments: channels.keys.sorted())
+    func alertPayloadEqualsTheGoldenFile(name: String) throws {
+        let channel = try AlertFixtures.channel(try #require(Self.channels[name]))
+        let request = try channel.kind.format.request(
+            for: try AlertFixtures.notification(), to: channel, now: AlertFixtures.now)
+        try Self.check(name, Self.rendered(request))
+        #expect(request.headers == ["Content-Type": "application/json"])
+        // Every body is one valid JSON value.
+        #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(request.body)) }
+    }
+
+    @Test(arguments: ["wecom-markdown", "feishu-signed", "alertmanager"])
+    func testMessagePayloadEqualsTheGoldenFile(name: String) throws {
+        let channel = try AlertFixtures.channel(try #require(Self.channels[name]))
+        let notification = AlertNotification.test(host: "web-1", generatedAt: AlertFixtures.generatedAt)
+        let request = try channel.kind.format.request(for: notification, to: channel, now: AlertFixtures.now)
+        try Self.check("test-\(name)", Self.rendered(request))
+    }
+
+    @Test func theMaliciousUAReachesNoChannelAsMarkup() throws {
+        let notification = try AlertFixtures.notification()
+        #expect(notification.hours[0].top.map(\.ua).contains(AlertFixtures.maliciousReported))
+        for name in Self.channels.keys.sorted() where name != "generic" {
+            let channel = try AlertFixtures.channel(try #require(Self.channels[name]))
+            let request = try channel.kind.format.request(for: notification, to: channel, now: AlertFixtures.now)
+            let body = String(decoding: request.body, as: UTF8.self)
+            #expect(
+                body.contains("∗∗bold∗∗ ‹＠all› ‹font color=\\\"warning\\\"›x‹/font› ［link］(http:∕∕evil)"), "\(name)")
+            for forbidden in ["**bold", "<@all>", "<font", "[link]", "http://evil", "\\u001b", "\\u0007", "\\u0000"] {
+                #expect(!body.contains(forbidden), "\(name): \(forbidden)")
+            }
+        }
+    }
+
+    @Test func alertmanagerGetsOneAlertPerBreachedHour() throws {
+        let alerts = AlertmanagerFormat.alerts(for: try AlertFixtures.notification(), now: AlertFixtures.now)
+        #expect(alerts.map(\.labels["hour"]) == ["2026-11-29T17:00:00+08:00", "2026-11-29T20:00:00+08:00"])
+        #expect(alerts.map(\.startsAt) == ["2026-11-29T09:00:00Z", "2026-11-29T12:00:00Z"])
+        #expect(alerts.map(\.endsAt) == ["2026-11-29T14:05:00Z", "2026-11-29T14:05:00Z"])
+        #expect(alerts.map(\.labels.count) == [4, 4])
+        #expect(alerts[0].labels["alertname"] == "UAAuditShareOverThreshold")
+        #expect(alerts[0].labels["host"] == "web-1")
+        #expect(alerts[0].labels["class"] == "inconsistent")
+    }
+
+    @Test(arguments: [
+        ("http://am:9093", "http://am:9093/api/v2/alerts"), ("http://am:9093/", "http://am:9093/api/v2/alerts"),
+        ("http://am/prefix/", "http://am/prefix/api/v2/alerts"),
+        ("http://am/api/v2/alerts", "http://am/api/v2/alerts"),
+    ])
+    func alertmanagerPathIsAppendedOnce(base: String, url: String) throws {
+        let channel = try AlertChannel(kind: .alertmanager, url: .literal(base)).resolve(environment: [:])
+        #expect(try AlertmanagerFormat.endpoint(channel).absoluteString == url)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import UAAuditCore
+
+@Suite struct MessageComposerTests {
+    @Test(arguments: [
+        (0.001, "0.1%"), (2.0 / 150, "1.333%"), (1.0, "100%"), (0, "0%"), (0.000_004, "0%"), (0.000_005, "0.001%"),
+        (0.125, "12.5%"),
+    ])
+    func percentagesHaveAtMostThreeDecimals(share: Double, text: String) {
+        #expect(MessageComposer.percent(share) == text)
+    }
+
+    @Test func aTestMessageSaysItIsATest() {
+        let n = AlertNotification.test(host: "<@all> web-1", generatedAt: "2026-11-29T13:00:00Z")
+        let text = MessageComposer(notification: n, style: .plain).fitted { _ in true }
+        #expect(
+            text
+                == """
+                uaaudit test message from ‹＠all› web-1
+
+                This is a test of the alert channel, sent by uaaudit alert test at 2026-11-29T13:00:00Z. No action is needed.
+
+                id 19ac951b7f551438
+                """.replacingOccurrences(of: "19ac951b7f551438", with: n.id))
+    }
+
+    /// Each channel's measure of its limit, as its format applies it.
+    static let limits: [(kind: String, style: MessageStyle, limit: Int)] = [
+        ("wecom-markdown", .markdown, WeComFormat.markdownLimit),
+        ("wecom-text", .plain, WeComFormat.textLimit),
+        ("dingtalk", .dingTalkMarkdown, DingTalkFormat.textLimit),
+        ("slack", .slack, SlackFormat.textLimit),
+    ]
+
+    /// A hundred 300-character UAs in one hour: each channel keeps under its limit by showing
+    /// fewer UAs (never by cutting the text), and one more UA would not have fitted.
+    @Test(arguments: [("wecom-markdown", 28), ("wecom-text", 12), ("dingtalk", 100), ("slack", 27)])
+    func aHundredLongUAsAreCutToTheLimit(kind: String, shown: Int) throws {
+        let n = try AlertFixtures.longUANotification(count: 100)
+        #expect(n.hours.count == 1 && n.hours[0].top.count == 100)
+        let entry = try #require(Self.limits.first { $0.kind == kind })
+        let composer = MessageComposer(notification: n, style: entry.style)
+        let fits = { (text: String) in text.utf8.count <= entry.limit }
+        let text = composer.fitted(fits)
+        #expect(fits(text))
+        #expect(text.hasSuffix("\n\nid \(n.id)"))
+        let listed = text.components(separatedBy: " × LongSDK/").count - 1
+        #expect(listed == shown)
+        if shown < 100 {
+            #expect(text.contains("(+\(100 - shown) more UAs not shown)"))
+            #expect(!fits(composer.render(hours: 1, uas: composer.topUAs, uaCount: shown + 1)))
+        }
+        // Each UA is cut to 120 characters, ending in an ellipsis.
+        #expect(composer.topUAs.allSatisfy { $0.ua.count == 120 && $0.ua.hasSuffix("…") })
+    }
+
+    /// The same through the formats, measured on what is sent (Feishu limits the whole body).
+    @Test(arguments: ["wecom-markdown", "wecom-text", "dingtalk", "feishu-signed", "slack"])
+    func payloadsStayUnderTheirLimitsWithFourHundredUAs(name: String) throws {
+        let n = try AlertFixtures.longUANotification(count: 400)
+        let channel = try AlertFixtures.channel(try #require(ChannelPayloadTests.channels[name]))
+        let request = try channel.kind.format.request(for: n, to: channel, now: AlertFixtures.now)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+        let text: String
+        switch name {
+        case "wecom-markdown": text = try #require((json["markdown"] as? [String: Any])?["content"] as? String)
+        case "wecom-text": text = try #require((json["text"] as? [String: Any])?["content"] as? String)
+        case "dingtalk": text = try #require((json["markdown"] as? [String: Any])?["text"] as? String)
+        case "feishu-signed": text = try #require((json["content"] as? [String: Any])?["text"] as? String)
+        default: text = try #require(json["text"] as? String)
+        }
+        let size = name == "feishu-signed" ? request.body.count : text.utf8.count
+        let limit = [
+            "wecom-markdown": 4096, "wecom-text": 2048, "dingtalk": 20_000, "feishu-signed": 20_000, "slack": 4000,
+        ][name]
+        #expect(size <= limit!)
+        #expect(size > limit! - 300, "the list is cut only as far as needed: \(size)")
+        #expect(text.contains(" more UAs not shown)"))
+        #expect(text.hasSuffix("id \(n.id)"))
+    }
+
+    @Test func hoursAreCutAfterUAsAndOneAlwaysStays() throws {
+        let n = try AlertFixtures.notification()
+        let composer = MessageComposer(notification: n, style: .plain)
+        let full = composer.fitted { _ in true }
+        let noUAs = composer.render(hours: 2, uas: composer.topUAs, uaCount: 0)
+        #expect(
+            composer.fitted { $0.utf8.count < full.utf8.count }
+                == composer.render(hours: 2, uas: composer.topUAs, uaCount: 2))
+        #expect(composer.fitted { $0.utf8.count <= noUAs.utf8.count } == noUAs)
+        let oneHour = composer.fitted { $0.utf8.count < noUAs.utf8.count }
+        #expect(oneHour.contains("(+1 more hours not shown)"))
+        #expect(oneHour.contains("(+3 more UAs not shown)"))
+        #expect(!oneHour.contains("20:00+08:00:"))
+        #expect(composer.fitted { _ in false } == oneHour)
+    }
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""A webhook receiver for uaaudit's tests: answers on 127.0.0.1 as a plan says, records every request.
+
+    receiver.py PLAN.json LOG.jsonl
+
+PLAN: {"routes": {"/path": [reply, ...]}, "default": [reply, ...]}; the n-th request to a path
+(query ignored) gets the n-th reply, the last one repeating. A reply is
+{"status": 200, "body": "...", "headers": {...}, "delay": seconds}.
+Each request is appended to LOG as one JSON line (method, path with query, headers, body in
+Base64, monotonic time of arrival) before it is answered. Prints the port, then serves until
+stdin closes.
+"""
+import base64
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+plan = json.load(open(sys.argv[1]))
+log_path = sys.argv[2]
+lock = threading.Lock()
+counts = {}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def handle_any(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        path = self.path.split("?", 1)[0]
+        replies = plan.get("routes", {}).get(path) or plan.get("default") or [{"status": 404}]
+        with lock:
+            n = counts.get(path, 0)
+            counts[path] = n + 1
+            record = {
+                "method": self.command,
+                "path": self.path,
+                "headers": {k.lower(): v for k, v in self.headers.items()},
+                "body": base64.b64encode(body).decode(),
+                "time": time.monotonic(),
+            }
+            with open(log_path, "a") as log:
+                log.write(json.dumps(record) + "\n")
+        reply = replies[min(n, len(replies) - 1)]
+        if reply.get("delay"):
+            time.sleep(reply["delay"])
+        payload = reply.get("body", "").encode()
+        try:
+            self.send_response(reply.get("status", 200))
+            for name, value in reply.get("headers", {}).items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (a timeout test)
+
+    do_POST = handle_any
+    do_GET = handle_any
+
+    def log_message(self, *args):
+        pass
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass
+
+
+server = Server(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+sys.stdin.read()  # until the test closes our stdin (or dies)

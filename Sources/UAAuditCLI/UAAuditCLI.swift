@@ -14,6 +14,7 @@ public enum UAAuditCLI {
           scan FILE...      audit logs once; per-hour report (summary, --json, --out)
           run               the hourly job: new lines only, rotation-safe (see cron/)
           state show        what run remembers: offsets, open hours, pending alerts
+          alert test        send a test message through each --webhook
           classify UA...    show which class and rule a User-Agent gets
           help [COMMAND]    show help for a command
           version           print the version
@@ -37,6 +38,8 @@ public enum UAAuditCLI {
             status = ScanCommand(console: console, environment: environment).run(rest)
         case "run":
             status = RunCommand(console: console, environment: environment).run(rest)
+        case "alert":
+            status = AlertCommand(console: console, environment: environment).run(rest)
         case "state":
             status = StateCommand(console: console).run(rest)
         case "classify":
@@ -47,6 +50,7 @@ public enum UAAuditCLI {
             case "classify": console.out(ClassifyCommand.help + "\n")
             case "run": console.out(RunCommand.help + "\n")
             case "state": console.out(StateCommand.help + "\n")
+            case "alert": console.out(AlertCommand.help + "\n")
             default: console.out(help + "\n")
             }
             status = .success
@@ -54,7 +58,7 @@ public enum UAAuditCLI {
             console.out("uaaudit \(version)\n")
             status = .success
         default:
-            console.error("unknown command '\(command)'; commands are scan, run, state, classify, help, version")
+            console.error("unknown command '\(command)'; commands are scan, run, state, alert, classify, help, version")
             status = .usage
         }
         return status.rawValue

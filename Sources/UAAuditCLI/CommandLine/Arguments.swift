@@ -11,6 +11,9 @@ struct Arguments {
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positional: [String] = []
+    /// Every valued option in command-line order, for options that pair up (`--webhook` and
+    /// the `--webhook-kind` after it).
+    private(set) var ordered: [(name: String, value: String)] = []
 
     init(_ words: [String], specs: [Spec]) throws(CLIError) {
         var i = 0
@@ -44,13 +47,16 @@ struct Arguments {
                 throw CLIError("unknown option --\(name); see --help")
             }
             if spec.takesValue {
+                let value: String
                 if let inline {
-                    values[name, default: []].append(inline)
+                    value = inline
                 } else {
                     guard i < words.count else { throw CLIError("--\(name) needs a value; see --help") }
-                    values[name, default: []].append(words[i])
+                    value = words[i]
                     i += 1
                 }
+                values[name, default: []].append(value)
+                ordered.append((name, value))
             } else {
                 if inline != nil { throw CLIError("--\(name) takes no value") }
                 flags.insert(name)

@@ -4,7 +4,7 @@ import UAAuditCore
 /// `uaaudit scan`: audit log files once and report per hour.
 struct ScanCommand {
     static let specs: [Arguments.Spec] =
-        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + [
+        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + AlertOptions.specs + [
             .init(name: "threshold", short: nil, takesValue: true),
             .init(name: "min-requests", short: nil, takesValue: true),
             .init(name: "top", short: nil, takesValue: true),
@@ -35,6 +35,9 @@ struct ScanCommand {
               --top N              alert-class UAs listed per hour (default 10)
               --fail-on-alert      exit 1 when an hour is over the threshold
 
+        Alerts (one message per run, listing every hour over the threshold):
+        \(AlertOptions.help)
+
         Output:
               --json               print the JSON report on stdout (no summary)
           -o, --out FILE           write the JSON report to FILE (atomically)
@@ -48,6 +51,7 @@ struct ScanCommand {
           uaaudit scan --json access.log.1 access.log.2.gz > report.json
           zcat old.log.gz | uaaudit scan --format combined -
           uaaudit scan --nginx-conf /etc/nginx/nginx.conf --format ua_log access.log
+          uaaudit scan -q --webhook "$WECOM_URL" --host web-1 access.log
 
         \(ExitCode.helpText)
         """
@@ -68,8 +72,10 @@ struct ScanCommand {
             return .success
         }
         let configuration: ScanConfiguration
+        let alerts: AlertOptions
         do {
             configuration = try compile(args)
+            alerts = try AlertOptions.parse(args, environment: environment)
         } catch {
             console.error(error.message)
             return .usage
@@ -116,6 +122,15 @@ struct ScanCommand {
         }
         if status == .success, args.flag("fail-on-alert"), report.hours.contains(where: \.alert) {
             status = .alert
+        }
+        // Alerts go out after the report is written and shown; a failure outranks the rest.
+        if !alerts.channels.isEmpty, let notification = AlertNotification(report: report, host: alerts.host) {
+            for result in alerts.deliver(notification, environment: environment) {
+                if !result.delivered { status = .delivery }
+                if !result.delivered || !args.flag("quiet") {
+                    console.error("alert \(notification.id) \(TerminalText.escape(result.description))")
+                }
+            }
         }
         return status
     }

@@ -1,0 +1,79 @@
+import Foundation
+import UAAuditCore
+
+/// `uaaudit alert test`: sends a clearly marked test message through each channel and says,
+/// per channel, whether it was delivered and, if not, the channel's own error.
+struct AlertCommand {
+    static let specs: [Arguments.Spec] = AlertOptions.specs + [.init(name: "help", short: "h", takesValue: false)]
+
+    static let help = """
+        Usage: uaaudit alert test --webhook URL [--webhook-kind KIND] ... [--host NAME]
+
+        Sends a test message, marked as such, through each channel, the way scan and
+        run send alerts (same payloads, signing, timeout and retries), and prints
+        for each channel whether it was delivered or the channel's own error, such
+        as 'errcode 93000 invalid webhook url'. Secrets in URLs are shown as ***.
+
+        Options:
+        \(AlertOptions.help)
+          -h, --help               show this help
+
+        Examples:
+          uaaudit alert test --webhook "$WECOM_URL"
+          uaaudit alert test --webhook http://127.0.0.1:9093 --webhook-kind alertmanager
+
+        \(ExitCode.helpText)
+        """
+
+    let console: Console
+    let environment: [String: String]
+
+    func run(_ words: [String]) -> ExitCode {
+        guard let action = words.first, !action.hasPrefix("-") else {
+            if words.contains("--help") || words.contains("-h") {
+                console.out(AlertCommand.help + "\n")
+                return .success
+            }
+            console.error("alert needs an action: uaaudit alert test --webhook URL ... (see uaaudit alert --help)")
+            return .usage
+        }
+        guard action == "test" else {
+            console.error("unknown alert action '\(action)'; the action is test (see uaaudit alert --help)")
+            return .usage
+        }
+        let alerts: AlertOptions
+        do throws(CLIError) {
+            let args = try Arguments(Array(words.dropFirst()), specs: AlertCommand.specs)
+            if args.flag("help") {
+                console.out(AlertCommand.help + "\n")
+                return .success
+            }
+            if !args.positional.isEmpty {
+                throw CLIError("alert test takes no arguments, only options (got '\(args.positional[0])')")
+            }
+            alerts = try AlertOptions.parse(args, environment: environment)
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
+        if alerts.channels.isEmpty {
+            console.error("alert test needs at least one --webhook URL")
+            return .usage
+        }
+        let notification = AlertNotification.test(host: alerts.host, generatedAt: generatedAt())
+        var status = ExitCode.success
+        for result in alerts.deliver(notification, environment: environment) {
+            console.out(TerminalText.escape(result.description) + "\n")
+            if !result.delivered { status = .delivery }
+        }
+        return status
+    }
+
+    /// Now in UTC, or `SOURCE_DATE_EPOCH` when set (as scan's reports).
+    private func generatedAt() -> String {
+        if let text = environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text) {
+            return Timestamps.iso8601UTC(seconds: seconds)
+        }
+        return Timestamps.iso8601UTC(seconds: Int64(Date().timeIntervalSince1970))
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import WebhookReceiver
+
+/// `uaaudit alert test` through the built binary.
+@Suite struct AlertTestCommandTests {
+    typealias Reply = WebhookReceiver.Reply
+
+    @Test func saysPerChannelWhetherTheTestMessageWasDelivered() throws {
+        let receiver = try WebhookReceiver(routes: [
+            "/bad": [.json(#"{"errcode":93000,"errmsg":"invalid webhook url"}"#)],
+            "/slack": [Reply(status: 200, body: "ok")],
+        ])
+        let base = receiver.baseURL
+        let result = try Tool.run([
+            "alert", "test", "--host", "web-1", "--webhook", "\(base)/bad?key=KEY-SECRET-E2E", "--webhook-kind",
+            "wecom",
+            "--webhook", "\(base)/slack", "--webhook-kind", "slack",
+        ])
+        #expect(result.status == 4)
+        #expect(
+            result.out == """
+                not delivered to wecom \(base)/bad?key=*** (1 attempt): errcode 93000 invalid webhook url
+                delivered to slack \(base)/slack (1 attempt)
+
+                """)
+        #expect(result.stderr == "")
+        let requests = try receiver.requests()
+        #expect(requests.count == 2)
+        // SOURCE_DATE_EPOCH=0 (set by Tool.run) makes the test message reproducible.
+        #expect(
+            requests[1].text
+                == #"{"text":"*uaaudit test message from web-1*\n\nThis is a test of the alert channel, sent by uaaudit alert test at 1970-01-01T00:00:00Z. No action is needed.\n\nid "#
+                + "\(requests[1].text.suffix(18))")
+        #expect(requests[1].text.hasSuffix("\"}"))
+        #expect(!result.out.contains("KEY-SECRET-E2E"))
+    }
+
+    @Test func everyChannelDeliveredExitsZero() throws {
+        let receiver = try WebhookReceiver(routes: ["/g": [Reply(status: 204)]])
+        let result = try Tool.run([
+            "alert", "test", "--webhook", "\(receiver.baseURL)/g", "--webhook-kind", "generic",
+        ])
+        #expect(result.status == 0)
+        #expect(result.out == "delivered to generic \(receiver.baseURL)/g (1 attempt)\n")
+        let body = try #require(
+            try JSONSerialization.jsonObject(with: Data(try receiver.requests()[0].body)) as? [String: Any])
+        #expect(body["test"] as? Bool == true)
+        #expect(body["hours"] as? [Any] != nil && (body["hours"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test(arguments: [
+        (
+            ["alert"],
+            "uaaudit: alert needs an action: uaaudit alert test --webhook URL ... (see uaaudit alert --help)\n"
+        ),
+        (["alert", "send"], "uaaudit: unknown alert action 'send'; the action is test (see uaaudit alert --help)\n"),
+        (["alert", "test"], "uaaudit: alert test needs at least one --webhook URL\n"),
+        (
+            ["alert", "test", "x", "--webhook", "http://h/"],
+            "uaaudit: alert test takes no arguments, only options (got 'x')\n"
+        ),
+    ])
+    func usageErrors(args: [String], message: String) throws {
+        let result = try Tool.run(args)
+        #expect(result.status == 2)
+        #expect(result.stderr == message)
+    }
+
+    @Test(arguments: [["alert", "--help"], ["alert", "test", "--help"], ["help", "alert"]])
+    func helpFitsEightyColumnsAndListsExitCodes(args: [String]) throws {
+        let result = try Tool.run(args)
+        #expect(result.status == 0)
+        #expect(result.out.hasPrefix("Usage: uaaudit alert test --webhook URL"))
+        #expect(result.out.contains("  4  an alert could not be delivered"))
+        #expect(result.out.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+}

@@ -1,0 +1,74 @@
+import Testing
+import UAAuditCore
+
+@testable import UAAuditCLI
+
+@Suite struct AlertOptionsTests {
+    static func parse(_ words: [String], environment: [String: String] = [:]) throws -> AlertOptions {
+        try AlertOptions.parse(try Arguments(words, specs: AlertOptions.specs), environment: environment)
+    }
+
+    @Test func kindsAndSecretsBelongToTheWebhookBeforeThem() throws {
+        let options = try Self.parse(
+            [
+                "--webhook", "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=K",
+                "--webhook=http://127.0.0.1:9093", "--webhook-kind", "alertmanager",
+                "--webhook", "https://oapi.dingtalk.com/robot/send?access_token=T", "--webhook-secret-env", "D",
+                "--webhook", "http://10.0.0.1/hook", "--webhook-secret-env=S", "--webhook-kind=feishu",
+                "--host", "web-1", "--webhook-timeout", "2.5", "--webhook-retries", "0",
+            ], environment: ["S": "secret", "D": "secret2"])
+        #expect(
+            options.channels == [
+                AlertChannel(url: .literal("https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=K")),
+                AlertChannel(kind: .alertmanager, url: .literal("http://127.0.0.1:9093")),
+                AlertChannel(
+                    url: .literal("https://oapi.dingtalk.com/robot/send?access_token=T"), secret: .environment("D")),
+                AlertChannel(kind: .feishu, url: .literal("http://10.0.0.1/hook"), secret: .environment("S")),
+            ])
+        #expect(options.host == "web-1")
+        #expect(options.delivery.timeout == 2.5)
+        #expect(options.delivery.retries == 0)
+        #expect(options.delivery.userAgent == "uaaudit/\(UAAuditCLI.version)")
+    }
+
+    @Test func defaultsAreTenSecondsTwoRetriesAndThisHost() throws {
+        let options = try Self.parse([])
+        #expect(options.channels.isEmpty)
+        #expect(options.delivery.timeout == 10)
+        #expect(options.delivery.retries == 2)
+        #expect(!options.host.isEmpty)
+    }
+
+    static let errors: [([String], String)] = [
+        (
+            ["--webhook-kind", "slack"],
+            "--webhook-kind belongs to a --webhook: give it after the --webhook URL it is for"
+        ),
+        (
+            ["--webhook", "http://h/", "--webhook-kind", "slack", "--webhook-kind", "generic"],
+            "--webhook-kind given twice for one --webhook"
+        ),
+        (
+            [
+                "--webhook", "http://h/", "--webhook-kind", "feishu", "--webhook-secret-env", "A",
+                "--webhook-secret-file", "/f",
+            ],
+            "two signing secrets given for one --webhook"
+        ),
+        (
+            ["--webhook", "http://h/", "--webhook-kind", "generic", "--webhook-retries", "11"],
+            "--webhook-retries takes a whole number from 0 to 10, not '11'"
+        ),
+        (["--host", ""], "--host takes a name of 1 to 255 bytes"),
+    ]
+
+    @Test(arguments: errors)
+    func mistakesAreUsageErrors(words: [String], message: String) {
+        do {
+            _ = try Self.parse(words)
+            Issue.record("parsed \(words)")
+        } catch {
+            #expect((error as? CLIError)?.message == message)
+        }
+    }
+}

@@ -61,7 +61,9 @@ import Testing
             let h = try Self.prepare()
             let process = Process()
             process.executableURL = Tool.binary
-            process.arguments = ["run", "-q", "--state", h.state, "--out", h.report, "--now", Self.now, "--host", "test-host", h.log]
+            process.arguments = [
+                "run", "-q", "--state", h.state, "--out", h.report, "--now", Self.now, "--host", "test-host", h.log,
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

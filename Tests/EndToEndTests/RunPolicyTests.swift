@@ -4,7 +4,8 @@ import Testing
 /// `uaaudit run`'s hour closing, late lines, alert ledger, lock and state errors.
 @Suite struct RunPolicyTests {
     func state(_ h: RunHarness) throws -> [String: Any] {
-        try unwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.state))) as? [String: Any])
+        try unwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.state))) as? [String: Any])
     }
 
     func ledger(_ h: RunHarness) throws -> [[String]] {
@@ -90,7 +91,9 @@ import Testing
         try Data(content.utf8).write(to: URL(fileURLWithPath: h.state))
         let result = try h.run(now: "2026-11-29T10:30:00Z")
         #expect(result.status == 2)
-        #expect(result.stderr == "uaaudit: state file \(h.state): \(reason); it was left as it is (move it away to start afresh)\n")
+        #expect(
+            result.stderr
+                == "uaaudit: state file \(h.state): \(reason); it was left as it is (move it away to start afresh)\n")
         #expect(try String(contentsOfFile: h.state, encoding: .utf8) == content)
         let show = try Tool.run(["state", "show", "--state", h.state])
         #expect(show.status == 2)

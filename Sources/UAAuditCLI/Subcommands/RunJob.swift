@@ -19,8 +19,12 @@ struct RunJob {
             }
         }
         let logs = args.positional.isEmpty ? (config.logs ?? []) : args.positional
-        guard !logs.isEmpty else { throw CLIError("no logs to read; give LOG... or \"logs\" in the config (see run --help)") }
-        if logs.contains("-") { throw CLIError("run reads log files by path; stdin ('-') has no position to resume from") }
+        guard !logs.isEmpty else {
+            throw CLIError("no logs to read; give LOG... or \"logs\" in the config (see run --help)")
+        }
+        if logs.contains("-") {
+            throw CLIError("run reads log files by path; stdin ('-') has no position to resume from")
+        }
         guard let statePath = args.value("state") ?? config.state else {
             throw CLIError("run needs a state file: --state FILE or \"state\" in the config")
         }
@@ -40,25 +44,30 @@ struct RunJob {
         var threshold = Threshold.standard
         if let text = args.value("threshold") ?? config.threshold?.text {
             guard let parsed = Threshold(parsing: text) else {
-                throw CLIError("threshold takes a share from 0 to 1 such as 0.001, or a percentage such as 0.1%, not '\(text)'")
+                throw CLIError(
+                    "threshold takes a share from 0 to 1 such as 0.001, or a percentage such as 0.1%, not '\(text)'")
             }
             threshold = parsed
         }
         let scan = ScanConfiguration(
             format: format, rules: rules, threshold: threshold,
-            minRequests: Int64(try args.integer("min-requests", range: 0...Int(Int32.max)) ?? Int(config.minRequests ?? 100)),
+            minRequests: Int64(
+                try args.integer("min-requests", range: 0...Int(Int32.max)) ?? Int(config.minRequests ?? 100)),
             top: try args.integer("top", range: 0...10_000) ?? config.top ?? 10, threads: 1)
         var now = Int64(Date().timeIntervalSince1970)
         if let text = args.value("now") {
             guard let parsed = Instant.parse(text) else {
-                throw CLIError("--now takes an ISO-8601 time such as 2026-11-29T18:05:00Z or 2026-11-29T18:05:00+08:00, not '\(text)'")
+                throw CLIError(
+                    "--now takes an ISO-8601 time such as 2026-11-29T18:05:00Z or 2026-11-29T18:05:00+08:00, not '\(text)'"
+                )
             }
             now = parsed
         }
         let settings = RunSettings(
             scan: scan, logs: logs, now: now,
             graceSeconds: Int64(try args.integer("grace", range: 0...86_400) ?? Int(config.graceSeconds ?? 300)),
-            historyHours: Int64(try args.integer("history-hours", range: 1...24 * 366) ?? Int(config.historyHours ?? 48)),
+            historyHours: Int64(
+                try args.integer("history-hours", range: 1...24 * 366) ?? Int(config.historyHours ?? 48)),
             channelKeys: [], host: args.value("host") ?? config.host ?? ProcessInfo.processInfo.hostName)
         var lockWait = config.lockWaitSeconds ?? 30
         if let text = args.value("lock-wait") {
@@ -72,13 +81,17 @@ struct RunJob {
             lockPath: args.value("lock") ?? config.lock ?? statePath + ".lock", lockWait: lockWait)
     }
 
-    private static func compileFormat(_ args: Arguments, _ choice: RunConfig.FormatChoice?) throws(CLIError) -> LogFormat {
+    private static func compileFormat(_ args: Arguments, _ choice: RunConfig.FormatChoice?) throws(CLIError)
+        -> LogFormat
+    {
         if args.value("format") != nil || args.value("log-format") != nil || args.value("nginx-conf") != nil {
             return try AuditOptions.format(args)
         }
         guard let choice else { return try AuditOptions.format(args) }
         do {
-            if let string = choice.string { return try LogFormat(string, escape: choice.escape ?? .default, name: choice.name) }
+            if let string = choice.string {
+                return try LogFormat(string, escape: choice.escape ?? .default, name: choice.name)
+            }
             if let conf = choice.nginxConf {
                 guard let name = choice.name else { throw CLIError("config format.nginx_conf needs format.name") }
                 return try NginxConfig.logFormat(named: name, path: conf)

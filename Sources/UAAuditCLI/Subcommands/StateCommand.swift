@@ -73,13 +73,16 @@ enum StateText {
         for (log, entry) in state.logs.sorted(by: { $0.key < $1.key }) {
             out += "  \(TerminalText.escape(log))\n"
             if let c = entry.current {
-                out += "    reading \(c.path) at byte \(c.offset) of \(c.size) (dev \(c.identity.device), inode \(c.identity.inode))\n"
+                out +=
+                    "    reading \(c.path) at byte \(c.offset) of \(c.size) (dev \(c.identity.device), inode \(c.identity.inode))\n"
             }
             for d in entry.draining {
                 out += "    rotated \(d.path) read to byte \(d.offset) of \(d.size) (inode \(d.identity.inode))\n"
             }
         }
-        let hours = state.hours.compactMap { iso, h in HourKey(iso8601: iso).map { ($0, iso, h) } }.sorted { $0.0 < $1.0 }
+        let hours = state.hours.compactMap { iso, h in HourKey(iso8601: iso).map { ($0, iso, h) } }.sorted {
+            $0.0 < $1.0
+        }
         let open = hours.filter { !$0.2.closed }
         out += "\nopen hours: \(open.isEmpty ? "none" : "")\n"
         for (_, iso, h) in open {

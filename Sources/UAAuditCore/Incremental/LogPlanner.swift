@@ -37,7 +37,10 @@ public enum LogPlanner {
         for tracked in saved?.draining ?? [] {
             guard let found = locate(tracked.identity, in: candidates) else {
                 if tracked.size > tracked.offset {
-                    plan.gaps.append(gap(logPath, tracked, tracked.size, "rotated file disappeared before it was read to its end", detectedAt))
+                    plan.gaps.append(
+                        gap(
+                            logPath, tracked, tracked.size, "rotated file disappeared before it was read to its end",
+                            detectedAt))
                 }
                 continue
             }
@@ -77,9 +80,11 @@ public enum LogPlanner {
         } else {
             let reason: String
             if let now, now.inode == current.identity.inode, now.device == current.identity.device {
-                reason = "the log was truncated or replaced in place (copytruncate?) and its old content was not found among the rotated files"
+                reason =
+                    "the log was truncated or replaced in place (copytruncate?) and its old content was not found among the rotated files"
             } else {
-                reason = "the log was rotated and the rotated file was not found (looked for .1, .0, -DATE and .gz names)"
+                reason =
+                    "the log was rotated and the rotated file was not found (looked for .1, .0, -DATE and .gz names)"
             }
             plan.gaps.append(gap(logPath, current, nil, reason, detectedAt))
         }
@@ -92,7 +97,8 @@ public enum LogPlanner {
             {
                 continue
             }
-            if plan.next.draining.contains(where: { ContentPrefix.matches(path: candidate.path, identity: $0.identity) }) {
+            if plan.next.draining.contains(where: { ContentPrefix.matches(path: candidate.path, identity: $0.identity) }
+            ) {
                 continue  // a compressed copy of a file already being read
             }
             guard let whole = try? identity(candidate.path, candidate.status) else { continue }
@@ -109,7 +115,8 @@ public enum LogPlanner {
         guard let id = try? identity(path, status) else { return }
         let end = lastLineEnd(path, from: 0, size: status.size)
         if end > 0 { plan.steps.append(ReadStep(path: path, compressed: false, from: 0, to: end)) }
-        plan.next.current = RunState.Tracked(identity: id, offset: end, size: status.size, modified: status.modified, path: path)
+        plan.next.current = RunState.Tracked(
+            identity: id, offset: end, size: status.size, modified: status.modified, path: path)
     }
 
     /// Plans reading a rotated file from `offset`; returns what to keep tracking (nil once it is finished).
@@ -126,12 +133,15 @@ public enum LogPlanner {
         var id = identity
         id.device = file.status.device
         id.inode = file.status.inode
-        return RunState.Tracked(identity: id, offset: end, size: file.status.size, modified: file.status.modified, path: file.path)
+        return RunState.Tracked(
+            identity: id, offset: end, size: file.status.size, modified: file.status.modified, path: file.path)
     }
 
     /// The rotated file holding `identity`: the same inode with the same first bytes, else any
     /// file (a copy, a `.gz`) whose content starts with those bytes.
-    static func locate(_ identity: FileIdentity, in candidates: [RotationCandidates.Candidate]) -> RotationCandidates.Candidate? {
+    static func locate(_ identity: FileIdentity, in candidates: [RotationCandidates.Candidate]) -> RotationCandidates
+        .Candidate?
+    {
         if let same = candidates.first(where: {
             !$0.compressed && $0.status.inode == identity.inode && $0.status.device == identity.device
                 && ContentPrefix.matches(path: $0.path, identity: identity)
@@ -179,6 +189,7 @@ public enum LogPlanner {
     private static func gap(
         _ log: String, _ tracked: RunState.Tracked, _ to: Int64?, _ reason: String, _ at: String
     ) -> RunState.Gap {
-        RunState.Gap(log: log, file: tracked.path, fromOffset: tracked.offset, toOffset: to, reason: reason, detectedAt: at)
+        RunState.Gap(
+            log: log, file: tracked.path, fromOffset: tracked.offset, toOffset: to, reason: reason, detectedAt: at)
     }
 }

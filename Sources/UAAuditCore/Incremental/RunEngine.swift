@@ -26,14 +26,15 @@ public enum RunEngine {
         var errors: [String] = []
         for log in settings.logs {
             let plan = LogPlanner.plan(logPath: log, saved: state.logs[log], detectedAt: generatedAt)
-            var logResult = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
+            var logResult = AuditResult(
+                classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
             var failed = false
             for step in plan.steps {
                 switch execute(step, worker: worker) {
-                case let .success((tally, bytes)):
+                case .success((let tally, let bytes)):
                     logResult.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
                     logResult.sources.append(AuditResult.Source(path: step.path, lines: tally.lines, bytes: bytes))
-                case let .failure(error):
+                case .failure(let error):
                     errors.append(error.description)
                     failed = true
                 }
@@ -48,7 +49,8 @@ public enum RunEngine {
         if let newest = result.newest { state.newestSeen = max(state.newestSeen ?? newest, newest) }
         let newAlerts = apply(result, to: &state, settings: settings, generatedAt: generatedAt)
         prune(&state, settings: settings)
-        let report = RunReport.build(state: state, sources: result.sources, settings: settings, generatedAt: generatedAt)
+        let report = RunReport.build(
+            state: state, sources: result.sources, settings: settings, generatedAt: generatedAt)
         return RunOutcome(state: state, report: report, newAlerts: newAlerts, errors: errors)
     }
 
@@ -111,7 +113,8 @@ public enum RunEngine {
             for (ua, n) in counts.alertUAs { hour.uas[ReportText.render(ua), default: 0] += n }
             if counts.untrackedAlertUAs > 0 { hour.uasApproximate = true }
             if hour.uas.count > uasPerHour {
-                let kept = hour.uas.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(uasPerHour)
+                let kept = hour.uas.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(
+                    uasPerHour)
                 hour.uas = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
                 hour.uasApproximate = true
             }
@@ -122,7 +125,9 @@ public enum RunEngine {
         if result.malformed > 0 { state.malformed[runHour, default: 0] += result.malformed }
         for sample in result.samples {
             state.malformedSamples.append(
-                Report.SampleEntry(path: sample.path, line: sample.line, text: ReportText.render(sample.text), reason: sample.reason.rawValue))
+                Report.SampleEntry(
+                    path: sample.path, line: sample.line, text: ReportText.render(sample.text),
+                    reason: sample.reason.rawValue))
         }
         if state.malformedSamples.count > settings.scan.sampleLimit {
             state.malformedSamples.removeFirst(state.malformedSamples.count - settings.scan.sampleLimit)
@@ -147,7 +152,10 @@ public enum RunEngine {
             if closing.breached, !alerted.contains(iso) { breached.append(iso) }
         }
         guard !breached.isEmpty else { return [] }
-        let hours = breached.sorted { (HourKey(iso8601: $0) ?? HourKey(localHour: 0, offsetMinutes: 0)) < (HourKey(iso8601: $1) ?? HourKey(localHour: 0, offsetMinutes: 0)) }
+        let hours = breached.sorted {
+            (HourKey(iso8601: $0) ?? HourKey(localHour: 0, offsetMinutes: 0))
+                < (HourKey(iso8601: $1) ?? HourKey(localHour: 0, offsetMinutes: 0))
+        }
         let alert = RunState.PendingAlert(
             id: alertID(host: settings.host, alertClass: rules.alertClass, hours: hours), hours: hours,
             createdAt: generatedAt, channels: settings.channelKeys)

@@ -39,11 +39,14 @@ public enum RunReport {
         let format = configuration.format
         return Report(
             generatedAt: generatedAt,
-            sources: sources.map { Report.SourceEntry(path: $0.path, lines: $0.lines, bytes: $0.bytes, error: $0.error) },
+            sources: sources.map {
+                Report.SourceEntry(path: $0.path, lines: $0.lines, bytes: $0.bytes, error: $0.error)
+            },
             format: Report.FormatEntry(name: format.name, string: format.string, escape: format.escape),
             rules: rules.summary, threshold: configuration.threshold.value, minRequests: configuration.minRequests,
             totals: Report.Totals(
-                lines: requests + malformed + outOfScope, requests: requests, malformed: malformed, outOfScope: outOfScope,
+                lines: requests + malformed + outOfScope, requests: requests, malformed: malformed,
+                outOfScope: outOfScope,
                 errors: errors, classes: totals, share: ReportBuilder.share(totals[rules.alertClass] ?? 0, requests),
                 alertHours: hours.filter(\.alert).map(\.hour)),
             hours: hours, malformedSamples: state.malformedSamples, gaps: state.gaps)

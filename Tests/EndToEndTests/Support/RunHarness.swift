@@ -23,7 +23,8 @@ final class RunHarness {
         default: ua = "-"
         }
         written[cls, default: 0] += 1
-        return "10.0.0.\(sequence % 250) - - [\(time)] \"GET /api/v2/me?n=\(sequence) HTTP/1.1\" 200 2 \"-\" \"\(ua)\" rt=0.000 uct=\"-\" uht=\"-\" urt=\"-\""
+        return
+            "10.0.0.\(sequence % 250) - - [\(time)] \"GET /api/v2/me?n=\(sequence) HTTP/1.1\" 200 2 \"-\" \"\(ua)\" rt=0.000 uct=\"-\" uht=\"-\" urt=\"-\""
     }
 
     /// Appends `count` lines in hour `hour` (0-23 on 29 Nov 2026, UTC) to `path` (default: the log).
@@ -80,8 +81,11 @@ final class RunHarness {
     func hours() throws -> [(String, Int, Bool, Int)] {
         let hours = try unwrap(try reportJSON()["hours"] as? [[String: Any]])
         return try hours.map {
-            (try unwrap($0["hour"] as? String), try unwrap($0["requests"] as? Int), try unwrap($0["closed"] as? Bool),
-             try unwrap($0["late"] as? Int))
+            (
+                try unwrap($0["hour"] as? String), try unwrap($0["requests"] as? Int),
+                try unwrap($0["closed"] as? Bool),
+                try unwrap($0["late"] as? Int)
+            )
         }
     }
 

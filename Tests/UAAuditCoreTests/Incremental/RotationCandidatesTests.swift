@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+@testable import UAAuditCore
+
+@Suite struct RotationCandidatesTests {
+    @Test(arguments: [
+        (".1", true), (".0", true), (".12", true), (".1.gz", true), ("-20261129", true), ("-2026112917", true),
+        ("-20261129.gz", true), ("", false), (".gz", false), (".old", false), ("_1", false), (".1.bz2", false),
+        (".1a", false), ("-", false), (".12345678901", false),
+    ])
+    func rotationSuffixes(suffix: String, accepted: Bool) {
+        #expect(RotationCandidates.isRotationSuffix(Substring(suffix)) == accepted)
+    }
+
+    @Test func listsRotatedSiblingsOldestFirst() throws {
+        let dir = try TempDirectory()
+        for (name, age) in [
+            ("access.log.2.gz", 300), ("access.log.1", 200), ("access.log", 0), ("error.log.1", 100),
+            ("access.log.bak", 50), ("access.log-20261128", 400),
+        ] {
+            let path = try dir.write(name, Array(name.utf8))
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -Double(age))], ofItemAtPath: path)
+        }
+        let found = RotationCandidates.list(for: dir.path("access.log"))
+        #expect(
+            found.map { AtomicFile.baseName(of: $0.path) } == [
+                "access.log-20261128", "access.log.2.gz", "access.log.1",
+            ])
+        #expect(found.map(\.compressed) == [false, true, false])
+    }
+}

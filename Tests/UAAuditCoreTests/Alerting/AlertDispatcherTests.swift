@@ -149,7 +149,7 @@ import WebhookReceiver
     }
 
     @Test func aSlowAnswerTimesOut() throws {
-        let receiver = try WebhookReceiver(routes: ["/slack": [Reply(status: 200, body: "ok", delay: 3)]])
+        let receiver = try WebhookReceiver(routes: ["/slack": [Reply(status: 200, body: "ok", delay: 10)]])
         let options = DeliveryOptions(timeout: 0.3, retries: 1, backoff: 0, userAgent: "t")
         let start = Date()
         let result = try #require(
@@ -162,7 +162,7 @@ import WebhookReceiver
         #expect(result.failure == .timeout(seconds: 0.3))
         #expect(result.failure?.description == "no answer within 0.3 s")
         let times = try receiver.requests().map(\.time)
-        #expect(elapsed >= 0.6 && elapsed < 2, "\(elapsed) \(times) \(result)")
+        #expect(elapsed >= 0.6 && elapsed < 5, "\(elapsed) \(times) \(result)")
         #expect(try receiver.requests().count == 2)
     }
 
@@ -197,8 +197,9 @@ import WebhookReceiver
         #expect(results.map(\.attempts) == [2, 2])
         let times = try receiver.requests().map(\.time)
         #expect(times.count == 4)
-        #expect(times[1] - times[0] >= 0.95 && times[1] - times[0] < 1.4, "\(times[1] - times[0])")
-        #expect(times[3] - times[2] >= 1.45 && times[3] - times[2] < 1.9, "\(times[3] - times[2])")
+        // Upper bounds leave room for a loaded machine; what they rule out is a 120 s wait.
+        #expect(times[1] - times[0] >= 0.95 && times[1] - times[0] < 3, "\(times[1] - times[0])")
+        #expect(times[3] - times[2] >= 1.45 && times[3] - times[2] < 4, "\(times[3] - times[2])")
     }
 
     @Test func anUnresolvableChannelIsReportedWithoutARequest() throws {

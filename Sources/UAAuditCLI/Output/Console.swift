@@ -30,6 +30,11 @@ final class Console {
         write(Array("uaaudit: \(message)\n".utf8), fd: 2)
     }
 
+    /// Information for the operator (not an error), to stderr.
+    func note(_ message: String) {
+        write(Array("uaaudit: \(message)\n".utf8), fd: 2)
+    }
+
     func err(raw text: String) {
         write(Array(text.utf8), fd: 2)
     }

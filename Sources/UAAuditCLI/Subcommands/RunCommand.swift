@@ -5,7 +5,7 @@ import UAAuditCore
 /// rotation, closes hours, alerts once per breached hour, and commits its state atomically.
 struct RunCommand {
     static let specs: [Arguments.Spec] =
-        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + [
+        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + AlertOptions.specs.filter { $0.name != "host" } + [
             .init(name: "config", short: "c", takesValue: true),
             .init(name: "state", short: nil, takesValue: true),
             .init(name: "out", short: "o", takesValue: true),
@@ -43,11 +43,19 @@ struct RunCommand {
               --history-hours N    hours the report and state keep (default 48)
               --grace SECONDS      wait for late lines after an hour (default 300)
               --now TIME           stand-in for the clock: 2026-11-29T18:05:00Z
-              --host NAME          host name in alerts (default: this machine's)
               --threshold X        alert above this share (default 0.001, or 0.1%)
               --min-requests N     hours with fewer requests never alert (default 100)
               --top N              alert-class UAs listed per hour (default 10)
-        \(AuditOptions.formatHelp)\(AuditOptions.rulesHelp)
+
+        Log format and rules (each also a config key):
+        \(AuditOptions.formatHelp)
+        \(AuditOptions.rulesHelp)
+
+        Alerts (added to the config's "alerts"; one message per run for the hours that
+        closed breached; an alert a channel refused is kept and sent again next run):
+        \(AlertOptions.help)
+
+        Output:
               --json               print the report on stdout
           -q, --quiet              print nothing but errors
           -h, --help               show this help
@@ -77,6 +85,9 @@ struct RunCommand {
             console.error(error.message)
             return .usage
         }
-        return RunExecution(job: job, console: console, printJSON: args.flag("json"), quiet: args.flag("quiet")).run()
+        return RunExecution(
+            job: job, console: console, printJSON: args.flag("json"), quiet: args.flag("quiet"),
+            environment: environment
+        ).run()
     }
 }

@@ -11,6 +11,7 @@ struct RunExecution {
     let console: Console
     let printJSON: Bool
     let quiet: Bool
+    let environment: [String: String]
 
     func run() -> ExitCode {
         let stop = StopSignals()
@@ -56,7 +57,8 @@ struct RunExecution {
         CrashPoint.here("after-report")
         if let signal = stop.caught { return stopped(signal) }
 
-        let state = outcome.state
+        var state = outcome.state
+        let undelivered = deliver(&state, report: outcome.report)
         CrashPoint.here("after-deliver")
         if let signal = stop.caught { return stopped(signal) }
         do {
@@ -79,7 +81,52 @@ struct RunExecution {
         } else if !quiet {
             console.out(Summary.render(outcome.report, width: 80))
         }
+        if undelivered { return .delivery }
         return outcome.errors.isEmpty ? .success : .input
+    }
+
+    /// Sends every pending alert to the channels that have not accepted it yet; what is
+    /// delivered moves to the ledger, what is not stays pending for the next run.
+    /// Returns true when some alert is still undelivered.
+    private func deliver(_ state: inout RunState, report: Report) -> Bool {
+        let dispatcher = AlertDispatcher(options: job.delivery, environment: environment)
+        var stillPending: [RunState.PendingAlert] = []
+        for var alert in state.alertsPending {
+            guard
+                let notification = AlertNotification(report: report, host: job.settings.host, hours: alert.hours)
+            else {
+                console.error("alert \(alert.id): its hours are no longer in the state; dropped")
+                continue
+            }
+            var delivered: [String] = []
+            for key in alert.channels {
+                guard let channel = job.channels.first(where: { $0.key == key }) else {
+                    console.error("alert \(alert.id): channel \(key) is no longer configured; not sent there")
+                    continue
+                }
+                let result = dispatcher.deliver(notification, to: [channel])[0]
+                if result.delivered {
+                    delivered.append(key)
+                    if !quiet { console.note(result.description) }
+                } else {
+                    console.error(
+                        "alert \(alert.id) for \(alert.hours.joined(separator: ", ")): \(result); kept for the next run"
+                    )
+                    alert.lastError = result.description
+                }
+            }
+            alert.attempts += 1
+            alert.channels.removeAll { key in delivered.contains(key) || !job.channels.contains { $0.key == key } }
+            if alert.channels.isEmpty {
+                state.alertsSent.append(
+                    RunState.SentAlert(
+                        id: alert.id, hours: alert.hours, sentAt: report.generatedAt, channels: delivered))
+            } else {
+                stillPending.append(alert)
+            }
+        }
+        state.alertsPending = stillPending
+        return !stillPending.isEmpty
     }
 
     private func stopped(_ signal: Int32) -> ExitCode {

@@ -8,6 +8,8 @@ struct RunJob {
     var reportPath: String?
     var lockPath: String
     var lockWait: Double
+    var channels: [AlertChannel]
+    var delivery: DeliveryOptions
 
     static func compile(_ args: Arguments, environment: [String: String]) throws(CLIError) -> RunJob {
         var config = RunConfig()
@@ -63,12 +65,22 @@ struct RunJob {
             }
             now = parsed
         }
+        let alerts = try AlertOptions.parse(args, environment: environment)
+        var channels = config.alerts ?? []
+        for channel in channels {
+            do {
+                _ = try channel.resolve(environment: environment)
+            } catch {
+                throw CLIError("config alerts: \(channel): \(error.description)")
+            }
+        }
+        channels += alerts.channels
         let settings = RunSettings(
             scan: scan, logs: logs, now: now,
             graceSeconds: Int64(try args.integer("grace", range: 0...86_400) ?? Int(config.graceSeconds ?? 300)),
             historyHours: Int64(
                 try args.integer("history-hours", range: 1...24 * 366) ?? Int(config.historyHours ?? 48)),
-            channelKeys: [], host: args.value("host") ?? config.host ?? ProcessInfo.processInfo.hostName)
+            channelKeys: channels.map(\.key), host: args.value("host") ?? config.host ?? alerts.host)
         var lockWait = config.lockWaitSeconds ?? 30
         if let text = args.value("lock-wait") {
             guard let value = Double(text), value >= 0, value <= 3600 else {
@@ -78,7 +90,8 @@ struct RunJob {
         }
         return RunJob(
             settings: settings, statePath: statePath, reportPath: args.value("out") ?? config.report,
-            lockPath: args.value("lock") ?? config.lock ?? statePath + ".lock", lockWait: lockWait)
+            lockPath: args.value("lock") ?? config.lock ?? statePath + ".lock", lockWait: lockWait, channels: channels,
+            delivery: alerts.delivery)
     }
 
     private static func compileFormat(_ args: Arguments, _ choice: RunConfig.FormatChoice?) throws(CLIError)

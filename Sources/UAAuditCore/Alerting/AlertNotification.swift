@@ -50,8 +50,20 @@ public struct AlertNotification: Codable, Equatable, Sendable {
         self.to = hours.last.flatMap { HourKey(iso8601: $0.hour) }.map {
             HourKey(localHour: $0.localHour + 1, offsetMinutes: $0.offsetMinutes).iso8601
         }
-        let key = test ? ["test", host, generatedAt] : ["alert", host, alertClass] + hours.map(\.hour)
-        self.id = String(SHA256.hex(SHA256.hash(Array(key.joined(separator: "\n").utf8))).prefix(16))
+        self.id =
+            test
+            ? AlertNotification.id(of: ["test", host, generatedAt])
+            : AlertNotification.alertID(host: host, alertClass: alertClass, hours: hours.map(\.hour))
+    }
+
+    /// The id of the alert for these hours: the same whenever it is sent again (the cron mode
+    /// keeps it with an undelivered alert), so a receiver can drop a duplicate.
+    public static func alertID(host: String, alertClass: String, hours: [String]) -> String {
+        id(of: ["alert", host, alertClass] + hours)
+    }
+
+    private static func id(of parts: [String]) -> String {
+        String(SHA256.hex(SHA256.hash(Array(parts.joined(separator: "\n").utf8))).prefix(16))
     }
 
     /// The notification for the report's breached hours (``Report/HourEntry/alert``: share

@@ -33,9 +33,11 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public var lock: String?
     public var lockWaitSeconds: Double?
     public var host: String?
+    /// Alert channels (see README: the channel config shape).
+    public var alerts: [AlertChannel]?
 
     enum CodingKeys: String, CodingKey {
-        case version, logs, format, rules, threshold, top, state, report, lock, host
+        case version, logs, format, rules, threshold, top, state, report, lock, host, alerts
         case minRequests = "min_requests"
         case historyHours = "history_hours"
         case graceSeconds = "grace_seconds"

@@ -168,10 +168,9 @@ public enum RunEngine {
         return [alert]
     }
 
-    /// A stable id for an alert, so that a receiver can drop a duplicate.
+    /// A stable id for an alert, so that a receiver can drop a duplicate: the one its message carries.
     public static func alertID(host: String, alertClass: String, hours: [String]) -> String {
-        let text = Array(([host, alertClass] + hours).joined(separator: "\n").utf8)
-        return "uaaudit-" + FileIdentity.fingerprint(of: text)
+        AlertNotification.alertID(host: host, alertClass: alertClass, hours: hours)
     }
 
     /// Forgets what is older than the history window (but never an hour an alert still waits for).

@@ -91,6 +91,13 @@ public struct RunState: Codable, Equatable, Sendable {
         public var sentAt: String
         public var channels: [String]
 
+        public init(id: String, hours: [String], sentAt: String, channels: [String]) {
+            self.id = id
+            self.hours = hours
+            self.sentAt = sentAt
+            self.channels = channels
+        }
+
         enum CodingKeys: String, CodingKey {
             case id, hours, channels
             case sentAt = "sent_at"

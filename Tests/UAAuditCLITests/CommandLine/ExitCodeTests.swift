@@ -17,6 +17,7 @@ final class ExitCodeTests: XCTestCase {
         let lines = ExitCode.helpText.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first, "Exit status:")
         XCTAssertEqual(
-            lines.dropFirst().compactMap { Int32($0.trimmingCharacters(in: .whitespaces).prefix(1)) }, [0, 1, 2, 3, 4, 5])
+            lines.dropFirst().compactMap { Int32($0.trimmingCharacters(in: .whitespaces).prefix(1)) },
+            [0, 1, 2, 3, 4, 5])
     }
 }

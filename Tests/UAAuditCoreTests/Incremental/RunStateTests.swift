@@ -45,6 +45,6 @@ import Testing
         #expect(a == RunEngine.alertID(host: "web-1", alertClass: "inconsistent", hours: ["h1", "h2"]))
         #expect(a != RunEngine.alertID(host: "web-2", alertClass: "inconsistent", hours: ["h1", "h2"]))
         #expect(a != RunEngine.alertID(host: "web-1", alertClass: "inconsistent", hours: ["h1"]))
-        #expect(a.hasPrefix("uaaudit-"))
+        #expect(a.count == 16)
     }
 }

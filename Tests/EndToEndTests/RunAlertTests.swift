@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import WebhookReceiver
+
+/// `uaaudit run` with a webhook: one message per breached hour, ever; a refused alert is kept
+/// in the state and sent on the next run.
+@Suite struct RunAlertTests {
+    typealias Reply = WebhookReceiver.Reply
+
+    func breach(_ h: RunHarness) throws {
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 30, cls: "inconsistent")
+        try h.append(10, hour: 11, minute: 1)  // newest line 11:01: hour 10 closes by the clock at 11:05
+    }
+
+    func pending(_ h: RunHarness) throws -> [[String: Any]] {
+        let state = try unwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.state))) as? [String: Any])
+        return state["alerts_pending"] as? [[String: Any]] ?? []
+    }
+
+    func ids(_ requests: [WebhookReceiver.Request]) -> [String] {
+        requests.compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any])?["id"] as? String
+        }
+    }
+
+    @Test func aBreachedHourIsSentOnceWhateverTheNumberOfRuns() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]])
+        let h = try RunHarness()
+        try breach(h)
+        let hook = ["--webhook", "\(receiver.baseURL)/hook", "--webhook-kind", "generic"]
+        #expect(try h.run(now: "2026-11-29T10:50:00Z", extra: hook).status == 0)  // open: nothing yet
+        #expect(try receiver.requests().isEmpty)
+        #expect(try h.run(now: "2026-11-29T11:06:00Z", extra: hook).status == 0)
+        #expect(try h.run(now: "2026-11-29T11:30:00Z", extra: hook).status == 0)
+        let requests = try receiver.requests()
+        #expect(requests.count == 1)
+        let body = try unwrap(JSONSerialization.jsonObject(with: Data(requests[0].body)) as? [String: Any])
+        #expect(body["host"] as? String == "test-host")
+        #expect((body["hours"] as? [[String: Any]])?.map { $0["hour"] as? String } == ["2026-11-29T10:00:00+00:00"])
+        #expect(try pending(h).isEmpty)
+    }
+
+    @Test func aRefusedAlertIsKeptAndDeliveredByTheNextRun() throws {
+        let receiver = try WebhookReceiver(routes: [
+            "/hook": [Reply(status: 500), Reply(status: 500), Reply(status: 200)]
+        ])
+        let h = try RunHarness()
+        try breach(h)
+        let hook = [
+            "--webhook", "\(receiver.baseURL)/hook?token=SECRET-TOKEN", "--webhook-kind", "generic",
+            "--webhook-retries", "1", "--webhook-timeout", "2",
+        ]
+        let first = try h.run(now: "2026-11-29T11:06:00Z", extra: hook)
+        #expect(first.status == 4)
+        #expect(first.stderr.contains("kept for the next run"))
+        #expect(!first.stderr.contains("SECRET-TOKEN"))
+        #expect(try pending(h).count == 1)
+        #expect(!(try String(contentsOfFile: h.state, encoding: .utf8)).contains("SECRET-TOKEN"))
+        #expect(try h.run(now: "2026-11-29T11:20:00Z", extra: hook).status == 0)
+        #expect(try pending(h).isEmpty)
+        #expect(try h.run(now: "2026-11-29T11:40:00Z", extra: hook).status == 0)
+        let requests = try receiver.requests()
+        #expect(requests.count == 3)  // two refused attempts, then the delivery; nothing after
+        let sent = ids(requests)
+        #expect(sent.count == 3)
+        #expect(Set(sent).count == 1)  // the same alert id every time: a receiver can dedupe
+    }
+
+    @Test func dyingAfterTheReceiverAnsweredSendsItAgainWithTheSameID() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]])
+        let h = try RunHarness()
+        try breach(h)
+        let hook = ["--webhook", "\(receiver.baseURL)/hook", "--webhook-kind", "generic"]
+        let killed = try h.run(
+            now: "2026-11-29T11:06:00Z", extra: hook, environment: ["UAAUDIT_TEST_CRASH_AT": "after-deliver"])
+        #expect(killed.status == 9)
+        #expect(try h.run(now: "2026-11-29T11:06:00Z", extra: hook).status == 0)
+        #expect(try h.run(now: "2026-11-29T11:30:00Z", extra: hook).status == 0)
+        let sent = ids(try receiver.requests())
+        #expect(sent.count == 2)  // the documented duplicate: died between the answer and the commit
+        #expect(Set(sent).count == 1)
+    }
+}

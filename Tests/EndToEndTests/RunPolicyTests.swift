@@ -132,3 +132,21 @@ import Testing
         #expect(result.stderr.hasPrefix("uaaudit: config \(bad): wrong type at .logs"))
     }
 }
+
+/// SIGTERM and SIGINT stop a run at the next safe point, without committing anything.
+@Suite struct RunSignalTests {
+    @Test(arguments: ["after-compute", "after-report", "after-deliver"])
+    func sigtermStopsWithoutCommitting(point: String) throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 10)
+        try h.run(now: "2026-11-29T10:20:00Z")
+        let committed = try Data(contentsOf: URL(fileURLWithPath: h.state))
+        try h.append(5, hour: 10, minute: 30)
+        let stopped = try h.run(now: "2026-11-29T10:40:00Z", environment: ["UAAUDIT_TEST_SIGNAL_AT": point])
+        #expect(stopped.status == 143)
+        #expect(stopped.stderr == "uaaudit: stopped by signal 15 before committing; the next run redoes this one\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: h.state)) == committed)
+        #expect(try h.run(now: "2026-11-29T10:40:00Z").status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 15])
+    }
+}

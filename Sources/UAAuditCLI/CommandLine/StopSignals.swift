@@ -1,22 +1,22 @@
-import Dispatch
 import Glibc
 import Synchronization
 
+/// The signal that asked the run to stop (0: none), set from the signal handler.
+/// A lock-free atomic store is async-signal-safe.
+private let caughtSignal = Atomic<Int32>(0)
+
 /// Notes SIGTERM and SIGINT instead of dying at once, so a run stops at the next safe point
 /// without committing partial work.
-final class StopSignals: @unchecked Sendable {
-    // The dispatch sources are set up once in init and only kept alive afterwards.
-    private let caughtSignal = Atomic<Int32>(0)
-    private var sources: [any DispatchSourceSignal] = []
-
+struct StopSignals {
     init() {
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
         for number in [SIGTERM, SIGINT] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in self.caughtSignal.store(number, ordering: .relaxed) }
-            source.resume()
-            sources.append(source)
+            signal(number) { caughtSignal.store($0, ordering: .relaxed) }
+            sigaddset(&unblock, number)
         }
+        // A parent may have left them blocked (a test runner, a supervisor): they must arrive.
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// The signal that asked the run to stop, if any.

@@ -39,7 +39,9 @@ final class RunHarness {
     }
 
     func appendRaw(_ text: String, to path: String) throws {
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(text.utf8))

@@ -35,7 +35,7 @@ enum Tool {
         let outPipe = Pipe()
         let errFile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "uaaudit-stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errFile) }
         let errHandle = try FileHandle(forWritingTo: errFile)
         process.standardOutput = outPipe

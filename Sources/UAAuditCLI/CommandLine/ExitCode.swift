@@ -13,13 +13,23 @@ public enum ExitCode: Int32, Sendable {
     /// Another `uaaudit run` holds the state lock; nothing was touched.
     case locked = 5
 
-    static let helpText = """
-        Exit status:
-          0  done
-          1  done, and an hour is over the threshold (only with --fail-on-alert)
-          2  usage or configuration error (nothing was audited)
-          3  an input could not be read (the others were still audited and reported)
-          4  an alert could not be delivered (the report was written first)
-          5  another uaaudit run holds the lock (nothing was touched)
-        """
+    /// What the status means, as `--help` lists it.
+    var meaning: String {
+        switch self {
+        case .success: return "done"
+        case .alert: return "done, and an hour is over the threshold (only with --fail-on-alert)"
+        case .usage: return "usage or configuration error (nothing was audited)"
+        case .input: return "an input could not be read (the others were still audited and reported)"
+        case .delivery: return "an alert could not be delivered (the report was written first)"
+        case .locked: return "another uaaudit run holds the lock (nothing was touched)"
+        }
+    }
+
+    /// Every status, for the top-level help.
+    static let helpText = helpText(for: [.success, .alert, .usage, .input, .delivery, .locked])
+
+    /// The statuses one command can end with, for its `--help`.
+    static func helpText(for codes: [ExitCode]) -> String {
+        "Exit status:\n" + codes.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n")
+    }
 }

@@ -22,7 +22,7 @@ struct AlertCommand {
           uaaudit alert test --webhook "$WECOM_URL"
           uaaudit alert test --webhook http://127.0.0.1:9093 --webhook-kind alertmanager
 
-        \(ExitCode.helpText)
+        \(ExitCode.helpText(for: [.success, .usage, .delivery]))
         """
 
     let console: Console

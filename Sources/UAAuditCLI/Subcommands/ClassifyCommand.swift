@@ -20,7 +20,7 @@ struct ClassifyCommand {
           uaaudit classify 'App/1 CFNetwork/1494.0.7 Darwin/23.4.0'
           uaaudit classify --rules rules/ios-defaults.json < uas.txt
 
-        \(ExitCode.helpText)
+        \(ExitCode.helpText(for: [.success, .usage]))
         """
 
     let console: Console

@@ -60,7 +60,7 @@ struct RunCommand {
           -q, --quiet              print nothing but errors
           -h, --help               show this help
 
-        \(ExitCode.helpText)
+        \(ExitCode.helpText(for: [.success, .usage, .input, .delivery, .locked]))
         """
 
     let console: Console

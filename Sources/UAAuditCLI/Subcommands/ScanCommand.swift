@@ -53,7 +53,7 @@ struct ScanCommand {
           uaaudit scan --nginx-conf /etc/nginx/nginx.conf --format ua_log access.log
           uaaudit scan -q --webhook "$WECOM_URL" --host web-1 access.log
 
-        \(ExitCode.helpText)
+        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery]))
         """
 
     let console: Console

@@ -17,7 +17,7 @@ struct StateCommand {
         A corrupt or newer-version state file is an error that names the file;
         it is never changed by this command.
 
-        \(ExitCode.helpText)
+        \(ExitCode.helpText(for: [.success, .usage]))
         """
 
     let console: Console

@@ -13,6 +13,12 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(ExitCode.locked.rawValue, 5)
     }
 
+    func testACommandListsOnlyItsStatuses() {
+        XCTAssertEqual(
+            ExitCode.helpText(for: [.success, .usage]),
+            "Exit status:\n  0  done\n  2  usage or configuration error (nothing was audited)")
+    }
+
     func testHelpTextListsEveryStatusOnce() {
         let lines = ExitCode.helpText.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first, "Exit status:")

@@ -57,12 +57,28 @@ public struct AuditResult: Sendable {
             let decoded = Unescape.decode(Array(table.key(e)), mode: escape)
             hours[key]?.alertUAs[decoded, default: 0] += table.values[e]
         }
+        for key in tally.hours { trimAlertUAs(of: key) }
         malformed += tally.malformed
         if tally.newest != Int64.min { newest = max(newest ?? tally.newest, tally.newest) }
         for sample in tally.samples where samples.count < sampleLimit {
             samples.append(
                 Sample(path: path, line: firstLine + sample.line - 1, text: sample.text, reason: sample.reason))
         }
+    }
+
+    /// The most distinct alert-class UAs an hour keeps across inputs; beyond that the least
+    /// frequent are dropped (counted as untracked, so `top_approximate` says so).
+    public static let maxAlertUAsPerHour = 20_000
+
+    private mutating func trimAlertUAs(of key: HourKey) {
+        guard let hour = hours[key], hour.alertUAs.count > AuditResult.maxAlertUAsPerHour else { return }
+        let sorted = hour.alertUAs.sorted {
+            $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key)
+        }
+        let kept = sorted.prefix(AuditResult.maxAlertUAsPerHour / 2)
+        let dropped = sorted.dropFirst(kept.count).reduce(Int64(0)) { $0 + $1.value }
+        hours[key]?.alertUAs = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+        hours[key]?.untrackedAlertUAs += dropped
     }
 
     /// Requests of an hour: every class plus the UAs that could not be classified (errors).

@@ -43,3 +43,28 @@ import Testing
         #expect(tally.samples.map { String(decoding: $0.text, as: UTF8.self) } == ["bad 1", "bad 2"])
     }
 }
+
+@Suite struct AuditResultTests {
+    @Test func alertUAsOfAnHourStayBoundedAcrossInputsAndSayTheTopIsApproximate() {
+        var result = AuditResult(classCount: 5, sampleLimit: 10)
+        let key = HourKey(localHour: 1, offsetMinutes: 0)
+        let perTally = 5_000
+        for file in 0..<6 {
+            let tally = Tally(classCount: 5, sampleLimit: 10, alertTableEntries: perTally * 2, alertArenaBytes: 1 << 20)
+            let bucket = tally.bucket(key)
+            for i in 0..<perTally {
+                let ua = Array("ua-\(file)-\(i)".utf8)
+                let repeats = i == 0 ? 50 : 1  // one UA per input stands out
+                for _ in 0..<repeats { ua.withUnsafeBytes { tally.countAlertUA(bucket: bucket, raw: $0) } }
+            }
+            result.absorb(tally, path: "f\(file)", firstLine: 1, escape: .default)
+        }
+        let hour = result.hours[key]!
+        #expect(hour.alertUAs.count <= AuditResult.maxAlertUAsPerHour)
+        #expect(hour.untrackedAlertUAs > 0)
+        // What was kept plus what was dropped is every alert-class request.
+        #expect(hour.alertUAs.values.reduce(0, +) + hour.untrackedAlertUAs == Int64(6 * (perTally - 1 + 50)))
+        // The frequent UAs survive the trimming.
+        for file in 0..<6 { #expect(hour.alertUAs[Array("ua-\(file)-0".utf8)] == 50) }
+    }
+}

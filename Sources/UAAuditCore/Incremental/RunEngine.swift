@@ -48,6 +48,9 @@ public enum RunEngine {
         }
         if let newest = result.newest { state.newestSeen = max(state.newestSeen ?? newest, newest) }
         let newAlerts = apply(result, to: &state, settings: settings, generatedAt: generatedAt)
+        state.totals = RunTotals.after(
+            state.totals, adding: result, rules: configuration.rules, now: settings.now, succeeded: errors.isEmpty,
+            generatedAt: generatedAt)
         prune(&state, settings: settings)
         let report = RunReport.build(
             state: state, sources: result.sources, settings: settings, generatedAt: generatedAt)

@@ -19,9 +19,12 @@ public struct RunState: Codable, Equatable, Sendable {
     public var gaps: [Gap] = []
     public var alertsSent: [SentAlert] = []
     public var alertsPending: [PendingAlert] = []
+    /// Counts since totals began, for the Prometheus counters (absent from states written
+    /// before uaaudit kept them; they then start at the next run).
+    public var totals: RunTotals?
 
     enum CodingKeys: String, CodingKey {
-        case version, logs, hours, malformed, gaps
+        case version, logs, hours, malformed, gaps, totals
         case newestSeen = "newest_seen"
         case malformedSamples = "malformed_samples"
         case alertsSent = "alerts_sent"

@@ -1,0 +1,69 @@
+/// The numbers uaaudit gives Prometheus, before they are written (``PrometheusText``).
+///
+/// The counters mean "requests seen": for `scan`, in the inputs it read; for `run`, since its
+/// state began keeping totals (``RunTotals``), so they only grow and `increase()` works over
+/// any window. The last-hour gauges describe the newest closed hour: for `run` the newest hour
+/// with `closed`, for `scan` the newest hour of the input (a scan has read all there is of it).
+public struct PrometheusMetrics: Equatable, Sendable {
+    /// One class's request count; ordered as the rules, then `other`, then `missing`.
+    public struct ClassCount: Equatable, Sendable {
+        public var name: String
+        public var count: Int64
+    }
+
+    /// The newest closed hour.
+    public struct LastHour: Equatable, Sendable {
+        /// Seconds since the epoch at which the hour starts.
+        public var start: Int64
+        public var requests: Int64
+        /// The alert class's share of `requests`.
+        public var share: Double
+        /// Over the threshold with at least `min_requests` requests.
+        public var breached: Bool
+    }
+
+    public var alertClass: String
+    public var classes: [ClassCount]
+    public var errors: Int64
+    public var malformed: Int64
+    public var outOfScope: Int64
+    public var lastHour: LastHour?
+    public var threshold: Double
+    public var minRequests: Int64
+    /// When the last run that read every input finished (seconds since the epoch); nil when
+    /// none has (a scan with an unreadable input).
+    public var lastSuccess: Int64?
+    /// `run` only: alerts that some channel has not accepted yet.
+    public var alertsPending: Int?
+
+    /// The metrics of a `scan` report: counts of the inputs it read.
+    public static func scan(_ report: Report, succeededAt: Int64?) -> PrometheusMetrics {
+        let t = report.totals
+        return PrometheusMetrics(
+            alertClass: report.rules.alertClass,
+            classes: classNames(report.rules).map { ClassCount(name: $0, count: t.classes[$0] ?? 0) },
+            errors: t.errors, malformed: t.malformed, outOfScope: t.outOfScope,
+            lastHour: report.hours.last.flatMap { lastHour($0) }, threshold: report.threshold,
+            minRequests: report.minRequests, lastSuccess: succeededAt, alertsPending: nil)
+    }
+
+    /// The metrics of a `run`: the state's running totals, and the report's newest closed hour.
+    public static func run(_ report: Report, totals: RunTotals, alertsPending: Int) -> PrometheusMetrics {
+        PrometheusMetrics(
+            alertClass: report.rules.alertClass,
+            classes: classNames(report.rules).map { ClassCount(name: $0, count: totals.classes[$0] ?? 0) },
+            errors: totals.errors, malformed: totals.malformed, outOfScope: totals.outOfScope,
+            lastHour: report.hours.last(where: { $0.closed == true }).flatMap { lastHour($0) },
+            threshold: report.threshold, minRequests: report.minRequests, lastSuccess: totals.lastSuccess,
+            alertsPending: alertsPending)
+    }
+
+    static func classNames(_ rules: RulesSummary) -> [String] {
+        rules.order + ["other", "missing"]
+    }
+
+    static func lastHour(_ hour: Report.HourEntry) -> LastHour? {
+        guard let key = HourKey(iso8601: hour.hour) else { return nil }
+        return LastHour(start: key.startInstant, requests: hour.requests, share: hour.share, breached: hour.alert)
+    }
+}

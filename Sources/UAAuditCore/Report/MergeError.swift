@@ -1,0 +1,39 @@
+/// Why reports could not be read or merged; each message names the files and the values.
+public enum MergeError: Error, Equatable, CustomStringConvertible {
+    /// The file could not be read, or is not a uaaudit report this version reads.
+    case unreadable(path: String, reason: String)
+    /// An hour that is not in the report's form (`2026-11-29T17:00:00+08:00`).
+    case badHour(path: String, hour: String)
+    /// Two reports were made with different rules, so their classes do not mean the same.
+    case differentRules(first: String, other: String, difference: String)
+    /// The reports' thresholds or minimum requests differ and no option chose one.
+    case differentPolicy(setting: String, first: String, firstValue: String, other: String, otherValue: String)
+    /// A report's threshold is not a decimal fraction uaaudit can compare exactly.
+    case inexactThreshold(path: String, value: Double)
+    case noReports
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "\(path): \(reason)"
+        case .badHour(let path, let hour):
+            return "\(path): hour '\(hour)' is not of the form 2026-11-29T17:00:00+08:00"
+        case .differentRules(let first, let other, let difference):
+            return
+                "\(first) and \(other) were made with different rules (\(difference)); only reports of the same rules can be merged"
+        case .differentPolicy(let setting, let first, let firstValue, let other, let otherValue):
+            return
+                "\(first) has \(setting) \(firstValue) but \(other) has \(otherValue); give --\(setting.replacingUnderscores) to choose the merged report's"
+        case .inexactThreshold(let path, let value):
+            return "\(path): threshold \(value) is not a decimal fraction of at most 15 digits"
+        case .noReports:
+            return "no reports to merge"
+        }
+    }
+}
+
+extension String {
+    fileprivate var replacingUnderscores: String {
+        String(map { $0 == "_" ? "-" : $0 })
+    }
+}

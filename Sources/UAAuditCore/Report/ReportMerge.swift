@@ -1,0 +1,241 @@
+import Foundation
+
+/// Combines reports (from many hosts, or from scans of parts of one log) into one report of
+/// the same schema.
+///
+/// - Counts add up per hour; shares, breaches, totals and alert hours are recomputed from the
+///   sums (breaches with ``Threshold``'s exact integer comparison), never averaged.
+/// - Hours are keyed as the scan keys them: the local hour and its UTC offset. The same hour
+///   at the same offset from two reports is one bucket; the same instant logged at two offsets
+///   stays two buckets, side by side (ordered by instant, then offset), exactly as one scan of
+///   both logs would count them. So merging the reports of two parts of a log gives the report
+///   of the whole log.
+/// - Top lists are summed per UA and cut to `top`. When an hour comes from several reports and
+///   one of them listed fewer UAs than the hour's alert-class requests (its list was cut), a
+///   UA's merged count may be short, and the hour's `top_approximate` is set; it is also set
+///   when any input's was.
+/// - The rules must be identical (``MergeError/differentRules``). The threshold and
+///   `min_requests` must agree unless ``Options`` chooses them. Log formats may differ (hosts
+///   may log differently): the merged report carries the first input's, and a note says so.
+/// - `sources`, `malformed_samples` (up to `sampleLimit`) and `gaps` are the inputs', in order.
+///   Run reports' `closed` holds when every input closed the hour; `late` adds up.
+public enum ReportMerge {
+    public struct Input: Sendable {
+        public var path: String
+        public var report: Report
+
+        public init(path: String, report: Report) {
+            self.path = path
+            self.report = report
+        }
+    }
+
+    public struct Options: Sendable {
+        /// The merged report's threshold; nil: the inputs' (they must agree).
+        public var threshold: Threshold?
+        /// The merged report's `min_requests`; nil: the inputs' (they must agree).
+        public var minRequests: Int64?
+        /// Alert-class UAs listed per hour.
+        public var top: Int
+        public var sampleLimit: Int
+        public var generatedAt: String
+
+        public init(
+            threshold: Threshold? = nil, minRequests: Int64? = nil, top: Int = 10, sampleLimit: Int = 10,
+            generatedAt: String
+        ) {
+            self.threshold = threshold
+            self.minRequests = minRequests
+            self.top = top
+            self.sampleLimit = sampleLimit
+            self.generatedAt = generatedAt
+        }
+    }
+
+    public struct Outcome: Sendable {
+        public var report: Report
+        /// Things the reader should know that are not errors (differing log formats).
+        public var notes: [String]
+    }
+
+    /// Reads a report file; anything but a `uaaudit.report/1` report is an error.
+    public static func load(path: String) throws(MergeError) -> Report {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.readAll(path: path, limit: 256 << 20)
+        } catch {
+            throw .unreadable(path: path, reason: "cannot read: \(error.reason)")
+        }
+        struct Schema: Decodable { var schema: String? }
+        guard let schema = try? JSONDecoder().decode(Schema.self, from: Data(bytes)) else {
+            throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
+        }
+        guard schema.schema == Report.schemaID else {
+            throw .unreadable(
+                path: path, reason: "schema is \(schema.schema.map { "'\($0)'" } ?? "missing"), not \(Report.schemaID)")
+        }
+        do {
+            return try ReportEncoding.decode(bytes)
+        } catch {
+            throw .unreadable(path: path, reason: "is not a valid report: \(JSONErrors.describe(error))")
+        }
+    }
+
+    public static func merge(_ inputs: [Input], options: Options) throws(MergeError) -> Outcome {
+        guard let first = inputs.first else { throw .noReports }
+        let rules = first.report.rules
+        for input in inputs.dropFirst() where input.report.rules != rules {
+            throw .differentRules(
+                first: first.path, other: input.path, difference: difference(rules, input.report.rules))
+        }
+        let threshold: Threshold
+        if let chosen = options.threshold { threshold = chosen } else { threshold = try agreedThreshold(inputs) }
+        let minRequests: Int64
+        if let chosen = options.minRequests {
+            minRequests = chosen
+        } else {
+            minRequests = try agreedMinRequests(inputs)
+        }
+        var notes: [String] = []
+        if inputs.contains(where: { $0.report.format != first.report.format }) {
+            let names = inputs.map { "\($0.path): \($0.report.format.name ?? $0.report.format.string)" }
+            notes.append(
+                "the reports were made from different log formats (\(names.joined(separator: ", "))); "
+                    + "the merged report names the first one's")
+        }
+
+        var hours: [HourKey: HourSum] = [:]
+        for input in inputs {
+            for entry in input.report.hours {
+                guard let key = HourKey(iso8601: entry.hour) else {
+                    throw .badHour(path: input.path, hour: entry.hour)
+                }
+                hours[key, default: HourSum()].add(entry, alertClass: rules.alertClass)
+            }
+        }
+        let names = rules.order + ["other", "missing"]
+        var entries: [Report.HourEntry] = []
+        var classTotals = [String: Int64](uniqueKeysWithValues: names.map { ($0, 0) })
+        var errors: Int64 = 0
+        var outOfScope: Int64 = 0
+        for key in hours.keys.sorted() {
+            let sum = hours[key]!
+            let classes = Dictionary(uniqueKeysWithValues: names.map { ($0, sum.classes[$0] ?? 0) })
+            for (name, n) in classes { classTotals[name, default: 0] += n }
+            errors += sum.errors
+            outOfScope += sum.outOfScope
+            let requests = classes.values.reduce(0, +) + sum.errors
+            let alertCount = classes[rules.alertClass] ?? 0
+            let top = sum.uas.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                .prefix(options.top).map { Report.TopEntry(ua: $0.key, count: $0.value) }
+            entries.append(
+                Report.HourEntry(
+                    hour: key.iso8601, requests: requests, classes: classes,
+                    shares: classes.mapValues { ReportBuilder.share($0, requests) },
+                    share: ReportBuilder.share(alertCount, requests),
+                    alert: requests >= minRequests && threshold.isExceeded(count: alertCount, requests: requests),
+                    errors: sum.errors, outOfScope: sum.outOfScope, top: Array(top),
+                    topApproximate: sum.approximate || (sum.reports > 1 && sum.cutLists > 0),
+                    closed: sum.closed, late: sum.late))
+        }
+        let requests = classTotals.values.reduce(0, +) + errors
+        let malformed = inputs.reduce(0) { $0 + $1.report.totals.malformed }
+        let gaps = inputs.compactMap(\.report.gaps)
+        let report = Report(
+            generatedAt: options.generatedAt,
+            sources: inputs.flatMap(\.report.sources),
+            format: first.report.format, rules: rules, threshold: threshold.value, minRequests: minRequests,
+            totals: Report.Totals(
+                lines: requests + malformed + outOfScope, requests: requests, malformed: malformed,
+                outOfScope: outOfScope, errors: errors, classes: classTotals,
+                share: ReportBuilder.share(classTotals[rules.alertClass] ?? 0, requests),
+                alertHours: entries.filter(\.alert).map(\.hour)),
+            hours: entries,
+            malformedSamples: Array(inputs.flatMap(\.report.malformedSamples).prefix(options.sampleLimit)),
+            gaps: gaps.isEmpty ? nil : gaps.flatMap { $0 })
+        return Outcome(report: report, notes: notes)
+    }
+
+    /// One hour's sums over the reports that have it.
+    struct HourSum {
+        var classes: [String: Int64] = [:]
+        var errors: Int64 = 0
+        var outOfScope: Int64 = 0
+        var uas: [String: Int64] = [:]
+        var approximate = false
+        /// How many reports had the hour, and how many of those listed fewer UAs than it had.
+        var reports = 0
+        var cutLists = 0
+        var closed: Bool?
+        var late: Int64?
+
+        mutating func add(_ entry: Report.HourEntry, alertClass: String) {
+            for (name, n) in entry.classes { classes[name, default: 0] += n }
+            errors += entry.errors
+            outOfScope += entry.outOfScope
+            for item in entry.top { uas[item.ua, default: 0] += item.count }
+            approximate = approximate || entry.topApproximate
+            reports += 1
+            if entry.top.reduce(0, { $0 + $1.count }) < entry.classes[alertClass] ?? 0 { cutLists += 1 }
+            if let c = entry.closed { closed = (closed ?? true) && c }
+            if let l = entry.late { late = (late ?? 0) + l }
+        }
+    }
+
+    /// What differs between two rule sets, in a few words.
+    static func difference(_ a: RulesSummary, _ b: RulesSummary) -> String {
+        if a.order != b.order {
+            return "classes \(a.order.joined(separator: ", ")) vs \(b.order.joined(separator: ", "))"
+        }
+        if a.alertClass != b.alertClass { return "alert class \(a.alertClass) vs \(b.alertClass)" }
+        if a.scope != b.scope { return "scope \(a.scope ?? "none") vs \(b.scope ?? "none")" }
+        let changed = a.order.filter { a.patterns[$0] != b.patterns[$0] }
+        return "patterns of \(changed.joined(separator: ", "))"
+    }
+
+    static func agreedThreshold(_ inputs: [Input]) throws(MergeError) -> Threshold {
+        let first = inputs[0]
+        if let other = inputs.first(where: { $0.report.threshold != first.report.threshold }) {
+            throw .differentPolicy(
+                setting: "threshold", first: first.path, firstValue: "\(first.report.threshold)", other: other.path,
+                otherValue: "\(other.report.threshold)")
+        }
+        guard let threshold = exactThreshold(first.report.threshold) else {
+            throw .inexactThreshold(path: first.path, value: first.report.threshold)
+        }
+        return threshold
+    }
+
+    static func agreedMinRequests(_ inputs: [Input]) throws(MergeError) -> Int64 {
+        let first = inputs[0]
+        if let other = inputs.first(where: { $0.report.minRequests != first.report.minRequests }) {
+            throw .differentPolicy(
+                setting: "min_requests", first: first.path, firstValue: "\(first.report.minRequests)",
+                other: other.path, otherValue: "\(other.report.minRequests)")
+        }
+        return first.report.minRequests
+    }
+
+    /// The exact threshold a report's number was written from: its shortest decimal digits
+    /// (`0.001`, `1.5e-05` → 0.000015) as a fraction, checked to give the same number back.
+    static func exactThreshold(_ value: Double) -> Threshold? {
+        guard value.isFinite, value >= 0 else { return nil }
+        let text = "\(value)"
+        let parts = text.split(separator: "e")
+        var decimal = String(parts[0])
+        if parts.count == 2, let exponent = Int(parts[1]) {
+            let pieces = decimal.split(separator: ".", omittingEmptySubsequences: false)
+            var digits = String(pieces[0]) + (pieces.count > 1 ? String(pieces[1]) : "")
+            var point = pieces[0].count + exponent  // digits before the decimal point
+            if point <= 0 {
+                digits = String(repeating: "0", count: 1 - point) + digits
+                point = 1
+            }
+            if point >= digits.count { digits += String(repeating: "0", count: point - digits.count + 1) }
+            let chars = Array(digits)
+            decimal = String(chars[..<point]) + "." + String(chars[point...])
+        }
+        guard let threshold = Threshold(parsing: decimal), threshold.value == value else { return nil }
+        return threshold
+    }
+}

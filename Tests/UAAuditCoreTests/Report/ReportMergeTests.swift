@@ -1,0 +1,224 @@
+import Foundation
+import Testing
+
+@testable import UAAuditCore
+
+@Suite struct ReportMergeTests {
+    static let rules = RuleSet.builtin().summary
+
+    /// An hour entry as a scan would write it, from its class counts and top list.
+    static func hour(
+        _ hour: String, _ classes: [String: Int64], top: [(String, Int64)] = [], approximate: Bool = false,
+        closed: Bool? = nil, late: Int64? = nil
+    ) -> Report.HourEntry {
+        let names = rules.order + ["other", "missing"]
+        let all = Dictionary(uniqueKeysWithValues: names.map { ($0, classes[$0] ?? 0) })
+        let requests = all.values.reduce(0, +)
+        return Report.HourEntry(
+            hour: hour, requests: requests, classes: all, shares: all.mapValues { ReportBuilder.share($0, requests) },
+            share: ReportBuilder.share(all["inconsistent"] ?? 0, requests), alert: false, errors: 0, outOfScope: 0,
+            top: top.map { Report.TopEntry(ua: $0.0, count: $0.1) }, topApproximate: approximate, closed: closed,
+            late: late)
+    }
+
+    static func report(
+        _ hours: [Report.HourEntry], threshold: Double = 0.001, minRequests: Int64 = 100, rules: RulesSummary = rules
+    ) -> Report {
+        Report(
+            generatedAt: "2026-11-29T10:00:00Z", sources: [Report.SourceEntry(path: "a.log", lines: 0, bytes: 0)],
+            format: Report.FormatEntry(name: "ua_log", string: BuiltinFormats.uaLog, escape: .default), rules: rules,
+            threshold: threshold, minRequests: minRequests,
+            totals: Report.Totals(
+                lines: 0, requests: 0, malformed: 0, outOfScope: 0, errors: 0, classes: [:], share: 0, alertHours: []),
+            hours: hours, malformedSamples: [])
+    }
+
+    static func merge(_ reports: [Report], options: ReportMerge.Options = .init(generatedAt: "now")) throws
+        -> Report
+    {
+        let inputs = reports.enumerated().map { ReportMerge.Input(path: "r\($0).json", report: $1) }
+        return try ReportMerge.merge(inputs, options: options).report
+    }
+
+    @Test func countsAddAndTheBreachIsDecidedInIntegers() throws {
+        // 1 in 1000 is exactly the threshold, not above it; 3 in 2000 is above.
+        let a = Self.report([Self.hour("2026-11-29T17:00:00+08:00", ["urlsession": 999, "inconsistent": 1])])
+        let b = Self.report([Self.hour("2026-11-29T17:00:00+08:00", ["urlsession": 999, "inconsistent": 1])])
+        let even = try Self.merge([a, b])
+        #expect(even.hours.count == 1)
+        #expect(even.hours[0].requests == 2000)
+        #expect(even.hours[0].share == 0.001)
+        #expect(even.hours[0].alert == false)
+        let c = Self.report([Self.hour("2026-11-29T17:00:00+08:00", ["urlsession": 998, "inconsistent": 2])])
+        let over = try Self.merge([a, c])
+        #expect(
+            over.hours[0].classes == ["webview": 0, "urlsession": 1997, "inconsistent": 3, "other": 0, "missing": 0])
+        #expect(over.hours[0].share == 3.0 / 2000.0)
+        #expect(over.hours[0].shares["urlsession"] == 1997.0 / 2000.0)
+        #expect(over.hours[0].alert)
+        #expect(over.totals.alertHours == ["2026-11-29T17:00:00+08:00"])
+        #expect(over.totals.requests == 2000)
+        #expect(over.totals.lines == 2000)
+        #expect(over.totals.share == 3.0 / 2000.0)
+    }
+
+    @Test func quietHoursCanAlertOnceMerged() throws {
+        // 60 requests per host is under the minimum of 100; 120 across the fleet is not.
+        let host = Self.report([Self.hour("2026-11-29T17:00:00+08:00", ["urlsession": 59, "inconsistent": 1])])
+        #expect(try Self.merge([host]).hours[0].alert == false)
+        #expect(try Self.merge([host, host]).hours[0].alert == true)
+    }
+
+    @Test func hoursAreKeyedByLocalHourAndOffsetAndOrderedByInstant() throws {
+        let a = Self.report([
+            Self.hour("2026-11-29T17:00:00+08:00", ["urlsession": 1]),
+            Self.hour("2026-11-29T18:00:00+08:00", ["urlsession": 2]),
+        ])
+        let b = Self.report([
+            Self.hour("2026-11-29T09:00:00+00:00", ["urlsession": 4]),
+            Self.hour("2026-11-29T14:00:00+05:30", ["urlsession": 8]),
+            Self.hour("2026-11-29T17:00:00+08:00", ["urlsession": 16]),
+            Self.hour("2026-11-29T08:00:00Z", ["urlsession": 32]),
+        ])
+        let merged = try Self.merge([a, b])
+        #expect(
+            merged.hours.map(\.hour) == [
+                "2026-11-29T08:00:00+00:00", "2026-11-29T14:00:00+05:30", "2026-11-29T09:00:00+00:00",
+                "2026-11-29T17:00:00+08:00", "2026-11-29T18:00:00+08:00",
+            ])
+        #expect(merged.hours.map(\.requests) == [32, 8, 4, 17, 2])
+        let bad = Self.report([Self.hour("2026-11-29T14:30:00+05:30", ["urlsession": 1])])
+        #expect(throws: MergeError.badHour(path: "r1.json", hour: "2026-11-29T14:30:00+05:30")) {
+            try Self.merge([a, bad])
+        }
+    }
+
+    @Test func topListsAddUpAndACutListMakesTheHourApproximate() throws {
+        let h = "2026-11-29T17:00:00+08:00"
+        // a listed 5 of its 9 inconsistent requests (its list was cut); b listed all of its 5.
+        let a = Self.report([Self.hour(h, ["inconsistent": 9], top: [("x", 5)])])
+        let b = Self.report([Self.hour(h, ["inconsistent": 5], top: [("y", 3), ("x", 2)])])
+        let merged = try Self.merge([a, b])
+        #expect(merged.hours[0].top.map(\.ua) == ["x", "y"])
+        #expect(merged.hours[0].top.map(\.count) == [7, 3])
+        #expect(merged.hours[0].topApproximate)
+        // Alone, a cut list is still the exact top of its hour; complete lists merge exactly.
+        #expect(try Self.merge([a]).hours[0].topApproximate == false)
+        #expect(try Self.merge([b, b]).hours[0].topApproximate == false)
+        #expect(try Self.merge([b, b]).hours[0].top.map(\.count) == [6, 4])
+        // An input's approximate top stays approximate; --top cuts the merged list.
+        let c = Self.report([Self.hour(h, ["inconsistent": 5], top: [("y", 3), ("x", 2)], approximate: true)])
+        #expect(try Self.merge([c]).hours[0].topApproximate)
+        let one = try Self.merge([b, b], options: .init(top: 1, generatedAt: "now"))
+        #expect(one.hours[0].top.map(\.ua) == ["y"])
+        // Ties go to the UA that sorts first, as the scan orders them.
+        let tie = Self.report([Self.hour(h, ["inconsistent": 2], top: [("b", 1), ("a", 1)])])
+        #expect(try Self.merge([tie]).hours[0].top.map(\.ua) == ["a", "b"])
+    }
+
+    @Test func runReportsCloseAnHourWhenAllDidAndAddTheirLateLines() throws {
+        let h = "2026-11-29T17:00:00+08:00"
+        let a = Self.report([Self.hour(h, ["urlsession": 1], closed: true, late: 2)])
+        let b = Self.report([Self.hour(h, ["urlsession": 1], closed: false, late: 0)])
+        let scan = Self.report([Self.hour(h, ["urlsession": 1])])
+        #expect(try Self.merge([a, a]).hours[0].closed == true)
+        #expect(try Self.merge([a, a]).hours[0].late == 4)
+        #expect(try Self.merge([a, b]).hours[0].closed == false)
+        #expect(try Self.merge([a, scan]).hours[0].closed == true)
+        #expect(try Self.merge([scan]).hours[0].closed == nil)
+        #expect(try Self.merge([scan]).hours[0].late == nil)
+    }
+
+    static let ruleDifferences: [(RulesSummary, String)] = {
+        var order = rules
+        order.order = ["urlsession", "webview", "inconsistent"]
+        var alert = rules
+        alert.alertClass = "other"
+        var scope = rules
+        scope.scope = "^/api/"
+        var patterns = rules
+        patterns.patterns["urlsession"] = ["MyApp/"]
+        return [
+            (order, "classes webview, urlsession, inconsistent vs urlsession, webview, inconsistent"),
+            (alert, "alert class inconsistent vs other"),
+            (scope, "scope none vs ^/api/"),
+            (patterns, "patterns of urlsession"),
+        ]
+    }()
+
+    @Test(arguments: ruleDifferences)
+    func differentRulesAreRefusedWithWhatDiffers(other: RulesSummary, difference: String) throws {
+        let a = Self.report([])
+        let b = Self.report([], rules: other)
+        #expect(throws: MergeError.differentRules(first: "r0.json", other: "r1.json", difference: difference)) {
+            try Self.merge([a, b, a])
+        }
+        #expect(
+            MergeError.differentRules(first: "a.json", other: "b.json", difference: difference).description
+                == "a.json and b.json were made with different rules (\(difference)); only reports of the same rules can be merged"
+        )
+    }
+
+    @Test func thresholdsAndMinimumsMustAgreeUnlessChosen() throws {
+        let h = [Self.hour("2026-11-29T17:00:00+08:00", ["urlsession": 195, "inconsistent": 5])]
+        let a = Self.report(h)
+        let b = Self.report(h, threshold: 0.02, minRequests: 50)
+        #expect(
+            throws: MergeError.differentPolicy(
+                setting: "threshold", first: "r0.json", firstValue: "0.001", other: "r1.json", otherValue: "0.02")
+        ) { try Self.merge([a, b]) }
+        #expect(
+            MergeError.differentPolicy(
+                setting: "min_requests", first: "a", firstValue: "100", other: "b", otherValue: "50"
+            ).description == "a has min_requests 100 but b has 50; give --min-requests to choose the merged report's")
+        let chosen = ReportMerge.Options(threshold: Threshold(parsing: "2%"), minRequests: 500, generatedAt: "now")
+        let merged = try Self.merge([a, b], options: chosen)
+        #expect(merged.threshold == 0.02)
+        #expect(merged.minRequests == 500)
+        #expect(merged.hours[0].alert == false)  // 10 of 400 is over 2%, but 400 < 500
+        let lower = ReportMerge.Options(threshold: Threshold(parsing: "2%"), minRequests: 400, generatedAt: "now")
+        #expect(try Self.merge([a, b], options: lower).hours[0].alert)
+        let odd = Self.report(h, threshold: 0.1 + 0.2)
+        #expect(throws: MergeError.inexactThreshold(path: "r0.json", value: 0.1 + 0.2)) { try Self.merge([odd]) }
+    }
+
+    @Test(
+        arguments: [
+            (0.001, 1, 1000), (0.0015, 3, 2000), (0.00001, 1, 100_000), (0.000015, 3, 200_000), (0.25, 1, 4),
+            (1.0, 1, 1), (0.0, 0, 1), (1.5e-10, 3, 20_000_000_000),
+        ] as [(Double, Int64, Int64)])
+    func aReportsThresholdIsReadBackExactly(value: Double, numerator: Int64, denominator: Int64) {
+        #expect(ReportMerge.exactThreshold(value) == Threshold(numerator: numerator, denominator: denominator))
+    }
+
+    @Test func mergingOneScanReportGivesItBack() throws {
+        let dir = try TempDirectory()
+        let path = try dir.write("small.log", Array(ReportTests.smallLog().utf8))
+        let configuration = ScanConfiguration(
+            format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: 1)
+        let report = ReportBuilder.build(
+            Scanner(configuration: configuration).scan([path]), configuration: configuration, generatedAt: "now")
+        #expect(try Self.merge([report]) == report)
+    }
+
+    @Test func onlyUAAuditReportsAreRead() throws {
+        let dir = try TempDirectory()
+        let cases: [(String, String, String)] = [
+            ("notjson.json", "hello", "is not a JSON object (truncated or not a report?)"),
+            ("other.json", #"{"schema": "other/1"}"#, "schema is 'other/1', not uaaudit.report/1"),
+            ("none.json", #"{"hours": []}"#, "schema is missing, not uaaudit.report/1"),
+            (
+                "partial.json", #"{"schema": "uaaudit.report/1"}"#,
+                "is not a valid report: missing key 'sources' at the top level"
+            ),
+        ]
+        for (name, text, reason) in cases {
+            let path = try dir.write(name, Array(text.utf8))
+            #expect(throws: MergeError.unreadable(path: path, reason: reason)) { try ReportMerge.load(path: path) }
+        }
+        #expect(
+            throws: MergeError.unreadable(path: "/nonexistent/r.json", reason: "cannot read: No such file or directory")
+        ) { try ReportMerge.load(path: "/nonexistent/r.json") }
+        #expect(throws: MergeError.noReports) { try Self.merge([]) }
+    }
+}

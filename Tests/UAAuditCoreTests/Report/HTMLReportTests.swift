@@ -1,0 +1,92 @@
+import Testing
+
+@testable import UAAuditCore
+
+@Suite struct HTMLReportTests {
+    @Test(
+        arguments: [
+            ("plain UA/1.0", "plain UA/1.0"),
+            ("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"),
+            (#""><img src=x onerror=alert(1)>"#, "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"),
+            ("a & b 'c'", "a &amp; b &#39;c&#39;"),
+            ("\u{1B}[2J\u{7}\u{7F}\u{85}", #"\x1B[2J\x07\x7F\x85"#),
+            ("abc\u{202E}fed", #"abc\u{202E}fed"#),
+            ("中文 😀", "中文 😀"),
+        ])
+    func hostileTextBecomesInertText(text: String, escaped: String) {
+        #expect(HTMLText.escape(text) == escaped)
+    }
+
+    static func smallReport() throws -> Report {
+        let dir = try TempDirectory()
+        let path = try dir.write("small.log", Array(ReportTests.smallLog().utf8))
+        let configuration = ScanConfiguration(
+            format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: 1)
+        return ReportBuilder.build(
+            Scanner(configuration: configuration).scan([path]), configuration: configuration,
+            generatedAt: "2026-11-29T10:00:00Z")
+    }
+
+    @Test func thePageFetchesNothing() throws {
+        let html = HTMLReport.render(try Self.smallReport())
+        for reference in ["src=", "href=", "url(", "@import", "<link", "<script", "https:", "<iframe", "<object"] {
+            #expect(!html.contains(reference), "\(reference)")
+        }
+        // The one URL is the SVG namespace, which is a name, not a fetch.
+        #expect(html.components(separatedBy: "http://").count - 1 == 2)
+        #expect(html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1 == 2)
+        #expect(
+            html.contains(
+                #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">"#)
+        )
+    }
+
+    @Test func thePageHoldsTheReportsNumbers() throws {
+        let html = HTMLReport.render(try Self.smallReport())
+        #expect(html.contains(#"<div class="card alert" id="total-alert-hours"><div class="label">Alert hours</div>"#))
+        #expect(html.contains(#"<tr class="alert" data-hour="2026-11-29T17:00:00+08:00">"#))
+        #expect(html.contains(#"<td data-field="inconsistent">2</td><td data-field="other">40</td>"#))
+        #expect(html.contains(#"<code>Bad &quot;quoted&quot; com.apple.CFNetwork \xFF\x1B[2J</code>"#))
+        #expect(html.contains(#"<rect class="bar alert" data-hour="2026-11-29T17:00:00+08:00""#))
+        #expect(html.contains(#"<rect class="bar quiet" data-hour="2026-11-29T18:00:00+08:00""#))
+        #expect(html.contains("<h2>Malformed lines (first 1 of 1)</h2>"))
+    }
+
+    @Test func anEmptyReportSaysSoAndDrawsNoChart() throws {
+        var report = try Self.smallReport()
+        report.hours = []
+        report.totals.alertHours = []
+        let html = HTMLReport.render(report)
+        #expect(html.contains("<title>uaaudit report</title>"))
+        #expect(html.components(separatedBy: "<p>No requests.</p>").count - 1 == 2)
+        #expect(!html.contains("<svg"))
+    }
+
+    @Test func manyHoursGetAboutTwelveLabels() throws {
+        var report = try Self.smallReport()
+        let template = report.hours[1]
+        report.hours = (0..<48).map { i in
+            var hour = template
+            hour.hour = HourKey(localHour: 493_000 + Int64(i), offsetMinutes: 0).iso8601
+            return hour
+        }
+        let chart = HTMLCharts.shareChart(report)
+        #expect(chart.components(separatedBy: "<text class=\"hour\"").count - 1 == 12)
+        #expect(chart.components(separatedBy: "<text class=\"date\"").count - 1 == 3)
+        #expect(chart.components(separatedBy: "<rect class=\"bar").count - 1 == 48)
+    }
+
+    @Test(
+        arguments: [
+            (0.00025, false, 0.00025), (0.0003, false, 0.0005), (0.024, false, 0.025), (0.26, false, 0.5),
+            (1.2, true, 2), (3, true, 5), (13, true, 20), (26, true, 50), (0.3, true, 1),
+        ] as [(Double, Bool, Double)])
+    func axisStepsAreRound(raw: Double, integers: Bool, step: Double) {
+        #expect(HTMLCharts.niceStep(raw, integers: integers) == step)
+    }
+
+    @Test(arguments: [(0.0, "0%"), (0.025, "2.5%"), (0.00025, "0.025%"), (0.1, "10%"), (1.0, "100%")])
+    func tickLabelsHaveNoTrailingZeros(share: Double, text: String) {
+        #expect(HTMLCharts.tickPercent(share) == text)
+    }
+}

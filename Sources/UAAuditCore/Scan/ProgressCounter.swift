@@ -1,10 +1,15 @@
+import Glibc
 import Synchronization
 
 /// Bytes and lines done so far, updated by the scanning threads and read by a progress display.
+///
+/// Bytes are those read from the inputs (compressed ones for gzip, see ``ProgressSource``), so
+/// they compare with the inputs' sizes.
 public final class ProgressCounter: Sendable {
     private let bytesDone = Atomic<Int>(0)
     private let linesDone = Atomic<Int>(0)
     private let bytesTotal = Atomic<Int>(0)
+    private let totalUnknown = Atomic<Bool>(false)
 
     public init() {}
 
@@ -13,12 +18,27 @@ public final class ProgressCounter: Sendable {
         linesDone.add(lines, ordering: .relaxed)
     }
 
-    /// Adds to the expected total (the size of each input whose size is known).
+    /// Adds to the expected total (the size of an input whose size is known).
     public func expect(bytes: Int) {
         bytesTotal.add(bytes, ordering: .relaxed)
     }
 
+    /// Sets the expected total from the inputs a scan will read, before it starts: the sizes of
+    /// regular files; stdin (`-`), pipes and what cannot be looked at leave the total unknown.
+    public func expect(inputs paths: [String]) {
+        for path in paths {
+            var st = stat()
+            if path != "-", stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+                expect(bytes: Int(st.st_size))
+            } else {
+                totalUnknown.store(true, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Bytes read so far, lines so far, and the total bytes to read: 0 when unknown.
     public var snapshot: (bytes: Int, lines: Int, total: Int) {
-        (bytesDone.load(ordering: .relaxed), linesDone.load(ordering: .relaxed), bytesTotal.load(ordering: .relaxed))
+        let total = totalUnknown.load(ordering: .relaxed) ? 0 : bytesTotal.load(ordering: .relaxed)
+        return (bytesDone.load(ordering: .relaxed), linesDone.load(ordering: .relaxed), total)
     }
 }

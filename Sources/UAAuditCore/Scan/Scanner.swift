@@ -17,15 +17,11 @@ public final class Scanner {
         workers = (0..<configuration.threads).map { _ in Worker(configuration: configuration, progress: progress) }
     }
 
-    /// Audits `paths` in order. Stdin is read from `standardInput` when a path is `-`.
+    /// Audits `paths` in order. Stdin is read from `standardInput` when a path is `-`. The
+    /// progress counter's total is the caller's to set (``ProgressCounter/expect(inputs:)``),
+    /// before a display reads it.
     public func scan(_ paths: [String], standardInput: Int32 = 0) -> AuditResult {
         var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
-        if let progress {
-            for path in paths where path != "-" {
-                var st = stat()
-                if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { progress.expect(bytes: Int(st.st_size)) }
-            }
-        }
         for path in paths {
             scanOne(path, standardInput: standardInput, into: &result)
         }
@@ -67,9 +63,13 @@ public final class Scanner {
             return
         }
         magic.removeLast(2 - sniffed)
+        // Progress counts the bytes read from the input (compressed ones for gzip), as its size
+        // does; the sniffed bytes are counted where they are used, not where chunks read them again.
+        let counted = ProgressSource(base: base, progress: progress)
 
         if GzipSource<FileRangeSource>.isGzip(magic) {
-            let prefixed = PrefixedSource(prefix: magic, base: base)
+            progress?.add(bytes: sniffed, lines: 0)
+            let prefixed = PrefixedSource(prefix: magic, base: counted)
             do {
                 var gzip = try GzipSource(base: prefixed, path: path)
                 let (tally, failure) = workers[0].audit(&gzip)
@@ -85,7 +85,8 @@ public final class Scanner {
         }
 
         if !regular || workers.count == 1 || size < max(configuration.minChunkBytes, 2) {
-            var stream = PrefixedSource(prefix: magic, base: base)
+            progress?.add(bytes: sniffed, lines: 0)
+            var stream = PrefixedSource(prefix: magic, base: counted)
             let (tally, failure) = workers[0].audit(&stream)
             source.lines = tally.lines
             source.bytes = stream.consumed
@@ -106,8 +107,10 @@ public final class Scanner {
         let chunkCount = bounds.count - 1
         let slots = ResultSlots(count: chunkCount)
         let workers = WorkerBox(workers)
+        let progress = self.progress
         DispatchQueue.concurrentPerform(iterations: chunkCount) { i in
-            var range = FileRangeSource(fd: fd, path: path, start: bounds[i], end: bounds[i + 1])
+            var range = ProgressSource(
+                base: FileRangeSource(fd: fd, path: path, start: bounds[i], end: bounds[i + 1]), progress: progress)
             let outcome = workers.items[i].audit(&range)
             slots.set(i, (outcome.0, outcome.1, range.consumed))
         }

@@ -54,7 +54,7 @@ struct AuditSink: LineSink {
     let scoped: Bool
     let escape: EscapeMode
     var lineNumber: Int64 = 0
-    var pendingBytes = 0
+    /// Lines not yet added to the progress counter (bytes are counted by the source, see ``ProgressSource``).
     var pendingLines = 0
     private let pathScratch: UnsafeMutablePointer<UInt8>?
 
@@ -76,7 +76,7 @@ struct AuditSink: LineSink {
     @inline(__always)
     mutating func line(_ bytes: UnsafeRawBufferPointer) {
         lineNumber += 1
-        if progress != nil { noteProgress(bytes.count + 1) }
+        if progress != nil { noteProgress() }
         guard tokenizer.match(bytes) else {
             tally.countMalformed(line: lineNumber, text: bytes, reason: .format)
             return
@@ -105,7 +105,7 @@ struct AuditSink: LineSink {
 
     mutating func overlongLine(prefix: UnsafeRawBufferPointer, length: Int) {
         lineNumber += 1
-        if progress != nil { noteProgress(length + 1) }
+        if progress != nil { noteProgress() }
         tally.countMalformed(line: lineNumber, text: prefix, reason: .tooLong)
     }
 
@@ -124,15 +124,13 @@ struct AuditSink: LineSink {
     }
 
     @inline(__always)
-    private mutating func noteProgress(_ bytes: Int) {
-        pendingBytes &+= bytes
+    private mutating func noteProgress() {
         pendingLines &+= 1
-        if pendingLines >= 65_536 { flushProgress() }
+        if pendingLines >= 8192 { flushProgress() }
     }
 
     mutating func flushProgress() {
-        progress?.add(bytes: pendingBytes, lines: pendingLines)
-        pendingBytes = 0
+        progress?.add(bytes: 0, lines: pendingLines)
         pendingLines = 0
     }
 }

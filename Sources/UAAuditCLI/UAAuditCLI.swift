@@ -12,6 +12,7 @@ public enum UAAuditCLI {
 
         Commands:
           scan FILE...      audit logs once; per-hour report (summary, --json, --out)
+          merge REPORT...   combine the JSON reports of many hosts into one
           run               the hourly job: new lines only, rotation-safe (see cron/)
           state show        what run remembers: offsets, open hours, pending alerts
           alert test        send a test message through each --webhook
@@ -38,6 +39,8 @@ public enum UAAuditCLI {
             status = ScanCommand(console: console, environment: environment).run(rest)
         case "run":
             status = RunCommand(console: console, environment: environment).run(rest)
+        case "merge":
+            status = MergeCommand(console: console, environment: environment).run(rest)
         case "alert":
             status = AlertCommand(console: console, environment: environment).run(rest)
         case "state":
@@ -49,6 +52,7 @@ public enum UAAuditCLI {
             case "scan": console.out(ScanCommand.help + "\n")
             case "classify": console.out(ClassifyCommand.help + "\n")
             case "run": console.out(RunCommand.help + "\n")
+            case "merge": console.out(MergeCommand.help + "\n")
             case "state": console.out(StateCommand.help + "\n")
             case "alert": console.out(AlertCommand.help + "\n")
             default: console.out(help + "\n")
@@ -58,7 +62,8 @@ public enum UAAuditCLI {
             console.out("uaaudit \(version)\n")
             status = .success
         default:
-            console.error("unknown command '\(command)'; commands are scan, run, state, alert, classify, help, version")
+            console.error(
+                "unknown command '\(command)'; commands are scan, merge, run, state, alert, classify, help, version")
             status = .usage
         }
         return status.rawValue

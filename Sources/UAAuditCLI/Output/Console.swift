@@ -39,6 +39,14 @@ final class Console {
         write(Array(text.utf8), fd: 2)
     }
 
+    /// Raw bytes to stderr from any thread (the progress line); a failed write is ignored.
+    static func writeStandardError(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            guard buffer.count > 0 else { return }
+            try? Syscalls.writeAll(2, buffer.baseAddress!, buffer.count)
+        }
+    }
+
     private func write(_ bytes: [UInt8], fd: Int32) {
         let failed: Bool = bytes.withUnsafeBytes { buffer in
             guard buffer.count > 0 else { return false }

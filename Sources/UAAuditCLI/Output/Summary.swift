@@ -4,8 +4,10 @@ import UAAuditCore
 ///
 /// A row per hour (hour, requests, per-class counts, alert share, `!` where over the threshold),
 /// then totals, the top alert-class UAs and the malformed lines. Text from the log is escaped.
+/// With an ANSI ``Palette`` (stdout is a terminal), headings are bold and alert hours red;
+/// the colour codes are added after padding, so the columns stay where they are.
 enum Summary {
-    static func render(_ report: Report, width: Int = 80) -> String {
+    static func render(_ report: Report, width: Int = 80, palette: Palette = .plain) -> String {
         let order = report.rules.order + ["other", "missing"]
         let alert = report.rules.alertClass
         let hourWidth = 23
@@ -20,20 +22,20 @@ enum Summary {
         var header = "hour".padded(hourWidth) + "requests".rightAligned(numberWidth)
         for name in columns { header += abbreviate(name, classWidth - 1).rightAligned(classWidth) }
         header += "share".rightAligned(shareWidth)
-        out += header + "\n"
+        out += palette.strong(header) + "\n"
         for hour in report.hours {
             var row = shortHour(hour.hour).padded(hourWidth) + String(hour.requests).rightAligned(numberWidth)
             for name in columns { row += String(hour.classes[name] ?? 0).rightAligned(classWidth) }
             row += percent(hour.share).rightAligned(shareWidth)
             if hour.alert { row += " !" }
-            out += row + "\n"
+            out += (hour.alert ? palette.alert(row) : row) + "\n"
         }
         if report.hours.isEmpty { out += "(no requests)\n" }
         let t = report.totals
         var totalRow = "total".padded(hourWidth) + String(t.requests).rightAligned(numberWidth)
         for name in columns { totalRow += String(t.classes[name] ?? 0).rightAligned(classWidth) }
         totalRow += percent(t.share).rightAligned(shareWidth)
-        out += totalRow + "\n\n"
+        out += palette.strong(totalRow) + "\n\n"
 
         if columns.count < order.count {
             out += "classes: " + order.map { "\($0) \(t.classes[$0] ?? 0)" }.joined(separator: ", ") + "\n"
@@ -43,20 +45,24 @@ enum Summary {
         if t.errors > 0 { out += ", unclassifiable (match limit) \(t.errors)" }
         out += "\n"
         let breached = report.hours.filter(\.alert).count
-        out += "alert hours (marked !): \(breached) of \(report.hours.count), where the \(alert) share\n"
+        let breachLine = "alert hours (marked !): \(breached) of \(report.hours.count), where the \(alert) share"
+        out += (breached > 0 ? palette.alert(breachLine) : breachLine) + "\n"
         out += "  is above \(percent(report.threshold)) with at least \(report.minRequests) requests\n"
 
         var top: [String: Int64] = [:]
         for hour in report.hours { for entry in hour.top { top[entry.ua, default: 0] += entry.count } }
         if !top.isEmpty {
-            out += "\ntop \(alert) UAs:\n"
+            out += "\n" + palette.strong("top \(alert) UAs:") + "\n"
             let sorted = top.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
             for (ua, count) in sorted {
                 out += String(count).rightAligned(8) + "  " + TerminalText.escape(ua, limit: width - 12) + "\n"
             }
         }
         if !report.malformedSamples.isEmpty {
-            out += "\nmalformed lines (first \(min(3, report.malformedSamples.count)) of \(t.malformed)):\n"
+            out +=
+                "\n"
+                + palette.strong("malformed lines (first \(min(3, report.malformedSamples.count)) of \(t.malformed)):")
+            out += "\n"
             for sample in report.malformedSamples.prefix(3) {
                 let place = "\(sample.path):\(sample.line): "
                 out += "  " + TerminalText.escape(place + sample.text, limit: width - 4) + "\n"

@@ -9,6 +9,8 @@ struct RunCommand {
             .init(name: "config", short: "c", takesValue: true),
             .init(name: "state", short: nil, takesValue: true),
             .init(name: "out", short: "o", takesValue: true),
+            .init(name: "html", short: nil, takesValue: true),
+            .init(name: "prom", short: nil, takesValue: true),
             .init(name: "lock", short: nil, takesValue: true),
             .init(name: "lock-wait", short: nil, takesValue: true),
             .init(name: "history-hours", short: nil, takesValue: true),
@@ -38,6 +40,10 @@ struct RunCommand {
           -c, --config FILE        JSON config (see cron/uaaudit.json)
               --state FILE         state file (required, here or in the config)
           -o, --out FILE           report file (scan's schema, hours with closed/late)
+              --html FILE          the report as an HTML page, written with it
+              --prom FILE          Prometheus metrics for node_exporter's textfile
+                                   collector (*.prom): counters since the state
+                                   began, written after the commit
               --lock FILE          lock file (default: STATE.lock)
               --lock-wait SECONDS  how long to wait for another run (default 30)
               --history-hours N    hours the report and state keep (default 48)

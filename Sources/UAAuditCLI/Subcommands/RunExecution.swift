@@ -54,6 +54,10 @@ struct RunExecution {
                 return .input
             }
         }
+        if let path = job.htmlPath {
+            let html = Array(HTMLReport.render(outcome.report).utf8)
+            guard OutputFile.write(html, to: path, what: "HTML report", console: console) else { return .input }
+        }
         CrashPoint.here("after-report")
         if let signal = stop.caught { return stopped(signal) }
 
@@ -70,6 +74,15 @@ struct RunExecution {
             return .input
         }
         CrashPoint.here("after-commit")
+        // Metrics describe the committed state: its totals only grow, and a run that died
+        // before its commit never showed counts that the next run would count again.
+        var metricsWritten = true
+        if let path = job.promPath, let totals = state.totals {
+            let metrics = PrometheusMetrics.run(
+                outcome.report, totals: totals, alertsPending: state.alertsPending.count)
+            let text = Array(PrometheusText.render(metrics).utf8)
+            metricsWritten = OutputFile.write(text, to: path, what: "metrics", console: console)
+        }
 
         for error in outcome.errors { console.error("\(error); that log was not advanced and will be read again") }
         for gap in outcome.report.gaps ?? [] where gap.detectedAt == generatedAt {
@@ -82,7 +95,7 @@ struct RunExecution {
             console.out(Summary.render(outcome.report, width: 80))
         }
         if undelivered { return .delivery }
-        return outcome.errors.isEmpty ? .success : .input
+        return outcome.errors.isEmpty && metricsWritten ? .success : .input
     }
 
     /// Sends every pending alert to the channels that have not accepted it yet; what is

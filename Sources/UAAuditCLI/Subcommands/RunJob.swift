@@ -6,6 +6,8 @@ struct RunJob {
     var settings: RunSettings
     var statePath: String
     var reportPath: String?
+    var htmlPath: String?
+    var promPath: String?
     var lockPath: String
     var lockWait: Double
     var channels: [AlertChannel]
@@ -90,6 +92,7 @@ struct RunJob {
         }
         return RunJob(
             settings: settings, statePath: statePath, reportPath: args.value("out") ?? config.report,
+            htmlPath: args.value("html") ?? config.html, promPath: args.value("prom") ?? config.prom,
             lockPath: args.value("lock") ?? config.lock ?? statePath + ".lock", lockWait: lockWait, channels: channels,
             delivery: alerts.delivery)
     }

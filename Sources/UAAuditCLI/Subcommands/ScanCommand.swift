@@ -10,6 +10,8 @@ struct ScanCommand {
             .init(name: "top", short: nil, takesValue: true),
             .init(name: "json", short: nil, takesValue: false),
             .init(name: "out", short: "o", takesValue: true),
+            .init(name: "html", short: nil, takesValue: true),
+            .init(name: "prom", short: nil, takesValue: true),
             .init(name: "threads", short: "j", takesValue: true),
             .init(name: "max-line-bytes", short: nil, takesValue: true),
             .init(name: "fail-on-alert", short: nil, takesValue: false),
@@ -41,7 +43,10 @@ struct ScanCommand {
         Output:
               --json               print the JSON report on stdout (no summary)
           -o, --out FILE           write the JSON report to FILE (atomically)
-          -q, --quiet              print no summary
+              --html FILE          write the report as one self-contained HTML page
+              --prom FILE          write Prometheus metrics for node_exporter's
+                                   textfile collector (FILE ends in .prom)
+          -q, --quiet              print no summary and no progress line
           -j, --threads N          threads for regular files (default: all cores)
               --max-line-bytes N   longer lines are malformed (default 1048576)
           -h, --help               show this help
@@ -52,6 +57,7 @@ struct ScanCommand {
           zcat old.log.gz | uaaudit scan --format combined -
           uaaudit scan --nginx-conf /etc/nginx/nginx.conf --format ua_log access.log
           uaaudit scan -q --webhook "$WECOM_URL" --host web-1 access.log
+          uaaudit scan -q --html day.html access.log
 
         \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery]))
         """
@@ -89,9 +95,16 @@ struct ScanCommand {
             return .usage
         }
 
-        let scanner = Scanner(configuration: configuration)
+        let counter = ProgressCounter()
+        counter.expect(inputs: args.positional)
+        let progress = ProgressLine.start(
+            counter: counter, stderrIsTerminal: console.stderrIsTerminal, quiet: args.flag("quiet"))
+        let scanner = Scanner(configuration: configuration, progress: progress == nil ? nil : counter)
         let result = scanner.scan(args.positional)
-        let report = ReportBuilder.build(result, configuration: configuration, generatedAt: generatedAt())
+        progress?.stop()
+        let now = Timestamps.now(environment: environment)
+        let report = ReportBuilder.build(
+            result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now))
 
         var status = ExitCode.success
         for source in result.sources {
@@ -115,10 +128,22 @@ struct ScanCommand {
                 return .input
             }
         }
+        if let html = args.value("html"),
+            !OutputFile.write(Array(HTMLReport.render(report).utf8), to: html, what: "HTML report", console: console)
+        {
+            return .input
+        }
+        if let prom = args.value("prom") {
+            // A scan that could not read an input is not a success: its timestamp is left out.
+            let metrics = PrometheusMetrics.scan(report, succeededAt: status == .success ? now : nil)
+            let text = PrometheusText.render(metrics)
+            if !OutputFile.write(Array(text.utf8), to: prom, what: "metrics", console: console) { return .input }
+        }
         if args.flag("json") {
             console.out(bytes: json)
         } else if !args.flag("quiet") {
-            console.out(Summary.render(report, width: 80))
+            let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
+            console.out(Summary.render(report, width: 80, palette: palette))
         }
         if status == .success, args.flag("fail-on-alert"), report.hours.contains(where: \.alert) {
             status = .alert
@@ -154,16 +179,5 @@ struct ScanCommand {
             threads: try args.integer("threads", range: 1...256) ?? max(cores, 1),
             maxLineBytes: try args.integer("max-line-bytes", range: 1024...(256 << 20))
                 ?? LineReader.defaultMaxLineBytes)
-    }
-
-    /// Now in UTC, or `SOURCE_DATE_EPOCH` when set (reproducible reports for tests and diffs).
-    private func generatedAt() -> String {
-        let seconds: Int64
-        if let text = environment["SOURCE_DATE_EPOCH"], let value = Int64(text) {
-            seconds = value
-        } else {
-            seconds = Int64(Date().timeIntervalSince1970)
-        }
-        return Timestamps.iso8601UTC(seconds: seconds)
     }
 }

@@ -28,6 +28,10 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public var top: Int?
     public var state: String?
     public var report: String?
+    /// The report as an HTML page (written with the report).
+    public var html: String?
+    /// Prometheus metrics for node_exporter's textfile collector (written after the state commit).
+    public var prom: String?
     public var historyHours: Int64?
     public var graceSeconds: Int64?
     public var lock: String?
@@ -37,7 +41,7 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public var alerts: [AlertChannel]?
 
     enum CodingKeys: String, CodingKey {
-        case version, logs, format, rules, threshold, top, state, report, lock, host, alerts
+        case version, logs, format, rules, threshold, top, state, report, lock, host, alerts, html, prom
         case minRequests = "min_requests"
         case historyHours = "history_hours"
         case graceSeconds = "grace_seconds"

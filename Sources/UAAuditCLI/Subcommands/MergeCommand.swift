@@ -1,0 +1,134 @@
+import UAAuditCore
+
+/// `uaaudit merge`: one report out of the reports of many hosts (or of parts of one log).
+struct MergeCommand {
+    static let specs: [Arguments.Spec] = [
+        .init(name: "threshold", short: nil, takesValue: true),
+        .init(name: "min-requests", short: nil, takesValue: true),
+        .init(name: "top", short: nil, takesValue: true),
+        .init(name: "json", short: nil, takesValue: false),
+        .init(name: "out", short: "o", takesValue: true),
+        .init(name: "html", short: nil, takesValue: true),
+        .init(name: "fail-on-alert", short: nil, takesValue: false),
+        .init(name: "quiet", short: "q", takesValue: false),
+        .init(name: "help", short: "h", takesValue: false),
+    ]
+
+    static let help = """
+        Usage: uaaudit merge [options] REPORT.json...
+
+        Combines JSON reports (of scan, run or merge; from many hosts, or from parts
+        of one log) into one report of the same schema. Counts add up per hour; the
+        shares, the hours over the threshold and the totals are computed again from
+        the sums. Hours are matched by their local hour and UTC offset, as a scan
+        counts them, so the merge of two halves of a log equals the scan of the
+        whole. The reports must have been made with the same rules.
+
+        Options:
+              --threshold X        the merged report's threshold (0.001 or 0.1%);
+                                   needed when the reports' thresholds differ
+              --min-requests N     the merged report's minimum; needed when they differ
+              --top N              alert-class UAs listed per hour (default 10)
+              --fail-on-alert      exit 1 when a merged hour is over the threshold
+
+        Output:
+              --json               print the merged JSON report on stdout (no summary)
+          -o, --out FILE           write the merged JSON report to FILE (atomically)
+              --html FILE          write it as one self-contained HTML page
+          -q, --quiet              print no summary
+          -h, --help               show this help
+
+        Examples:
+          uaaudit merge web-*/report.json
+          uaaudit merge --out fleet.json --html fleet.html web-1.json web-2.json
+
+        \(ExitCode.helpText(for: [.success, .alert, .usage, .input]))
+        """
+
+    let console: Console
+    let environment: [String: String]
+
+    func run(_ words: [String]) -> ExitCode {
+        let args: Arguments
+        let options: ReportMerge.Options
+        do {
+            args = try Arguments(words, specs: MergeCommand.specs)
+            if args.flag("help") {
+                console.out(MergeCommand.help + "\n")
+                return .success
+            }
+            options = try compile(args)
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
+        if args.positional.isEmpty {
+            console.error("no reports to merge; give REPORT.json... (see uaaudit merge --help)")
+            return .usage
+        }
+
+        // Like scan with its inputs: a report that cannot be read is named, the rest are merged.
+        var status = ExitCode.success
+        var inputs: [ReportMerge.Input] = []
+        for path in args.positional {
+            do {
+                inputs.append(ReportMerge.Input(path: path, report: try ReportMerge.load(path: path)))
+            } catch {
+                console.error(error.description)
+                status = .input
+            }
+        }
+        guard !inputs.isEmpty else { return status }
+        let outcome: ReportMerge.Outcome
+        do {
+            outcome = try ReportMerge.merge(inputs, options: options)
+        } catch {
+            console.error(error.description)
+            return .usage
+        }
+        for note in outcome.notes { console.note(note) }
+        let report = outcome.report
+
+        let json: [UInt8]
+        do {
+            json = try ReportEncoding.encode(report)
+        } catch {
+            console.error("cannot encode the report: \(error)")
+            return .input
+        }
+        if let out = args.value("out"), !OutputFile.write(json, to: out, what: "report", console: console) {
+            return .input
+        }
+        if let html = args.value("html"),
+            !OutputFile.write(Array(HTMLReport.render(report).utf8), to: html, what: "HTML report", console: console)
+        {
+            return .input
+        }
+        if args.flag("json") {
+            console.out(bytes: json)
+        } else if !args.flag("quiet") {
+            let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
+            console.out(Summary.render(report, width: 80, palette: palette))
+        }
+        if status == .success, args.flag("fail-on-alert"), report.hours.contains(where: \.alert) {
+            status = .alert
+        }
+        return status
+    }
+
+    private func compile(_ args: Arguments) throws(CLIError) -> ReportMerge.Options {
+        var threshold: Threshold?
+        if let text = args.value("threshold") {
+            guard let parsed = Threshold(parsing: text) else {
+                throw CLIError(
+                    "--threshold takes a share from 0 to 1 such as 0.001, or a percentage such as 0.1%, not '\(text)'")
+            }
+            threshold = parsed
+        }
+        return ReportMerge.Options(
+            threshold: threshold,
+            minRequests: try args.integer("min-requests", range: 0...Int(Int32.max)).map { Int64($0) },
+            top: try args.integer("top", range: 0...10_000) ?? 10,
+            generatedAt: Timestamps.iso8601UTC(seconds: Timestamps.now(environment: environment)))
+    }
+}

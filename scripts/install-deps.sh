@@ -6,8 +6,14 @@
 #   prometheus-alertmanager             the alert tests push to a real Alertmanager on 127.0.0.1
 #   gzip curl python3                   SampleLogs/make-samples.sh (gzip and raw-socket requests),
 #                                       the alert tests' webhook receiver (python3) and curl
+#   prometheus                          promtool checks --prom output, the example rules and the
+#                                       dashboard's queries; a Prometheus server scrapes the metrics
+#   prometheus-node-exporter            serves uaaudit's textfile on 127.0.0.1 (--collector.textfile)
+#   chromium                            renders --html headless: console, DOM, screenshot
+#   bsdutils                            script(1): the progress and colour tests run on a pty
 set -euo pipefail
-packages=(libpcre2-dev zlib1g-dev libssl-dev pkg-config nginx prometheus-alertmanager gzip curl python3)
+packages=(libpcre2-dev zlib1g-dev libssl-dev pkg-config nginx prometheus-alertmanager gzip curl python3
+  prometheus prometheus-node-exporter chromium bsdutils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -190,14 +190,14 @@ public enum HTMLReport {
         .card .note{font-size:11px}.card.alert{border-color:#d62728}.card.alert .value{color:#d62728}
         svg{width:100%;height:auto;display:block}svg text{font-size:11px;fill:#555}
         .grid{stroke:#e5e5e5}.bar{fill:#4a78b5}.bar.alert{fill:#d62728}.bar.quiet{fill:#b9cbe3}
-        .threshold{stroke:#d62728;stroke-width:1.5;stroke-dasharray:6 4}svg .threshold-label{fill:#d62728}
+        .threshold{stroke:#d62728;stroke-width:1.5;stroke-dasharray:6 4}svg .threshold-label{fill:#d62728;font-weight:600;paint-order:stroke;stroke:#fff;stroke-width:4px}
         .legend span{margin-right:12px;white-space:nowrap}.legend i{display:inline-block;width:10px;height:10px;
         margin-right:4px;border-radius:2px}
         table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
         th,td{border-bottom:1px solid #eee;padding:3px 8px;text-align:right;vertical-align:top}
         th:first-child,td:first-child{text-align:left}tr.alert td{background:#fdecea;color:#a11}
         table.uas td:last-child,table.uas th:last-child,#malformed td,#inputs td,#gaps td{text-align:left}
-        table.uas td:first-child{text-align:right;width:4em}
+        table.uas td:first-child{text-align:right;width:4em}#malformed td:not(:last-child){white-space:nowrap}
         code{font:12px ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
         details{margin:6px 0}summary{cursor:pointer}
 

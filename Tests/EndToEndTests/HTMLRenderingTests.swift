@@ -23,7 +23,8 @@ import Testing
         let result = try ExternalTool.run(
             chromium,
             [
-                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.url.path)",
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--user-data-dir=\(profile.url.path)",
                 "--enable-logging=stderr", "--v=0",
             ] + extra + ["--dump-dom", "file://\(file)"])
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
@@ -114,7 +115,8 @@ import Testing
         let result = try ExternalTool.run(
             chromium,
             [
-                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.url.path)",
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--user-data-dir=\(profile.url.path)",
                 "--hide-scrollbars", "--window-size=1000,1400", "--screenshot=\(png)", "file://\(html)",
             ])
         #expect(result.status == 0)

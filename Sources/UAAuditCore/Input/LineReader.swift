@@ -11,10 +11,11 @@ public protocol LineSink {
 /// A last line without `\n` is still a line. A line longer than `maxLineBytes` is handed to
 /// ``LineSink/overlongLine(prefix:length:)`` and skipped without being held in memory.
 public final class LineReader {
-    public static let defaultBlockSize = 1 << 20
+    public static let defaultBlockSize = 256 << 10
     public static let defaultMaxLineBytes = 1 << 20
     /// How much of an overlong line is kept as its sample.
     public static let overlongPrefixBytes = 512
+    static let minimumRead = 16
 
     private let blockSize: Int
     private let maxLineBytes: Int
@@ -45,7 +46,9 @@ public final class LineReader {
         var filled = 0  // bytes held in buffer[0..<filled]
         var overlong = -1  // length so far of an overlong line being skipped, or -1
         while true {
-            let room = capacity - filled
+            // Read a block at a time: the room kept for long lines is touched only by long lines,
+            // so memory in use stays near the block size.
+            let room = min(capacity - filled, max(blockSize, LineReader.minimumRead))
             let n = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: room))
             if n == 0 { break }
             let end = filled + n

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A throw-away nginx (Debian's package) on a free 127.0.0.1 port, in the foreground with its
+/// own prefix, stopped when the value goes away.
+final class LiveNginx {
+    let dir: Scratch
+    let port: Int
+    let binary: String
+    var log: String { dir.path("logs/access.log") }
+
+    /// Starts nginx with `logFormats` (log_format directives) and `accessLogs` (access_log
+    /// directives; `LOGS/` stands for the log folder); by default the ua_log format to access.log.
+    init(binary: String, logFormats: String? = nil, accessLogs: String? = nil) throws {
+        dir = try Scratch()
+        try FileManager.default.createDirectory(atPath: dir.path("logs"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir.path("tmp"), withIntermediateDirectories: true)
+        port = try LiveNginx.freePort()
+        self.binary = binary
+        let user = getuid() == 0 ? "user root;" : ""
+        let log = dir.path("logs/access.log")
+        server = Process()
+        try dir.write(
+            "nginx.conf",
+            """
+            \(user)
+            worker_processes 2;
+            pid \(dir.path("nginx.pid"));
+            error_log \(dir.path("error.log"));
+            events { worker_connections 64; }
+            http {
+                client_body_temp_path \(dir.path("tmp"));
+                proxy_temp_path \(dir.path("tmp"));
+                fastcgi_temp_path \(dir.path("tmp"));
+                uwsgi_temp_path \(dir.path("tmp"));
+                scgi_temp_path \(dir.path("tmp"));
+                \(logFormats ?? LiveNginx.uaLogFormat)
+                server {
+                    listen 127.0.0.1:\(port);
+                    \(accessLogs?.replacingOccurrences(of: "LOGS/", with: dir.path("logs") + "/") ?? "access_log \(log) ua_log;")
+                    location / { return 200 "ok\\n"; }
+                }
+            }
+            """)
+        // In the foreground (daemon off): a daemonising nginx leaves Foundation's Process
+        // waiting for a parent that has already gone.
+        server.executableURL = URL(fileURLWithPath: binary)
+        server.arguments = [
+            "-p", dir.url.path, "-c", dir.path("nginx.conf"), "-e", dir.path("error.log"), "-g", "daemon off;",
+        ]
+        try server.run()
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: dir.path("nginx.pid")) { usleep(20_000) }
+        usleep(100_000)
+    }
+
+    let server: Process
+
+    static let uaLogFormat = """
+        log_format ua_log '$remote_addr - $remote_user [$time_local] "$request" '
+                          '$status $body_bytes_sent "$http_referer" "$http_user_agent" '
+                          'rt=$request_time uct="$upstream_connect_time" '
+                          'uht="$upstream_header_time" urt="$upstream_response_time"';
+        """
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
+        }
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    /// `nginx -p DIR -c DIR/nginx.conf [signal]`.
+    func control(_ extra: [String]) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = ["-p", dir.url.path, "-c", dir.path("nginx.conf"), "-e", dir.path("error.log")] + extra
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw LiveNginxError.failed(extra.joined(separator: " ")) }
+    }
+
+    /// Sends `count` requests with `ua` through curl (one process, keep-alive).
+    func send(_ count: Int, ua: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        p.arguments = ["-s", "-o", "/dev/null", "-A", ua] + (0..<count).map { "http://127.0.0.1:\(port)/r?\($0)" }
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw LiveNginxError.failed("curl") }
+    }
+
+    /// Waits until nginx has written `lines` lines in all.
+    func waitForLines(_ lines: Int, in paths: [String]) {
+        for _ in 0..<200 {
+            let total = paths.reduce(0) { sum, path in
+                sum + ((try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").count ?? 0)
+            }
+            if total >= lines { return }
+            usleep(20_000)
+        }
+    }
+
+    deinit {
+        server.terminate()
+        server.waitUntilExit()
+    }
+}
+
+enum LiveNginxError: Error { case failed(String) }

@@ -80,7 +80,7 @@ struct AlertOptions {
             delivery.timeout = seconds
         }
         delivery.retries = try args.integer("webhook-retries", range: 0...10) ?? delivery.retries
-        let host = args.value("host") ?? ProcessInfo.processInfo.hostName
+        let host = args.value("host") ?? Syscalls.hostName()
         guard !host.isEmpty, host.utf8.count <= 255 else {
             throw CLIError("--host takes a name of 1 to 255 bytes")
         }

@@ -95,6 +95,14 @@ public enum Syscalls {
 
     public static func getpid() -> Int32 { Glibc.getpid() }
 
+    /// This machine's name from gethostname(2): no DNS lookup, so it cannot hang without a resolver.
+    public static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "localhost" : name
+    }
+
     private static func callStat(_ path: String, _ st: inout Glibc.stat) -> Int32 {
         stat(path, &st)
     }

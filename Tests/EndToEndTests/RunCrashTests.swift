@@ -75,6 +75,10 @@ import Testing
             let got = try outcome(h)
             #expect(got.report == expected.report)
             #expect(got.ledger == expected.ledger)
+            // A temp file a killed write left behind is removed by the next write.
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: h.dir.url.path)
+                .filter { $0.contains(".tmp.") }
+            #expect(leftovers.isEmpty, "\(leftovers)")
         }
         // Most kills must land inside the run, or the test proves little.
         #expect(killedBeforeExit >= 50)

@@ -5,8 +5,10 @@ import Glibc
 public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(SystemError) {
         let directory = parentDirectory(of: path)
-        let temp = "\(directory)/.\(baseName(of: path)).tmp.\(Syscalls.getpid())"
+        let prefix = ".\(baseName(of: path)).tmp."
+        let temp = "\(directory)/\(prefix)\(Syscalls.getpid())"
         Syscalls.unlink(temp)
+        removeAbandonedTemps(in: directory, prefix: prefix)
         let fd = try Syscalls.open(temp, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode)
         do {
             try Syscalls.fchmod(fd, mode)
@@ -35,6 +37,16 @@ public enum AtomicFile {
         if let dfd = try? Syscalls.open(directory, flags: O_RDONLY | O_DIRECTORY) {
             try? Syscalls.fsync(dfd)
             Syscalls.close(dfd)
+        }
+    }
+
+    /// Removes temp files of this target left by writers that died before their rename
+    /// (SIGKILL, power loss): those whose process no longer exists.
+    static func removeAbandonedTemps(in directory: String, prefix: String) {
+        guard let names = try? Syscalls.listDirectory(directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0, pid != Syscalls.getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { Syscalls.unlink("\(directory)/\(name)") }
         }
     }
 

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+@testable import UAAuditCore
+
+@Suite struct AtomicFileTests {
+    @Test func writesWholeFilesWithTheModeAndLeavesNoTemp() throws {
+        let dir = try TempDirectory()
+        let path = dir.path("state.json")
+        try AtomicFile.write(Array("first".utf8), to: path, mode: 0o600)
+        try AtomicFile.write(Array("second".utf8), to: path, mode: 0o600)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "second")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["state.json"])
+    }
+
+    @Test func removesTempsOfDeadWritersAndKeepsThoseOfLiveOnes() throws {
+        let dir = try TempDirectory()
+        // A pid that has certainly exited: a child we started and waited for.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = child.processIdentifier
+        let live = getppid()
+        try dir.write(".state.json.tmp.\(dead)", Array("torn".utf8))
+        try dir.write(".state.json.tmp.\(live)", Array("in progress".utf8))
+        try dir.write(".other.json.tmp.\(dead)", Array("another target's".utf8))
+        try AtomicFile.write(Array("new".utf8), to: dir.path("state.json"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+        #expect(names == [".other.json.tmp.\(dead)", ".state.json.tmp.\(live)", "state.json"])
+    }
+
+    @Test func aMissingDirectoryIsAnErrorAndWritesNothing() {
+        #expect(throws: SystemError(errno: ENOENT, call: "open")) {
+            try AtomicFile.write(Array("x".utf8), to: "/nonexistent-dir/report.json")
+        }
+    }
+}

@@ -76,6 +76,11 @@ public struct RunConfig: Codable, Equatable, Sendable {
         } catch {
             throw ConfigError(path: path, reason: "cannot read: \(error.reason)")
         }
+        return try decode(bytes, path: path)
+    }
+
+    /// Decodes config JSON (`path` names it in messages).
+    public static func decode(_ bytes: [UInt8], path: String) throws(ConfigError) -> RunConfig {
         let config: RunConfig
         do {
             config = try JSONDecoder().decode(RunConfig.self, from: Data(bytes))

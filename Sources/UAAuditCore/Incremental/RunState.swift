@@ -150,6 +150,12 @@ extension RunState {
         } catch {
             throw StateError(path: path, reason: "cannot read: \(error.reason)")
         }
+        return try decode(bytes, path: path)
+    }
+
+    /// Decodes state JSON (`path` names it in messages): a clear error for truncated, corrupt
+    /// or newer-version content.
+    public static func decode(_ bytes: [UInt8], path: String) throws(StateError) -> RunState {
         struct Version: Decodable { var version: Int? }
         guard let version = try? JSONDecoder().decode(Version.self, from: Data(bytes)) else {
             throw StateError(path: path, reason: "is not valid JSON (truncated or corrupt)")

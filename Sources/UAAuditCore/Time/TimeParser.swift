@@ -76,6 +76,7 @@ public struct TimeParser {
     }
 
     /// `$msec`: seconds since the epoch with milliseconds (`1764407920.123`); counted in UTC.
+    /// More than 10 digits of seconds is not a time nginx writes: the line is malformed.
     public static func parseMsec(_ p: UnsafeRawPointer, count: Int) -> HourKey? {
         guard count >= 3, count <= 20 else { return nil }
         var seconds: Int64 = 0
@@ -84,12 +85,13 @@ public struct TimeParser {
         while i < count {
             let b = p.load(fromByteOffset: i, as: UInt8.self)
             if b == 0x2E { break }
-            guard b >= 0x30, b <= 0x39 else { return nil }
+            // At most 10 digits (up to the year 2286): never an overflow, always a 4-digit year.
+            guard b >= 0x30, b <= 0x39, digits < 10 else { return nil }
             seconds = seconds * 10 + Int64(b - 0x30)
             digits += 1
             i += 1
         }
-        guard digits >= 1, digits <= 12 else { return nil }
+        guard digits >= 1 else { return nil }
         if i < count {
             i += 1
             guard i < count else { return nil }

@@ -1,0 +1,34 @@
+import UAAuditCore
+
+/// Tokenizer target: every field of a matched line lies inside the line, in order; with
+/// `escape=default` or `json`, the UA field holds no unescaped quote.
+enum Tokenizing {
+    nonisolated(unsafe) static let tokenizers: [LineTokenizer] = {
+        let formats = [
+            try? LogFormat(BuiltinFormats.uaLog), try? LogFormat(BuiltinFormats.uaLog, escape: .json),
+            try? LogFormat(BuiltinFormats.combined), try? LogFormat(BuiltinFormats.uaLog, escape: .none),
+            try? LogFormat("$msec|$status|$http_user_agent"),
+        ]
+        return formats.compactMap { $0.map { LineTokenizer(format: $0) } }
+    }()
+
+    static func run(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { line in
+            for tokenizer in tokenizers where tokenizer.match(line) {
+                var previousEnd = 0
+                for k in 0..<tokenizer.fieldCount {
+                    let start = tokenizer.starts[k]
+                    let end = tokenizer.ends[k]
+                    FuzzTargets.check(
+                        start >= previousEnd && start <= end && end <= line.count, "field \(k) outside the line")
+                    previousEnd = end
+                }
+                let ua = Array(tokenizer.field(tokenizer.userAgentField))
+                if tokenizer.format.escape == .default {
+                    FuzzTargets.check(!ua.contains(0x22), "a default-escaped UA holds a quote")
+                }
+                _ = Unescape.decode(ua, mode: tokenizer.format.escape)
+            }
+        }
+    }
+}

@@ -23,32 +23,26 @@ struct AuditOptions {
 
     /// Compiles the format options.
     static func format(_ args: Arguments) throws(CLIError) -> LogFormat {
-        let name = args.value("format")
-        do {
-            if let string = args.value("log-format") {
-                if args.value("nginx-conf") != nil {
-                    throw CLIError("give either --log-format or --nginx-conf, not both")
-                }
-                let escapeText = args.value("escape") ?? "default"
-                guard let escape = EscapeMode(rawValue: escapeText) else {
-                    throw CLIError("--escape takes default, json or none, not '\(escapeText)'")
-                }
-                return try LogFormat(string, escape: escape, name: name)
-            }
-            if args.value("escape") != nil {
+        var escape: EscapeMode?
+        if let text = args.value("escape") {
+            guard args.value("log-format") != nil else {
                 throw CLIError("--escape goes with --log-format (a config's log_format names its own escape=)")
             }
-            if let conf = args.value("nginx-conf") {
-                guard let name else { throw CLIError("--nginx-conf needs --format NAME: which log_format to read") }
-                return try NginxConfig.logFormat(named: name, path: conf)
+            guard let mode = EscapeMode(rawValue: text) else {
+                throw CLIError("--escape takes default, json or none, not '\(text)'")
             }
-            return try BuiltinFormats.named(name ?? "ua_log")
-        } catch let error as FormatError {
-            throw CLIError(error.description)
-        } catch let error as CLIError {
-            throw error
+            escape = mode
+        }
+        if args.value("log-format") != nil, args.value("nginx-conf") != nil {
+            throw CLIError("give either --log-format or --nginx-conf, not both")
+        }
+        let choice = RunConfig.FormatChoice(
+            name: args.value("format"), string: args.value("log-format"), escape: escape,
+            nginxConf: args.value("nginx-conf"))
+        do {
+            return try choice.compile()
         } catch {
-            throw CLIError("\(error)")
+            throw CLIError(String(describing: error))
         }
     }
 

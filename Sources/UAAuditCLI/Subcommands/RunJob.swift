@@ -97,26 +97,16 @@ struct RunJob {
             delivery: alerts.delivery)
     }
 
+    /// Flags win over the config's format; without either, the built-in ua_log.
     private static func compileFormat(_ args: Arguments, _ choice: RunConfig.FormatChoice?) throws(CLIError)
         -> LogFormat
     {
-        if args.value("format") != nil || args.value("log-format") != nil || args.value("nginx-conf") != nil {
-            return try AuditOptions.format(args)
-        }
-        guard let choice else { return try AuditOptions.format(args) }
+        let flagged = ["format", "log-format", "escape", "nginx-conf"].contains { args.value($0) != nil }
+        guard !flagged, let choice else { return try AuditOptions.format(args) }
         do {
-            if let string = choice.string {
-                return try LogFormat(string, escape: choice.escape ?? .default, name: choice.name)
-            }
-            if let conf = choice.nginxConf {
-                guard let name = choice.name else { throw CLIError("config format.nginx_conf needs format.name") }
-                return try NginxConfig.logFormat(named: name, path: conf)
-            }
-            return try BuiltinFormats.named(choice.name ?? "ua_log")
-        } catch let error as CLIError {
-            throw error
+            return try choice.compile()
         } catch {
-            throw CLIError("\(error)")
+            throw CLIError("config format: \(error)")
         }
     }
 }

@@ -10,6 +10,7 @@ public enum FormatError: Error, Equatable, CustomStringConvertible {
     case unreadableConfig(path: String, reason: String)
     case configSyntax(path: String, line: Int, message: String)
     case badEscapeParameter(value: String, path: String, line: Int)
+    case nginxConfNeedsName(path: String)
 
     public var description: String {
         switch self {
@@ -41,6 +42,8 @@ public enum FormatError: Error, Equatable, CustomStringConvertible {
             return "cannot read nginx config \(path): \(reason)"
         case .configSyntax(let path, let line, let message):
             return "\(path):\(line): \(message)"
+        case .nginxConfNeedsName(let path):
+            return "which log_format of \(path)? name it (--format NAME, or \"name\" in the config's format)"
         case .badEscapeParameter(let value, let path, let line):
             return "\(path):\(line): unknown escape parameter '\(value)' (expected default, json or none)"
         }

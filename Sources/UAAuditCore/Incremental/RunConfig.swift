@@ -16,6 +16,25 @@ public struct RunConfig: Codable, Equatable, Sendable {
             case name, string, escape
             case nginxConf = "nginx_conf"
         }
+
+        public init(name: String? = nil, string: String? = nil, escape: EscapeMode? = nil, nginxConf: String? = nil) {
+            self.name = name
+            self.string = string
+            self.escape = escape
+            self.nginxConf = nginxConf
+        }
+
+        /// The format this choice names: a format string, a log_format of an nginx config, or
+        /// a built-in (`ua_log` when nothing is named). Shared by `scan`'s flags and run's config.
+        /// - Throws: ``FormatError``.
+        public func compile() throws -> LogFormat {
+            if let string { return try LogFormat(string, escape: escape ?? .default, name: name) }
+            if let nginxConf {
+                guard let name else { throw FormatError.nginxConfNeedsName(path: nginxConf) }
+                return try NginxConfig.logFormat(named: name, path: nginxConf)
+            }
+            return try BuiltinFormats.named(name ?? "ua_log")
+        }
     }
 
     public var version: Int?

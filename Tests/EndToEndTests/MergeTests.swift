@@ -39,12 +39,16 @@ import UAAuditCore
 
     /// `scan --json` of `lines` as the file `access.log` in a directory of its own, so that every
     /// part's report names the same path; the report is also saved in `reports` as `name`.
-    static func scan(_ lines: [String], saveAs name: String? = nil, in reports: Scratch? = nil) throws -> (
-        report: [UInt8], file: String
-    ) {
+    /// Split clients and drift are per report (they cannot be added up), so the scans that a
+    /// merge must reproduce leave them out.
+    static let additive = ["--client-key", "none", "--baseline-hours", "0"]
+
+    static func scan(
+        _ lines: [String], saveAs name: String? = nil, in reports: Scratch? = nil, options: [String] = additive
+    ) throws -> (report: [UInt8], file: String) {
         let dir = try Scratch()
         try dir.write("access.log", lines.joined(separator: "\n") + "\n")
-        let result = try Tool.run(["scan", "--json", "--threads", "1", "access.log"], directory: dir.url)
+        let result = try Tool.run(["scan", "--json", "--threads", "1"] + options + ["access.log"], directory: dir.url)
         #expect(result.status == 0, "\(result.stderr)")
         guard let name, let reports else { return (result.stdout, "") }
         return (result.stdout, try reports.write(name, result.out))
@@ -99,6 +103,38 @@ import UAAuditCore
         #expect(a.totals == b.totals)
         let wholeReport = try ReportEncoding.decode(try Self.scan(lines).report)
         #expect(a.hours == wholeReport.hours)
+    }
+
+    @Test func clientsAndDriftAreKeptOnlyForHoursOfOneReport() throws {
+        let lines = Self.log()
+        let reports = try Scratch()
+        // The first report has 17:00 and half of 18:00; the second the other half, 19:00 and 09:00Z.
+        let inFirst = lines.enumerated().map { i, line in
+            line.contains("2026:17:") || (line.contains("2026:18:") && i % 2 == 0)
+        }
+        let first = try Self.scan(
+            lines.indices.filter { inFirst[$0] }.map { lines[$0] }, saveAs: "a.json", in: reports, options: [])
+        let second = try Self.scan(
+            lines.indices.filter { !inFirst[$0] }.map { lines[$0] }, saveAs: "b.json", in: reports, options: [])
+        let merged = try Tool.run(["merge", "--json", first.file, second.file])
+        #expect(merged.status == 0)
+        #expect(merged.stderr.contains("split clients and UA drift cannot be combined across reports"))
+        let report = try ReportEncoding.decode(merged.stdout)
+        let a = try ReportEncoding.decode(first.report)
+        let b = try ReportEncoding.decode(second.report)
+        let shared = Set(a.hours.map(\.hour)).intersection(b.hours.map(\.hour))
+        #expect(shared == ["2026-11-29T18:00:00+08:00"])
+        for hour in report.hours {
+            let alone = (a.hours + b.hours).first { $0.hour == hour.hour }
+            #expect(hour.clients == (shared.contains(hour.hour) ? nil : alone?.clients), "\(hour.hour)")
+            #expect(hour.drift == (shared.contains(hour.hour) ? nil : alone?.drift), "\(hour.hour)")
+            let impacts = (a.hours + b.hours).filter { $0.hour == hour.hour }.compactMap { $0.impact?["inconsistent"] }
+            var sum = StatusCounts()
+            for i in impacts { sum.add(i) }
+            #expect(hour.impact?["inconsistent"] == sum, "\(hour.hour)")
+        }
+        #expect(report.hours.compactMap(\.clients).count == 3)
+        #expect(report.hours.compactMap(\.drift).count == 3)
     }
 
     @Test func reportsOfDifferentRulesAreRefusedByName() throws {

@@ -48,6 +48,7 @@ enum Summary {
         let breachLine = "alert hours (marked !): \(breached) of \(report.hours.count), where the \(alert) share"
         out += (breached > 0 ? palette.alert(breachLine) : breachLine) + "\n"
         out += "  is above \(percent(report.threshold)) with at least \(report.minRequests) requests\n"
+        out += InsightSummary.render(report, width: width, palette: palette)
 
         var top: [String: Int64] = [:]
         for hour in report.hours { for entry in hour.top { top[entry.ua, default: 0] += entry.count } }

@@ -5,7 +5,8 @@ import UAAuditCore
 /// rotation, closes hours, alerts once per breached hour, and commits its state atomically.
 struct RunCommand {
     static let specs: [Arguments.Spec] =
-        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + AlertOptions.specs.filter { $0.name != "host" } + [
+        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + AlertOptions.specs.filter { $0.name != "host" }
+        + InsightOptions.specs + [
             .init(name: "config", short: "c", takesValue: true),
             .init(name: "state", short: nil, takesValue: true),
             .init(name: "out", short: "o", takesValue: true),
@@ -56,6 +57,11 @@ struct RunCommand {
         Log format and rules (each also a config key):
         \(AuditOptions.formatHelp)
         \(AuditOptions.rulesHelp)
+
+        Split clients and UA drift (config: the "insight" object with client_key,
+        app_classes, show_client_keys, baseline_hours, alert_new_family,
+        alert_share_drop; the baseline is the state's earlier hours):
+        \(InsightOptions.help)
 
         Alerts (added to the config's "alerts"; one message per run for the hours that
         closed breached; an alert a channel refused is kept and sent again next run):

@@ -57,7 +57,8 @@ struct RunJob {
             format: format, rules: rules, threshold: threshold,
             minRequests: Int64(
                 try args.integer("min-requests", range: 0...Int(Int32.max)) ?? Int(config.minRequests ?? 100)),
-            top: try args.integer("top", range: 0...10_000) ?? config.top ?? 10, threads: 1)
+            top: try args.integer("top", range: 0...10_000) ?? config.top ?? 10, threads: 1,
+            insight: try InsightOptions.settings(args, config: config.insight, format: format, rules: rules))
         var now = Int64(Date().timeIntervalSince1970)
         if let text = args.value("now") {
             guard let parsed = Instant.parse(text) else {

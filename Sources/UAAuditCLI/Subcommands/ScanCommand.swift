@@ -4,7 +4,7 @@ import UAAuditCore
 /// `uaaudit scan`: audit log files once and report per hour.
 struct ScanCommand {
     static let specs: [Arguments.Spec] =
-        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + AlertOptions.specs + [
+        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + AlertOptions.specs + InsightOptions.specs + [
             .init(name: "threshold", short: nil, takesValue: true),
             .init(name: "min-requests", short: nil, takesValue: true),
             .init(name: "top", short: nil, takesValue: true),
@@ -35,7 +35,11 @@ struct ScanCommand {
                                    (0.001 or 0.1%; default 0.001)
               --min-requests N     hours with fewer requests never alert (default 100)
               --top N              alert-class UAs listed per hour (default 10)
-              --fail-on-alert      exit 1 when an hour is over the threshold
+              --fail-on-alert      exit 1 when an hour is over the threshold (or has
+                                   a drift alert)
+
+        Split clients and UA drift (each hour's baseline: the scan's earlier hours):
+        \(InsightOptions.help)
 
         Alerts (one message per run, listing every hour over the threshold):
         \(AlertOptions.help)
@@ -145,7 +149,7 @@ struct ScanCommand {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))
         }
-        if status == .success, args.flag("fail-on-alert"), report.hours.contains(where: \.alert) {
+        if status == .success, args.flag("fail-on-alert"), report.hours.contains(where: \.alerted) {
             status = .alert
         }
         // Alerts go out after the report is written and shown; a failure outranks the rest.
@@ -178,6 +182,7 @@ struct ScanCommand {
             top: try args.integer("top", range: 0...10_000) ?? 10,
             threads: try args.integer("threads", range: 1...256) ?? max(cores, 1),
             maxLineBytes: try args.integer("max-line-bytes", range: 1024...(256 << 20))
-                ?? LineReader.defaultMaxLineBytes)
+                ?? LineReader.defaultMaxLineBytes,
+            insight: try InsightOptions.settings(args, config: nil, format: format, rules: rules))
     }
 }

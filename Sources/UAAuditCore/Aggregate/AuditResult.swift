@@ -4,12 +4,40 @@
 /// the same whatever the number of threads.
 public struct AuditResult: Sendable {
     public struct HourCounts: Sendable, Equatable {
-        /// One counter per class, then errors, then out of scope.
+        /// One counter per class, then errors, then out of scope, then ``StatusCounts/slots``
+        /// status counters per class.
         public var counts: [Int64]
         /// Alert-class UAs (decoded) and their counts.
         public var alertUAs: [[UInt8]: Int64] = [:]
         /// Alert-class requests whose UA did not fit the bounded table.
         public var untrackedAlertUAs: Int64 = 0
+        /// Requests per (UA family, class index); bounded per hour.
+        public var families: [FamilyKey: Int64] = [:]
+        public var untrackedFamilies: Int64 = 0
+        /// Alert-class request paths (decoded) with their counts; bounded per hour.
+        public var paths: [[UInt8]: PathCount] = [:]
+        public var untrackedPaths: Int64 = 0
+        public var clients = ClientSet()
+
+        /// Adds another part's counts of the same hour (bounds are applied by the caller).
+        public mutating func add(_ other: HourCounts) {
+            for i in counts.indices { counts[i] += other.counts[i] }
+            for (ua, n) in other.alertUAs { alertUAs[ua, default: 0] += n }
+            untrackedAlertUAs += other.untrackedAlertUAs
+            for (family, n) in other.families { families[family, default: 0] += n }
+            untrackedFamilies += other.untrackedFamilies
+            for (path, c) in other.paths {
+                paths[path, default: PathCount()].count += c.count
+                paths[path, default: PathCount()].rejected += c.rejected
+            }
+            untrackedPaths += other.untrackedPaths
+            clients.merge(other.clients)
+        }
+    }
+
+    public struct FamilyKey: Hashable, Sendable {
+        public var family: [UInt8]
+        public var cls: Int
     }
 
     public struct Sample: Sendable, Equatable {
@@ -44,11 +72,13 @@ public struct AuditResult: Sendable {
 
     /// Adds a tally of `path`, whose first line is line `firstLine` of that file.
     public mutating func absorb(_ tally: Tally, path: String, firstLine: Int64, escape: EscapeMode) {
-        let width = classCount + 2
+        let width = tally.width
         for (b, key) in tally.hours.enumerated() {
             var hour = hours[key] ?? HourCounts(counts: [Int64](repeating: 0, count: width))
             for slot in 0..<width { hour.counts[slot] += tally.value(bucket: b, slot: slot) }
             hour.untrackedAlertUAs += tally.untracked[b]
+            hour.untrackedFamilies += tally.untrackedFamilies[b]
+            hour.untrackedPaths += tally.untrackedPaths[b]
             hours[key] = hour
         }
         let table = tally.alertUAs
@@ -57,7 +87,11 @@ public struct AuditResult: Sendable {
             let decoded = Unescape.decode(Array(table.key(e)), mode: escape)
             hours[key]?.alertUAs[decoded, default: 0] += table.values[e]
         }
-        for key in tally.hours { trimAlertUAs(of: key) }
+        absorbInsight(tally, escape: escape)
+        for key in tally.hours {
+            trimAlertUAs(of: key)
+            trimInsight(of: key)
+        }
         malformed += tally.malformed
         if tally.newest != Int64.min { newest = max(newest ?? tally.newest, tally.newest) }
         for sample in tally.samples where samples.count < sampleLimit {
@@ -79,6 +113,65 @@ public struct AuditResult: Sendable {
         let dropped = sorted.dropFirst(kept.count).reduce(Int64(0)) { $0 + $1.value }
         hours[key]?.alertUAs = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
         hours[key]?.untrackedAlertUAs += dropped
+    }
+
+    private mutating func absorbInsight(_ tally: Tally, escape: EscapeMode) {
+        if let names = tally.families {
+            let counts = tally.familyCounts
+            for e in 0..<counts.count {
+                let k = counts.key(e)
+                let key = tally.hours[Int(k >> 40)]
+                let family = FamilyKey(family: Array(names.key(Int((k >> 8) & 0xFFFF_FFFF))), cls: Int(k & 0xFF))
+                hours[key]?.families[family, default: 0] += counts.value(e)
+            }
+        }
+        let paths = tally.alertPaths
+        for e in 0..<paths.count {
+            let tag = Int(paths.tag(e))
+            let key = tally.hours[tag / 2]
+            let decoded = PathText.decode(Array(paths.key(e)), escape: escape)
+            var entry = hours[key]?.paths[decoded] ?? PathCount()
+            entry.count += paths.values[e]
+            if tag % 2 == 1 { entry.rejected += paths.values[e] }
+            hours[key]?.paths[decoded] = entry
+        }
+        if let clients = tally.clients {
+            for e in 0..<clients.count {
+                let (bucket, hash, mask) = clients.entry(e)
+                hours[tally.hours[bucket]]?.clients.add(hash: hash, mask: mask, level: clients.levels[bucket])
+            }
+            for (bucket, level) in clients.levels.enumerated() {
+                hours[tally.hours[bucket]]?.clients.sample(atLevel: level)
+            }
+            for (bucket, keys) in clients.examples {
+                for raw in keys {
+                    hours[tally.hours[bucket]]?.clients.addExample(
+                        ReportText.render(Unescape.decode(raw, mode: escape)))
+                }
+            }
+        }
+    }
+
+    /// The most families and alert-class paths an hour keeps; beyond that the least frequent
+    /// are dropped and counted as untracked.
+    public static let maxFamiliesPerHour = 2_000
+    public static let maxPathsPerHour = 2_000
+
+    private mutating func trimInsight(of key: HourKey) {
+        guard var hour = hours[key] else { return }
+        if hour.families.count > AuditResult.maxFamiliesPerHour {
+            let sorted = hour.families.sorted { $0.value > $1.value }
+            let kept = sorted.prefix(AuditResult.maxFamiliesPerHour / 2)
+            hour.untrackedFamilies += sorted.dropFirst(kept.count).reduce(0) { $0 + $1.value }
+            hour.families = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+        }
+        if hour.paths.count > AuditResult.maxPathsPerHour {
+            let sorted = hour.paths.sorted { $0.value.count > $1.value.count }
+            let kept = sorted.prefix(AuditResult.maxPathsPerHour / 2)
+            hour.untrackedPaths += sorted.dropFirst(kept.count).reduce(0) { $0 + $1.value.count }
+            hour.paths = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+        }
+        hours[key] = hour
     }
 
     /// Requests of an hour: every class plus the UAs that could not be classified (errors).

@@ -4,6 +4,11 @@
 /// then `out_of_scope`. The alert class's UAs are counted per bucket in a bounded table keyed on
 /// the raw field bytes; UAs that do not fit are counted as untracked, and the top list of their
 /// hour is then marked approximate.
+///
+/// After those, per bucket, ``StatusCounts/slots`` counters per class (the responses' statuses).
+/// Beside the counters: requests per (bucket, UA family, class), the alert class's request
+/// paths, and the clients seen per kind of request (``ClientSample``), all in bounded tables
+/// whose overflow is counted so the report can say what is approximate.
 public final class Tally {
     public struct Sample: Sendable, Equatable {
         /// 1-based line number within this tally's stretch of input.
@@ -16,6 +21,9 @@ public final class Tally {
     public let width: Int
     public var errorsSlot: Int { classCount }
     public var outOfScopeSlot: Int { classCount + 1 }
+    /// The first status counter of a class.
+    @inline(__always)
+    public func statusSlot(_ cls: Int) -> Int { classCount &+ 2 &+ cls &* StatusCounts.slots }
 
     public private(set) var hours: [HourKey] = []
     /// `width` counters per bucket, grown by doubling; a raw buffer so the per-line
@@ -23,12 +31,22 @@ public final class Tally {
     private var storage: UnsafeMutablePointer<Int64>
     private var storageCapacity: Int
     public private(set) var untracked: [Int64] = []
+    /// Per bucket: requests whose family, or alert-class path, did not fit its table.
+    public private(set) var untrackedFamilies: [Int64] = []
+    public private(set) var untrackedPaths: [Int64] = []
     public var lines: Int64 = 0
     /// The newest request time counted (seconds since the epoch), Int64.min when none.
     public var newest = Int64.min
     public private(set) var malformed: Int64 = 0
     public private(set) var samples: [Sample] = []
     public let alertUAs: ByteTable
+    /// Requests per (bucket << 40 | family id << 8 | class).
+    public let familyCounts: CounterTable
+    /// The family table the ids refer to (the worker's ``UACache/families``), if counted.
+    public let families: ByteTable?
+    /// Alert-class request paths as logged (no query), tagged `bucket * 2 + (401/403 ? 1 : 0)`.
+    public let alertPaths: ByteTable
+    public let clients: ClientSample?
 
     private let sampleLimit: Int
     private var index: [HourKey: Int] = [:]
@@ -37,12 +55,19 @@ public final class Tally {
 
     public static let sampleTextBytes = 512
 
-    public init(classCount: Int, sampleLimit: Int, alertTableEntries: Int = 16_384, alertArenaBytes: Int = 2 << 20) {
+    public init(
+        classCount: Int, sampleLimit: Int, alertTableEntries: Int = 16_384, alertArenaBytes: Int = 2 << 20,
+        families: ByteTable? = nil, clientEntries: Int = 0
+    ) {
         self.classCount = classCount
-        self.width = classCount + 2
+        self.width = classCount + 2 + classCount * StatusCounts.slots
         self.sampleLimit = sampleLimit
         self.alertUAs = ByteTable(maxEntries: alertTableEntries, arenaBytes: alertArenaBytes)
-        self.storageCapacity = (classCount + 2) * 64
+        self.families = families
+        self.familyCounts = CounterTable(maxEntries: families == nil ? 1 : 16_384)
+        self.alertPaths = ByteTable(maxEntries: 4_096, arenaBytes: 512 << 10)
+        self.clients = clientEntries > 0 ? ClientSample(maxEntries: clientEntries) : nil
+        self.storageCapacity = width * 64
         self.storage = .allocate(capacity: storageCapacity)
     }
 
@@ -70,6 +95,8 @@ public final class Tally {
             (storage + b * width).initialize(repeating: 0, count: width)
             hours.append(key)
             untracked.append(0)
+            untrackedFamilies.append(0)
+            untrackedPaths.append(0)
             index[key] = b
         }
         lastKey = key
@@ -92,6 +119,37 @@ public final class Tally {
             alertUAs.values[e] &+= 1
         } else {
             untracked[bucket] &+= 1
+        }
+    }
+
+    /// Counts a request's status (3 validated digits) for its class.
+    @inline(__always)
+    public func countStatus(bucket: Int, cls: Int, status: UnsafeRawBufferPointer) {
+        let (family, exact) = StatusCounts.slots(of: status)
+        let base = bucket &* width &+ statusSlot(cls)
+        storage[base &+ family] &+= 1
+        if exact >= 0 { storage[base &+ exact] &+= 1 }
+    }
+
+    /// Counts a request of a class in its UA family.
+    @inline(__always)
+    public func countFamily(bucket: Int, family: UInt32, cls: Int) {
+        if family == UACache.untrackedFamily
+            || !familyCounts.add(UInt64(bucket) << 40 | UInt64(family) << 8 | UInt64(cls & 0xFF))
+        {
+            untrackedFamilies[bucket] &+= 1
+        }
+    }
+
+    /// Counts an alert-class request's path (as logged, without the query).
+    @inline(__always)
+    public func countAlertPath(bucket: Int, path: UnsafeRawBufferPointer, rejected: Bool) {
+        let tag = Int32(truncatingIfNeeded: bucket &* 2 &+ (rejected ? 1 : 0))
+        let hash = ByteHash.hash(path, seed: UInt64(tag))
+        if let e = alertPaths.find(path, tag: tag, hash: hash) ?? alertPaths.insert(path, tag: tag, hash: hash) {
+            alertPaths.values[e] &+= 1
+        } else {
+            untrackedPaths[bucket] &+= 1
         }
     }
 

@@ -71,7 +71,7 @@ public struct AlertNotification: Codable, Equatable, Sendable {
     /// for the report's hours of those names (an alert the cron mode kept); nil when none is.
     public init?(report: Report, host: String, hours: [String]? = nil) {
         let chosen = hours.map { Set($0) }
-        let selected = report.hours.filter { chosen?.contains($0.hour) ?? $0.alert }
+        let selected = report.hours.filter { chosen?.contains($0.hour) ?? $0.alerted }
         if selected.isEmpty { return nil }
         self.init(
             host: host, alertClass: report.rules.alertClass, classOrder: report.rules.order + ["other", "missing"],

@@ -14,6 +14,7 @@ struct MessageComposer {
     var title: String {
         let host = UntrustedText.neutralise(notification.host, limit: Self.hostLimit)
         if notification.test { return "uaaudit test message from \(host)" }
+        if !notification.hours.contains(where: \.alert) { return "uaaudit: User-Agent drift on \(host)" }
         return "uaaudit: \(notification.alertClass) UAs over \(Self.percent(notification.threshold)) on \(host)"
     }
 
@@ -56,16 +57,26 @@ struct MessageComposer {
             let end = Self.shortHour(to)
             range = " from \(start) to " + (start.prefix(11) == end.prefix(11) ? String(end.dropFirst(11)) : end)
         }
-        paragraphs.append(
-            "\(count) hour\(count == 1 ? "" : "s") with the \(n.alertClass) share above "
-                + "\(Self.percent(n.threshold)) and at least \(n.minRequests) requests\(range)")
+        let shareHours = n.hours.filter(\.alert).count
+        let driftHours = n.hours.filter { $0.drift?.alert == true }.count
+        var summary: [String] = []
+        if shareHours > 0 {
+            summary.append(
+                "\(shareHours) hour\(shareHours == 1 ? "" : "s") with the \(n.alertClass) share above "
+                    + "\(Self.percent(n.threshold)) and at least \(n.minRequests) requests")
+        }
+        if driftHours > 0 { summary.append("\(driftHours) hour\(driftHours == 1 ? "" : "s") with a User-Agent drift") }
+        paragraphs.append(summary.joined(separator: ", ") + range)
         for hour in n.hours.prefix(hours) {
             let alertCount = hour.classes[n.alertClass] ?? 0
             let head =
                 style.bold(Self.shortHour(hour.hour)) + ": \(Self.percent(hour.share)) "
                 + "(\(alertCount) of \(hour.requests) requests)"
             let classes = n.classOrder.map { "\($0) \(hour.classes[$0] ?? 0)" }.joined(separator: " · ")
-            paragraphs.append(classes.isEmpty ? head : head + style.lineBreak + classes)
+            var lines = [head]
+            if !classes.isEmpty { lines.append(classes) }
+            lines += insightLines(hour)
+            paragraphs.append(lines.joined(separator: style.lineBreak))
         }
         if hours < count { paragraphs.append("(+\(count - hours) more hours not shown)") }
         if !uas.isEmpty {
@@ -77,6 +88,32 @@ struct MessageComposer {
         paragraphs.append("id \(n.id)")
         return paragraphs.joined(separator: "\n\n")
     }
+
+    /// What the hour's alert-class requests cost, who is split, and what drifted.
+    func insightLines(_ hour: Report.HourEntry) -> [String] {
+        let alert = notification.alertClass
+        var lines: [String] = []
+        if let s = hour.impact?[alert] {
+            lines.append("\(alert) \(hour.classes[alert] ?? 0), of which \(s.s403) got 403 and \(s.s401) got 401")
+        }
+        if let paths = hour.topPaths, !paths.isEmpty {
+            let listed = paths.prefix(3).map {
+                "\(UntrustedText.neutralise($0.path, limit: Self.pathLimit)) \($0.count) (\($0.rejected) refused)"
+            }
+            lines.append("paths: " + listed.joined(separator: " · "))
+        }
+        if let c = hour.clients, c.split > 0 {
+            lines.append(
+                "split clients: \(c.exact ? "" : "about ")\(c.split) of \(c.app) app clients "
+                    + "(\(Self.percent(c.splitShare))) by \(c.key)")
+        }
+        if let drift = hour.drift, drift.alert {
+            lines += drift.reasons.map { "drift: " + UntrustedText.neutralise($0, limit: Self.uaLimit * 2) }
+        }
+        return lines
+    }
+
+    static let pathLimit = 60
 
     /// `2026-11-29T17:00:00+08:00` → `2026-11-29 17:00+08:00`.
     static func shortHour(_ iso: String) -> String {

@@ -1,14 +1,24 @@
-/// Remembers the class of each distinct UA as logged, so each is decoded and matched once.
+/// Remembers the class and family of each distinct UA as logged, so each is decoded, matched and
+/// normalised once.
 ///
 /// Keyed on the raw (still escaped) field bytes borrowed from the line: a hit costs a hash and a
-/// compare, no copy. Bounded: when full, it is emptied and starts again.
+/// compare, no copy. Bounded: when full, it is emptied and starts again. Family ids index the
+/// ``families`` table, which does not empty (tallies refer to its ids) but refuses new families
+/// once full: those UAs get ``untrackedFamily``.
 public final class UACache {
+    /// The family id of a UA whose family did not fit the bounded family table.
+    public static let untrackedFamily: UInt32 = .max
+    public static let defaultFamilies = 8_192
+
     public static let defaultEntries = 32_768
     public static let defaultArenaBytes = 4 << 20
     /// UAs longer than this are classified every time rather than cached.
     public static let maxKeyBytes = 16_384
 
     private let table: ByteTable
+    /// Family bytes → id (the entry index); shared with the tallies that count by family.
+    public let families: ByteTable
+    private let familyScratch: UnsafeMutablePointer<UInt8>
     private let classifier: Classifier
     private let escape: EscapeMode
     private let scratch: UnsafeMutablePointer<UInt8>
@@ -22,31 +32,48 @@ public final class UACache {
         self.classifier = classifier
         self.escape = escape
         self.table = ByteTable(maxEntries: entries, arenaBytes: arenaBytes)
+        self.families = ByteTable(maxEntries: UACache.defaultFamilies, arenaBytes: UACache.defaultFamilies * 64)
         self.scratchCapacity = max(maxLineBytes, 16)
         self.scratch = .allocate(capacity: scratchCapacity)
+        self.familyScratch = .allocate(capacity: UAFamily.maxBytes)
     }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        scratch.deallocate()
+        familyScratch.deallocate()
+    }
 
     /// The class index of a present (non-missing) raw UA field, or ``Classifier/failed``.
     @inline(__always)
     public func classOf(raw: UnsafeRawBufferPointer) -> UInt8 {
+        UInt8(truncatingIfNeeded: lookup(raw: raw))
+    }
+
+    /// The class index (low 8 bits) and family id (the 32 bits above) of a present raw UA field.
+    @inline(__always)
+    public func lookup(raw: UnsafeRawBufferPointer) -> UInt64 {
         if raw.count > UACache.maxKeyBytes { return classifyRaw(raw) }
         let hash = ByteHash.hash(raw)
-        if let e = table.find(raw, hash: hash) { return UInt8(truncatingIfNeeded: table.values[e]) }
+        if let e = table.find(raw, hash: hash) { return UInt64(bitPattern: table.values[e]) }
         let result = classifyRaw(raw)
         var e = table.insert(raw, hash: hash)
         if e == nil {
             table.removeAll()
             e = table.insert(raw, hash: hash)
         }
-        if let e { table.values[e] = Int64(result) }
+        if let e { table.values[e] = Int64(bitPattern: result) }
         return result
     }
 
-    private func classifyRaw(_ raw: UnsafeRawBufferPointer) -> UInt8 {
+    private func classifyRaw(_ raw: UnsafeRawBufferPointer) -> UInt64 {
         misses += 1
         let n = Unescape.decode(raw, mode: escape, into: scratch)
-        return classifier.classify(UnsafeRawBufferPointer(start: scratch, count: n))
+        let ua = UnsafeRawBufferPointer(start: scratch, count: n)
+        let cls = classifier.classify(ua)
+        let f = UAFamily.normalize(ua, into: familyScratch)
+        let family = UnsafeRawBufferPointer(start: familyScratch, count: f)
+        let hash = ByteHash.hash(family)
+        let id = families.find(family, hash: hash) ?? families.insert(family, hash: hash)
+        return UInt64(cls) | UInt64(id.map { UInt32($0) } ?? UACache.untrackedFamily) << 8
     }
 }

@@ -58,9 +58,34 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public var host: String?
     /// Alert channels (see README: the channel config shape).
     public var alerts: [AlertChannel]?
+    /// Split identity and UA drift (the keys of ``InsightChoice``).
+    public var insight: InsightChoice?
+
+    /// The `insight` object: every key is also a flag of `scan` and `run`.
+    public struct InsightChoice: Codable, Equatable, Sendable {
+        /// A format variable (`remote_addr`, `http_x_device_id`), or `none`.
+        public var clientKey: String?
+        public var appClasses: [String]?
+        public var showClientKeys: Bool?
+        public var baselineHours: Int?
+        /// Shares written like the threshold (`"5%"`, `0.05`).
+        public var alertNewFamily: ThresholdText?
+        public var alertShareDrop: ThresholdText?
+
+        enum CodingKeys: String, CodingKey {
+            case clientKey = "client_key"
+            case appClasses = "app_classes"
+            case showClientKeys = "show_client_keys"
+            case baselineHours = "baseline_hours"
+            case alertNewFamily = "alert_new_family"
+            case alertShareDrop = "alert_share_drop"
+        }
+
+        public init() {}
+    }
 
     enum CodingKeys: String, CodingKey {
-        case version, logs, format, rules, threshold, top, state, report, lock, host, alerts, html, prom
+        case version, logs, format, rules, threshold, top, state, report, lock, host, alerts, html, prom, insight
         case minRequests = "min_requests"
         case historyHours = "history_hours"
         case graceSeconds = "grace_seconds"

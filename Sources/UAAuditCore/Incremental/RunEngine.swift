@@ -86,9 +86,7 @@ public enum RunEngine {
     static func merge(_ part: AuditResult, into whole: inout AuditResult) {
         for (key, hour) in part.hours {
             if var existing = whole.hours[key] {
-                for i in existing.counts.indices { existing.counts[i] += hour.counts[i] }
-                for (ua, n) in hour.alertUAs { existing.alertUAs[ua, default: 0] += n }
-                existing.untrackedAlertUAs += hour.untrackedAlertUAs
+                existing.add(hour)
                 whole.hours[key] = existing
             } else {
                 whole.hours[key] = hour
@@ -121,7 +119,10 @@ public enum RunEngine {
                 hour.uas = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
                 hour.uasApproximate = true
             }
-            if hour.closed { hour.late += counts.counts.reduce(0, +) }
+            if hour.closed { hour.late += counts.counts[0..<(rules.classCount + 2)].reduce(0, +) }
+            var insight = hour.insight ?? HourInsight()
+            insight.merge(HourInsight(counts, configuration: settings.scan))
+            hour.insight = insight
             state.hours[iso] = hour
         }
         let runHour = HourKey(localHour: settings.now / 3600, offsetMinutes: 0).iso8601
@@ -151,8 +152,13 @@ public enum RunEngine {
             closing.breached =
                 requests >= settings.scan.minRequests
                 && settings.scan.threshold.isExceeded(count: alertCount, requests: requests)
+            var insight = closing.insight ?? HourInsight()
+            insight.driftBreached =
+                settings.scan.insight.alertsOnDrift && driftAlert(iso, in: state, settings: settings)
+            insight.clients?.freeze()
+            closing.insight = insight
             state.hours[iso] = closing
-            if closing.breached, !alerted.contains(iso) { breached.append(iso) }
+            if closing.breached || insight.driftBreached == true, !alerted.contains(iso) { breached.append(iso) }
         }
         guard !breached.isEmpty else { return [] }
         let hours = breached.sorted {
@@ -169,6 +175,13 @@ public enum RunEngine {
             state.alertsPending.append(alert)
         }
         return [alert]
+    }
+
+    /// Whether the hour's drift alert fires, against the hours of the state before it.
+    static func driftAlert(_ iso: String, in state: RunState, settings: RunSettings) -> Bool {
+        let inputs = RunReport.insightInputs(state: state, rules: settings.scan.rules)
+        guard let i = inputs.firstIndex(where: { $0.key.iso8601 == iso }) else { return false }
+        return InsightReport.drift(at: i, in: inputs, configuration: settings.scan).alert
     }
 
     /// A stable id for an alert, so that a receiver can drop a duplicate: the one its message carries.

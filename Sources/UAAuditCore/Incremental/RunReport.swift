@@ -1,6 +1,18 @@
 /// The report `uaaudit run` writes: the scan report's schema over the state's hours, each hour
 /// with `closed` and `late`, plus the gaps.
 public enum RunReport {
+    /// The state's hours as drift inputs, by instant.
+    static func insightInputs(state: RunState, rules: RuleSet) -> [InsightReport.HourInput] {
+        state.hours.compactMap { iso, hour -> InsightReport.HourInput? in
+            guard let key = HourKey(iso8601: iso) else { return nil }
+            var classes = [String: Int64](uniqueKeysWithValues: rules.classNames.map { ($0, 0) })
+            for (name, n) in hour.classes where classes[name] != nil { classes[name] = n }
+            return InsightReport.HourInput(
+                key: key, requests: classes.values.reduce(0, +) + hour.errors, classes: classes,
+                insight: hour.insight ?? HourInsight())
+        }.sorted { $0.key < $1.key }
+    }
+
     public static func build(
         state: RunState, sources: [AuditResult.Source], settings: RunSettings, generatedAt: String
     ) -> Report {
@@ -11,6 +23,7 @@ public enum RunReport {
         var errors: Int64 = 0
         var outOfScope: Int64 = 0
         var hours: [Report.HourEntry] = []
+        var inputs: [InsightReport.HourInput] = []
         let keyed = state.hours.compactMap { iso, hour in HourKey(iso8601: iso).map { ($0, hour) } }
         for (key, hour) in keyed.sorted(by: { $0.0 < $1.0 }) {
             var classes = [String: Int64](uniqueKeysWithValues: names.map { ($0, 0) })
@@ -33,6 +46,14 @@ public enum RunReport {
                             && configuration.threshold.isExceeded(count: alertCount, requests: requests),
                     errors: hour.errors, outOfScope: hour.outOfScope, top: Array(top),
                     topApproximate: hour.uasApproximate, closed: hour.closed, late: hour.late))
+            inputs.append(
+                InsightReport.HourInput(
+                    key: key, requests: requests, classes: classes, insight: hour.insight ?? HourInsight()))
+        }
+        InsightReport.fill(&hours, from: inputs, configuration: configuration)
+        for i in hours.indices {
+            // A closed hour's drift alert was decided when it closed (and alerted once then).
+            if let decided = inputs[i].insight.driftBreached { hours[i].drift?.alert = decided }
         }
         let requests = totals.values.reduce(0, +) + errors
         let malformed = state.malformed.values.reduce(0, +)
@@ -48,7 +69,9 @@ public enum RunReport {
                 lines: requests + malformed + outOfScope, requests: requests, malformed: malformed,
                 outOfScope: outOfScope,
                 errors: errors, classes: totals, share: ReportBuilder.share(totals[rules.alertClass] ?? 0, requests),
-                alertHours: hours.filter(\.alert).map(\.hour)),
+                alertHours: hours.filter(\.alert).map(\.hour),
+                driftAlertHours: configuration.insight.alertsOnDrift
+                    ? hours.filter { $0.drift?.alert == true }.map(\.hour) : nil),
             hours: hours, malformedSamples: state.malformedSamples, gaps: state.gaps)
     }
 }

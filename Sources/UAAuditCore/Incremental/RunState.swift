@@ -62,9 +62,11 @@ public struct RunState: Codable, Equatable, Sendable {
         public var closed = false
         /// Whether the hour breached when it closed.
         public var breached = false
+        /// Impact, paths, families and clients (absent from states written before uaaudit kept them).
+        public var insight: HourInsight?
 
         enum CodingKeys: String, CodingKey {
-            case classes, errors, uas, late, closed, breached
+            case classes, errors, uas, late, closed, breached, insight
             case outOfScope = "out_of_scope"
             case uasApproximate = "uas_approximate"
         }

@@ -51,11 +51,14 @@ public struct Report: Codable, Equatable, Sendable {
         public var share: Double
         /// The hours over the threshold, in order.
         public var alertHours: [String]
+        /// The hours with a drift alert (a new UA family or an app class's share drop), in order.
+        public var driftAlertHours: [String]? = nil
 
         enum CodingKeys: String, CodingKey {
             case lines, requests, malformed, errors, classes, share
             case outOfScope = "out_of_scope"
             case alertHours = "alert_hours"
+            case driftAlertHours = "drift_alert_hours"
         }
     }
 
@@ -78,12 +81,26 @@ public struct Report: Codable, Equatable, Sendable {
         public var closed: Bool? = nil
         /// `uaaudit run` only: requests that arrived after the hour closed (counted, not re-alerted).
         public var late: Int64? = nil
+        /// Responses by status family (and 401, 403) per class; absent when the format has no `$status`.
+        public var impact: [String: StatusCounts]? = nil
+        /// The alert class's most requested paths; absent when the format has no request or URI.
+        public var topPaths: [PathEntry]? = nil
+        public var topPathsApproximate: Bool? = nil
+        /// Clients seen with an app class and with the alert class; absent without a client key.
+        public var clients: ClientsEntry? = nil
+        /// UA families new against the baseline, and app class shares against it.
+        public var drift: DriftEntry? = nil
 
         enum CodingKeys: String, CodingKey {
-            case hour, requests, classes, shares, share, alert, errors, top, closed, late
+            case hour, requests, classes, shares, share, alert, errors, top, closed, late, impact, clients, drift
             case outOfScope = "out_of_scope"
             case topApproximate = "top_approximate"
+            case topPaths = "top_paths"
+            case topPathsApproximate = "top_paths_approximate"
         }
+
+        /// True when the hour is alerted for its share or for a UA drift.
+        public var alerted: Bool { alert || drift?.alert == true }
     }
 
     public struct TopEntry: Codable, Equatable, Sendable {

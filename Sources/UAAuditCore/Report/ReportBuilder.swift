@@ -6,6 +6,7 @@ public enum ReportBuilder {
         let classCount = rules.classCount
         var totalCounts = [Int64](repeating: 0, count: classCount + 2)
         var hours: [Report.HourEntry] = []
+        var inputs: [InsightReport.HourInput] = []
         for key in result.hours.keys.sorted() {
             let hour = result.hours[key]!
             for slot in 0..<(classCount + 2) { totalCounts[slot] += hour.counts[slot] }
@@ -25,7 +26,12 @@ public enum ReportBuilder {
                     outOfScope: hour.counts[classCount + 1],
                     top: top(hour.alertUAs, limit: configuration.top),
                     topApproximate: hour.untrackedAlertUAs > 0))
+            inputs.append(
+                InsightReport.HourInput(
+                    key: key, requests: requests, classes: hours[hours.count - 1].classes,
+                    insight: HourInsight(hour, configuration: configuration)))
         }
+        InsightReport.fill(&hours, from: inputs, configuration: configuration)
         let requests = totalCounts[0...classCount].reduce(0, +)
         let malformed = result.malformed
         let outOfScope = totalCounts[classCount + 1]
@@ -37,7 +43,9 @@ public enum ReportBuilder {
             errors: totalCounts[classCount],
             classes: classMap(names, totalCounts),
             share: share(totalCounts[rules.alertIndex], requests),
-            alertHours: hours.filter(\.alert).map(\.hour))
+            alertHours: hours.filter(\.alert).map(\.hour),
+            driftAlertHours: configuration.insight.alertsOnDrift
+                ? hours.filter { $0.drift?.alert == true }.map(\.hour) : nil)
         let format = configuration.format
         return Report(
             generatedAt: generatedAt,

@@ -105,7 +105,9 @@ public enum ReportMerge {
         }
 
         var hours: [HourKey: HourSum] = [:]
+        var driftAlerts = false
         for input in inputs {
+            if input.report.totals.driftAlertHours != nil { driftAlerts = true }
             for entry in input.report.hours {
                 guard let key = HourKey(iso8601: entry.hour) else {
                     throw .badHour(path: input.path, hour: entry.hour)
@@ -128,15 +130,21 @@ public enum ReportMerge {
             let alertCount = classes[rules.alertClass] ?? 0
             let top = sum.uas.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
                 .prefix(options.top).map { Report.TopEntry(ua: $0.key, count: $0.value) }
-            entries.append(
-                Report.HourEntry(
-                    hour: key.iso8601, requests: requests, classes: classes,
-                    shares: classes.mapValues { ReportBuilder.share($0, requests) },
-                    share: ReportBuilder.share(alertCount, requests),
-                    alert: requests >= minRequests && threshold.isExceeded(count: alertCount, requests: requests),
-                    errors: sum.errors, outOfScope: sum.outOfScope, top: Array(top),
-                    topApproximate: sum.approximate || (sum.reports > 1 && sum.cutLists > 0),
-                    closed: sum.closed, late: sum.late))
+            var entry = Report.HourEntry(
+                hour: key.iso8601, requests: requests, classes: classes,
+                shares: classes.mapValues { ReportBuilder.share($0, requests) },
+                share: ReportBuilder.share(alertCount, requests),
+                alert: requests >= minRequests && threshold.isExceeded(count: alertCount, requests: requests),
+                errors: sum.errors, outOfScope: sum.outOfScope, top: Array(top),
+                topApproximate: sum.approximate || (sum.reports > 1 && sum.cutLists > 0),
+                closed: sum.closed, late: sum.late)
+            sum.fillInsight(&entry, top: options.top)
+            entries.append(entry)
+        }
+        if hours.values.contains(where: { $0.reports > 1 && $0.perReport }) {
+            notes.append(
+                "split clients and UA drift cannot be combined across reports: hours found in more than one "
+                    + "report have neither in the merged report")
         }
         let requests = classTotals.values.reduce(0, +) + errors
         let malformed = inputs.reduce(0) { $0 + $1.report.totals.malformed }
@@ -149,7 +157,8 @@ public enum ReportMerge {
                 lines: requests + malformed + outOfScope, requests: requests, malformed: malformed,
                 outOfScope: outOfScope, errors: errors, classes: classTotals,
                 share: ReportBuilder.share(classTotals[rules.alertClass] ?? 0, requests),
-                alertHours: entries.filter(\.alert).map(\.hour)),
+                alertHours: entries.filter(\.alert).map(\.hour),
+                driftAlertHours: driftAlerts ? entries.filter { $0.drift?.alert == true }.map(\.hour) : nil),
             hours: entries,
             malformedSamples: Array(inputs.flatMap(\.report.malformedSamples).prefix(options.sampleLimit)),
             gaps: gaps.isEmpty ? nil : gaps.flatMap { $0 })
@@ -168,8 +177,33 @@ public enum ReportMerge {
         var cutLists = 0
         var closed: Bool?
         var late: Int64?
+        var impact: [String: StatusCounts]?
+        var paths: [String: PathCount]?
+        var pathsApproximate = false
+        var longestPathList = 0
+        /// The entry of the only report with this hour, whose clients and drift are kept.
+        var only: Report.HourEntry?
+        /// True when some report had clients or drift for the hour.
+        var perReport = false
 
         mutating func add(_ entry: Report.HourEntry, alertClass: String) {
+            only = reports == 0 ? entry : nil
+            perReport = perReport || entry.clients != nil || entry.drift != nil
+            if let theirs = entry.impact {
+                var mine = impact ?? [:]
+                for (name, c) in theirs { mine[name, default: StatusCounts()].add(c) }
+                impact = mine
+            }
+            if let list = entry.topPaths {
+                var mine = paths ?? [:]
+                for p in list {
+                    mine[p.path, default: PathCount()].count += p.count
+                    mine[p.path, default: PathCount()].rejected += p.rejected
+                }
+                paths = mine
+                longestPathList = max(longestPathList, list.count)
+            }
+            pathsApproximate = pathsApproximate || entry.topPathsApproximate == true
             for (name, n) in entry.classes { classes[name, default: 0] += n }
             errors += entry.errors
             outOfScope += entry.outOfScope
@@ -179,6 +213,19 @@ public enum ReportMerge {
             if entry.top.reduce(0, { $0 + $1.count }) < entry.classes[alertClass] ?? 0 { cutLists += 1 }
             if let c = entry.closed { closed = (closed ?? true) && c }
             if let l = entry.late { late = (late ?? 0) + l }
+        }
+
+        /// Impact and paths add up; clients and drift are kept only from a single report.
+        func fillInsight(_ entry: inout Report.HourEntry, top: Int) {
+            entry.impact = impact
+            if let paths {
+                entry.topPaths = paths.sorted {
+                    $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key
+                }.prefix(top).map { Report.PathEntry(path: $0.key, count: $0.value.count, rejected: $0.value.rejected) }
+                entry.topPathsApproximate = pathsApproximate || (reports > 1 && longestPathList >= top)
+            }
+            entry.clients = only?.clients
+            entry.drift = only?.drift
         }
     }
 

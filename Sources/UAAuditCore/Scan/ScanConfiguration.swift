@@ -12,12 +12,15 @@ public struct ScanConfiguration: Sendable {
     public var blockSize: Int
     /// Files smaller than this are read by one thread.
     public var minChunkBytes: Int64
+    public var insight: InsightSettings
 
     public init(
         format: LogFormat, rules: RuleSet, threshold: Threshold = .standard, minRequests: Int64 = 100,
         top: Int = 10, threads: Int = 1, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
-        sampleLimit: Int = 10, blockSize: Int = LineReader.defaultBlockSize, minChunkBytes: Int64 = 1 << 20
+        sampleLimit: Int = 10, blockSize: Int = LineReader.defaultBlockSize, minChunkBytes: Int64 = 1 << 20,
+        insight: InsightSettings = InsightSettings()
     ) {
+        self.insight = insight
         self.format = format
         self.rules = rules
         self.threshold = threshold
@@ -28,5 +31,19 @@ public struct ScanConfiguration: Sendable {
         self.sampleLimit = sampleLimit
         self.blockSize = blockSize
         self.minChunkBytes = minChunkBytes
+    }
+
+    /// The field index of the client key in the format, if the format logs it.
+    public var clientField: Int? {
+        insight.clientKey.flatMap { format.variableNames.firstIndex(of: $0) }
+    }
+
+    /// The class indexes of the app classes, as a bit set.
+    public var appClassMask: UInt64 {
+        var mask: UInt64 = 0
+        for name in insight.appClasses {
+            if let i = rules.classNames.firstIndex(of: name), i < 64, i != rules.alertIndex { mask |= 1 << UInt64(i) }
+        }
+        return mask
     }
 }

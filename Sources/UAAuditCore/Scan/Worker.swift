@@ -27,7 +27,10 @@ final class Worker {
 
     /// Reads `source` to its end into a new tally; a read error ends the stretch early and is returned.
     func audit<Source: ByteSource>(_ source: inout Source) -> (Tally, InputError?) {
-        let tally = Tally(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
+        let tally = Tally(
+            classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit,
+            families: cache.families,
+            clientEntries: configuration.clientField == nil ? 0 : configuration.insight.maxClients)
         var sink = AuditSink(worker: self, tally: tally)
         var failure: InputError?
         do {
@@ -53,6 +56,11 @@ struct AuditSink: LineSink {
     let uaField: Int
     let scoped: Bool
     let escape: EscapeMode
+    let statusField: Int
+    let pathField: Int
+    let pathIsRequest: Bool
+    let clientField: Int
+    let appMask: UInt64
     var lineNumber: Int64 = 0
     /// Lines not yet added to the progress counter (bytes are counted by the source, see ``ProgressSource``).
     var pendingLines = 0
@@ -71,6 +79,11 @@ struct AuditSink: LineSink {
         scoped = rules.scope != nil
         escape = worker.configuration.format.escape
         pathScratch = scoped ? worker.pathScratch : nil
+        statusField = tokenizer.statusField ?? -1
+        pathField = tokenizer.requestField ?? tokenizer.uriField ?? -1
+        pathIsRequest = tokenizer.requestField != nil
+        clientField = worker.configuration.clientField ?? -1
+        appMask = worker.configuration.appClassMask
     }
 
     @inline(__always)
@@ -90,17 +103,42 @@ struct AuditSink: LineSink {
             return
         }
         let raw = tokenizer.field(uaField)
+        let cls: Int
         if Classifier.isMissing(raw: raw) {
-            tally.count(bucket: bucket, slot: missing)
-            return
+            cls = missing
+        } else {
+            let found = cache.lookup(raw: raw)
+            let c = UInt8(truncatingIfNeeded: found)
+            if c == Classifier.failed {
+                tally.count(bucket: bucket, slot: tally.errorsSlot)
+                return
+            }
+            cls = Int(c)
+            tally.countFamily(bucket: bucket, family: UInt32(truncatingIfNeeded: found >> 8), cls: cls)
         }
-        let cls = cache.classOf(raw: raw)
-        if cls == Classifier.failed {
-            tally.count(bucket: bucket, slot: tally.errorsSlot)
-            return
+        tally.count(bucket: bucket, slot: cls)
+        if statusField >= 0 { tally.countStatus(bucket: bucket, cls: cls, status: tokenizer.field(statusField)) }
+        if cls == alert {
+            tally.countAlertUA(bucket: bucket, raw: raw)
+            if pathField >= 0 { countPath(bucket: bucket) }
         }
-        tally.count(bucket: bucket, slot: Int(cls))
-        if Int(cls) == alert { tally.countAlertUA(bucket: bucket, raw: raw) }
+        if clientField >= 0 {
+            let bits: UInt8 =
+                cls == alert ? ClientSample.alert : (appMask >> UInt64(cls)) & 1 != 0 ? ClientSample.app : 0
+            if bits != 0 {
+                let key = tokenizer.field(clientField)
+                if !Classifier.isMissing(raw: key) { tally.clients?.note(bucket: bucket, key: key, bits: bits) }
+            }
+        }
+    }
+
+    /// Counts the path of an alert-class request, and whether it was refused (401 or 403).
+    private func countPath(bucket: Int) {
+        let field = tokenizer.field(pathField)
+        guard let path = pathIsRequest ? RequestLine.path(of: field) : RequestLine.path(ofURI: field) else { return }
+        var rejected = false
+        if statusField >= 0 { rejected = StatusCounts.slots(of: tokenizer.field(statusField)).exact >= 0 }
+        tally.countAlertPath(bucket: bucket, path: path, rejected: rejected)
     }
 
     mutating func overlongLine(prefix: UnsafeRawBufferPointer, length: Int) {

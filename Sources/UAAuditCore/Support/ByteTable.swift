@@ -21,11 +21,7 @@ public final class ByteTable {
     public init(maxEntries: Int, arenaBytes: Int) {
         self.maxEntries = max(maxEntries, 1)
         self.arenaBytes = max(arenaBytes, 1)
-        var slotCount = 16
-        while slotCount < self.maxEntries * 2 { slotCount <<= 1 }
-        slotMask = slotCount - 1
-        slots = .allocate(capacity: slotCount)
-        slots.initialize(repeating: 0, count: slotCount)
+        (slots, slotMask) = ByteTable.emptySlots(for: self.maxEntries)
         hashes = .allocate(capacity: self.maxEntries)
         offsets = .allocate(capacity: self.maxEntries)
         lengths = .allocate(capacity: self.maxEntries)
@@ -42,6 +38,15 @@ public final class ByteTable {
         tags.deallocate()
         values.deallocate()
         arena.deallocate()
+    }
+
+    /// An all-empty slot array for `maxEntries` entries (a power of two, at most half full) and its mask.
+    static func emptySlots(for maxEntries: Int) -> (UnsafeMutablePointer<Int32>, Int) {
+        var slotCount = 16
+        while slotCount < maxEntries * 2 { slotCount <<= 1 }
+        let slots = UnsafeMutablePointer<Int32>.allocate(capacity: slotCount)
+        slots.initialize(repeating: 0, count: slotCount)
+        return (slots, slotCount - 1)
     }
 
     /// The entry holding `key` under `tag`, if any.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import UAAuditCore
 
 /// The one place that turns a format choice (scan's flags, run's config) into a format.

@@ -1,0 +1,58 @@
+/// A bounded open-addressing table from a 64-bit key to a counter, allocated once.
+///
+/// ``add(_:_:)`` refuses a new key (returns false) once the table holds `maxEntries` keys, so
+/// however many distinct keys arrive it never grows; the caller counts what was refused.
+public final class CounterTable {
+    public let maxEntries: Int
+    public private(set) var count = 0
+
+    private let slotMask: Int
+    private let slots: UnsafeMutablePointer<Int32>  // entry index + 1; 0 is empty
+    private let keys: UnsafeMutablePointer<UInt64>
+    private let values: UnsafeMutablePointer<Int64>
+
+    public init(maxEntries: Int) {
+        self.maxEntries = max(maxEntries, 1)
+        (slots, slotMask) = ByteTable.emptySlots(for: self.maxEntries)
+        keys = .allocate(capacity: self.maxEntries)
+        values = .allocate(capacity: self.maxEntries)
+    }
+
+    deinit {
+        slots.deallocate()
+        keys.deallocate()
+        values.deallocate()
+    }
+
+    /// Adds `n` to the counter of `key`; false when the key is new and the table is full.
+    @inline(__always)
+    @discardableResult
+    public func add(_ key: UInt64, _ n: Int64 = 1) -> Bool {
+        var slot = Int(truncatingIfNeeded: CounterTable.spread(key)) & slotMask
+        while true {
+            let e = Int(slots[slot]) - 1
+            if e < 0 { break }
+            if keys[e] == key {
+                values[e] &+= n
+                return true
+            }
+            slot = (slot + 1) & slotMask
+        }
+        guard count < maxEntries else { return false }
+        let e = count
+        count += 1
+        slots[slot] = Int32(e + 1)
+        keys[e] = key
+        values[e] = n
+        return true
+    }
+
+    public func key(_ e: Int) -> UInt64 { keys[e] }
+    public func value(_ e: Int) -> Int64 { values[e] }
+
+    @inline(__always)
+    static func spread(_ key: UInt64) -> UInt64 {
+        let x = key &* 0x9E37_79B9_7F4A_7C15
+        return x ^ (x >> 29)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// The clients of one hour, by kind of request (app class, alert class), merged across chunks,
+/// inputs and runs: exact up to ``maxEntries`` clients, then a uniform hash sample (see
+/// ``ClientSample``) whose counts scaled by 2^level estimate the true ones.
+///
+/// `uaaudit run` keeps an open hour's set in its state, so an hour read over several runs counts
+/// each client once; when the hour closes only the counts are kept (``freeze()``).
+public struct ClientSet: Equatable, Sendable {
+    public static let maxEntries = 131_072
+
+    public private(set) var level = 0
+    public private(set) var masks: [UInt64: UInt8] = [:]
+    /// Keys (decoded, as report text) of the first split clients.
+    public private(set) var examples: [String] = []
+    /// The counts of a closed hour, whose masks are no longer kept.
+    public private(set) var frozen: ClientCounts?
+
+    public init() {}
+
+    /// The sampled counts.
+    public var counts: ClientCounts {
+        if let frozen { return frozen }
+        var c = ClientCounts(level: level)
+        for mask in masks.values {
+            if mask & ClientSample.app != 0 { c.app += 1 }
+            if mask & ClientSample.alert != 0 { c.alert += 1 }
+            if mask == ClientSample.split { c.split += 1 }
+        }
+        return c
+    }
+
+    /// Adds one client's mask sampled at `level` (the level of the table it came from).
+    public mutating func add(hash: UInt64, mask: UInt8, level sourceLevel: Int) {
+        if sourceLevel > level { raise(to: sourceLevel) }
+        guard ClientSample.keeps(hash, level: level) else { return }
+        masks[hash, default: 0] |= mask
+        if masks.count > ClientSet.maxEntries { raise(to: level + 1) }
+    }
+
+    public mutating func addExample(_ key: String) {
+        if examples.count < ClientSample.examplesPerHour, !examples.contains(key) { examples.append(key) }
+    }
+
+    public mutating func merge(_ other: ClientSet) {
+        if let theirs = other.frozen ?? (frozen != nil ? other.counts : nil) {
+            // A closed hour's set has no masks left: counts can only be added (not deduplicated).
+            var mine = counts
+            mine.add(theirs)
+            frozen = mine
+            masks = [:]
+        } else {
+            for (hash, mask) in other.masks { add(hash: hash, mask: mask, level: other.level) }
+            if other.level > level { raise(to: other.level) }
+        }
+        for e in other.examples { addExample(e) }
+    }
+
+    /// Keeps the counts and drops the masks (a closed hour gets no new clients to deduplicate).
+    public mutating func freeze() {
+        frozen = counts
+        masks = [:]
+    }
+
+    /// Makes the set a sample at least as coarse as `newLevel` (a source that sampled at that level).
+    public mutating func sample(atLevel newLevel: Int) {
+        if newLevel > level { raise(to: newLevel) }
+    }
+
+    private mutating func raise(to newLevel: Int) {
+        level = newLevel
+        masks = masks.filter { ClientSample.keeps($0.key, level: newLevel) }
+    }
+}
+
+/// Sampled client counts and their sampling level.
+public struct ClientCounts: Codable, Equatable, Sendable {
+    public var level: Int
+    public var app: Int64 = 0
+    public var alert: Int64 = 0
+    public var split: Int64 = 0
+
+    public init(level: Int) { self.level = level }
+
+    mutating func add(_ other: ClientCounts) {
+        // Rescale to the coarser level so the sum stays an estimate of the same kind.
+        let to = max(level, other.level)
+        func scaled(_ n: Int64, _ from: Int) -> Int64 { n >> Int64(to - from) }
+        app = scaled(app, level) + scaled(other.app, other.level)
+        alert = scaled(alert, level) + scaled(other.alert, other.level)
+        split = scaled(split, level) + scaled(other.split, other.level)
+        level = to
+    }
+
+    /// The estimated number of clients for a sampled count.
+    public func estimate(_ sampled: Int64) -> Int64 { sampled << Int64(level) }
+
+    /// One standard error of ``estimate(_:)``: a Bernoulli sample at rate p = 2^-level has
+    /// variance n(1-p)/p, estimated from the sampled count as sampled·(1-p)/p².
+    public func standardError(_ sampled: Int64) -> Double {
+        guard level > 0 else { return 0 }
+        let p = 1 / Double(Int64(1) << Int64(level))
+        return (Double(sampled) * (1 - p)).squareRoot() / p
+    }
+}
+
+extension ClientSet: Codable {
+    enum CodingKeys: String, CodingKey { case level, clients, examples, counts }
+
+    /// Masks are stored as base64 of (hash, little-endian, 8 bytes; mask, 1 byte), sorted by hash.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(level, forKey: .level)
+        try c.encode(examples, forKey: .examples)
+        if let frozen {
+            try c.encode(frozen, forKey: .counts)
+            return
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(masks.count * 9)
+        for hash in masks.keys.sorted() {
+            withUnsafeBytes(of: hash.littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(masks[hash]!)
+        }
+        try c.encode(Data(bytes).base64EncodedString(), forKey: .clients)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        level = try c.decode(Int.self, forKey: .level)
+        guard (0...63).contains(level) else {
+            throw DecodingError.dataCorruptedError(forKey: .level, in: c, debugDescription: "level must be 0…63")
+        }
+        examples = try c.decodeIfPresent([String].self, forKey: .examples) ?? []
+        frozen = try c.decodeIfPresent(ClientCounts.self, forKey: .counts)
+        guard frozen == nil else { return }
+        let text = try c.decodeIfPresent(String.self, forKey: .clients) ?? ""
+        guard let data = Data(base64Encoded: text), data.count % 9 == 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .clients, in: c, debugDescription: "not base64 of 9-byte client records")
+        }
+        let bytes = [UInt8](data)
+        for i in stride(from: 0, to: bytes.count, by: 9) {
+            var hash: UInt64 = 0
+            for k in 0..<8 { hash |= UInt64(bytes[i + k]) << UInt64(8 * k) }
+            masks[hash] = bytes[i + 8]
+        }
+    }
+}

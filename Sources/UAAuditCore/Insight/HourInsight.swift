@@ -1,0 +1,102 @@
+/// An hour's figures beyond the class counts, keyed by text: what `run` keeps in its state per
+/// hour and what the report's impact, path, client and drift entries are made from.
+public struct HourInsight: Codable, Equatable, Sendable {
+    /// Responses by status per class name; nil when the format has no `$status`.
+    public var statuses: [String: StatusCounts]?
+    /// The alert class's request paths (decoded, as report text).
+    public var paths: [String: PathCount] = [:]
+    /// True when some alert-class paths did not fit the bounded tables.
+    public var pathsApproximate = false
+    /// Requests per UA family (report text) and class name.
+    public var families: [String: [String: Int64]] = [:]
+    public var familiesApproximate = false
+    /// The clients by kind of request; nil when the format lacks the client key.
+    public var clients: ClientSet?
+    /// `run` only: whether the hour's drift alert fired when it closed.
+    public var driftBreached: Bool?
+
+    /// The most paths and families an hour keeps in the state.
+    public static let maxPaths = 500
+    public static let maxFamilies = 500
+
+    enum CodingKeys: String, CodingKey {
+        case statuses, paths, families, clients
+        case pathsApproximate = "paths_approximate"
+        case familiesApproximate = "families_approximate"
+        case driftBreached = "drift_breached"
+    }
+
+    public init() {}
+
+    /// The figures of one hour of an audit.
+    public init(_ hour: AuditResult.HourCounts, configuration: ScanConfiguration) {
+        let names = configuration.rules.classNames
+        let classCount = configuration.rules.classCount
+        if configuration.format.variableNames.contains("status") {
+            var statuses: [String: StatusCounts] = [:]
+            for (i, name) in names.enumerated() {
+                let base = classCount + 2 + i * StatusCounts.slots
+                statuses[name] = StatusCounts(hour.counts[base..<(base + StatusCounts.slots)])
+            }
+            self.statuses = statuses
+        }
+        for (path, count) in hour.paths {
+            let text = ReportText.render(path)
+            paths[text, default: PathCount()].count += count.count
+            paths[text, default: PathCount()].rejected += count.rejected
+        }
+        pathsApproximate = hour.untrackedPaths > 0
+        for (key, n) in hour.families where key.cls < names.count {
+            families[ReportText.render(key.family), default: [:]][names[key.cls], default: 0] += n
+        }
+        familiesApproximate = hour.untrackedFamilies > 0
+        if configuration.clientField != nil { clients = hour.clients }
+        trim()
+    }
+
+    /// Adds another part of the same hour (a later run's lines).
+    public mutating func merge(_ other: HourInsight) {
+        if let theirs = other.statuses {
+            var mine = statuses ?? [:]
+            for (name, s) in theirs { mine[name, default: StatusCounts()].add(s) }
+            statuses = mine
+        }
+        for (path, c) in other.paths {
+            paths[path, default: PathCount()].count += c.count
+            paths[path, default: PathCount()].rejected += c.rejected
+        }
+        pathsApproximate = pathsApproximate || other.pathsApproximate
+        for (family, byClass) in other.families {
+            for (name, n) in byClass { families[family, default: [:]][name, default: 0] += n }
+        }
+        familiesApproximate = familiesApproximate || other.familiesApproximate
+        if let theirs = other.clients {
+            var mine = clients ?? ClientSet()
+            mine.merge(theirs)
+            clients = mine
+        }
+        trim()
+    }
+
+    /// Requests of a family, all classes.
+    public static func total(_ byClass: [String: Int64]) -> Int64 { byClass.values.reduce(0, +) }
+
+    private mutating func trim() {
+        if paths.count > HourInsight.maxPaths {
+            let kept = paths.sorted {
+                $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key
+            }
+            .prefix(HourInsight.maxPaths)
+            paths = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+            pathsApproximate = true
+        }
+        if families.count > HourInsight.maxFamilies {
+            let kept = families.sorted {
+                let (a, b) = (HourInsight.total($0.value), HourInsight.total($1.value))
+                return a != b ? a > b : $0.key < $1.key
+            }.prefix(HourInsight.maxFamilies)
+            families = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+            familiesApproximate = true
+        }
+    }
+}

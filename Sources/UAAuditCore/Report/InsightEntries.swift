@@ -1,0 +1,81 @@
+extension Report {
+    /// An alert-class request path: how often, and how many of those got 401 or 403.
+    public struct PathEntry: Codable, Equatable, Sendable {
+        public var path: String
+        public var count: Int64
+        public var rejected: Int64
+    }
+
+    /// Split identity: clients seen in the hour with an app class and with the alert class.
+    public struct ClientsEntry: Codable, Equatable, Sendable {
+        /// The format variable that identifies a client (`$remote_addr`).
+        public var key: String
+        public var appClasses: [String]
+        /// Clients with at least one app-class request.
+        public var app: Int64
+        /// Clients with at least one alert-class request.
+        public var alert: Int64
+        /// Clients with both: the same client sent the app's UA and an inconsistent one.
+        public var split: Int64
+        /// `split / app` (0 without app clients).
+        public var splitShare: Double
+        /// False when the hour had more clients than are kept exactly: the counts are then
+        /// estimates from a uniform hash sample at `sample_rate`.
+        public var exact: Bool
+        public var sampleRate: Double
+        /// One standard error of `split` (0 when exact).
+        public var splitError: Double
+        /// A few split clients' keys: hashed (`#` and 12 hex digits of SHA-256) unless shown in full.
+        public var examples: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case key, app, alert, split, exact, examples
+            case appClasses = "app_classes"
+            case splitShare = "split_share"
+            case sampleRate = "sample_rate"
+            case splitError = "split_error"
+        }
+    }
+
+    /// How the hour's UAs differ from its baseline (the hours before it).
+    public struct DriftEntry: Codable, Equatable, Sendable {
+        /// How many hours of the baseline window had data (0: nothing to compare with).
+        public var baselineHours: Int
+        /// Families not seen in the baseline, most requests first (at most 10).
+        public var newFamilies: [FamilyEntry]
+        /// Requests of all new families (including those not listed).
+        public var newRequests: Int64
+        /// True when the hour's or the baseline's family tables overflowed, so "new" may be wrong.
+        public var approximate: Bool
+        /// Each app class's share of the hour against its share of the baseline.
+        public var appShares: [ShareChange]
+        /// True when a configured drift alert fired for this hour.
+        public var alert: Bool
+        /// Why it fired, one sentence each.
+        public var reasons: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case approximate, alert, reasons
+            case baselineHours = "baseline_hours"
+            case newFamilies = "new_families"
+            case newRequests = "new_requests"
+            case appShares = "app_shares"
+        }
+    }
+
+    public struct FamilyEntry: Codable, Equatable, Sendable {
+        public var family: String
+        /// The class with most of the family's requests.
+        public var `class`: String
+        public var count: Int64
+        /// The family's share of the hour's requests.
+        public var share: Double
+    }
+
+    public struct ShareChange: Codable, Equatable, Sendable {
+        public var `class`: String
+        public var share: Double
+        /// The class's share of all the baseline's requests (nil without baseline requests).
+        public var baseline: Double?
+    }
+}

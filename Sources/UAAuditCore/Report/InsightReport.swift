@@ -1,0 +1,159 @@
+/// Turns each hour's ``HourInsight`` into the report's impact, path, client and drift entries.
+///
+/// Drift compares an hour with its baseline: the hours of the same report (a scan's earlier
+/// hours, or the hours `run` keeps in its state) that start within `baseline_hours` before it.
+public enum InsightReport {
+    public struct HourInput: Sendable {
+        public var key: HourKey
+        public var requests: Int64
+        public var classes: [String: Int64]
+        public var insight: HourInsight
+
+        public init(key: HourKey, requests: Int64, classes: [String: Int64], insight: HourInsight) {
+            self.key = key
+            self.requests = requests
+            self.classes = classes
+            self.insight = insight
+        }
+    }
+
+    /// Families listed per hour as new.
+    public static let newFamiliesListed = 10
+
+    /// Fills the new entries of `entries`, which are in the order of `inputs` (by instant).
+    public static func fill(
+        _ entries: inout [Report.HourEntry], from inputs: [HourInput], configuration: ScanConfiguration
+    ) {
+        let hasPaths = configuration.format.segments.contains {
+            if case .variable(_, let role) = $0 { return role == .request || role == .uri } else { return false }
+        }
+        for i in inputs.indices {
+            let insight = inputs[i].insight
+            entries[i].impact = insight.statuses
+            if hasPaths {
+                entries[i].topPaths = insight.paths.sorted {
+                    $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key
+                }.prefix(configuration.top).map {
+                    Report.PathEntry(path: $0.key, count: $0.value.count, rejected: $0.value.rejected)
+                }
+                entries[i].topPathsApproximate = insight.pathsApproximate
+            }
+            if let clients = insight.clients {
+                entries[i].clients = clientsEntry(clients, configuration: configuration)
+            }
+            if configuration.insight.baselineHours > 0 {
+                entries[i].drift = drift(at: i, in: inputs, configuration: configuration)
+            }
+        }
+    }
+
+    static func clientsEntry(_ set: ClientSet, configuration: ScanConfiguration) -> Report.ClientsEntry {
+        let c = set.counts
+        let settings = configuration.insight
+        return Report.ClientsEntry(
+            key: "$" + (settings.clientKey ?? ""),
+            appClasses: settings.appClasses.filter { configuration.rules.classNames.contains($0) },
+            app: c.estimate(c.app), alert: c.estimate(c.alert), split: c.estimate(c.split),
+            splitShare: c.app > 0 ? Double(c.split) / Double(c.app) : 0,
+            exact: c.level == 0, sampleRate: 1 / Double(Int64(1) << Int64(c.level)),
+            splitError: c.standardError(c.split),
+            examples: set.examples.map { ClientKeyText.display($0, full: settings.showClientKeys) })
+    }
+
+    /// The drift entry of hour `i` against the hours before it.
+    public static func drift(at i: Int, in inputs: [HourInput], configuration: ScanConfiguration) -> Report.DriftEntry {
+        let settings = configuration.insight
+        let hour = inputs[i]
+        let window = baseline(of: i, in: inputs, hours: settings.baselineHours)
+        var entry = Report.DriftEntry(
+            baselineHours: window.count, newFamilies: [], newRequests: 0,
+            approximate: hour.insight.familiesApproximate || window.contains { $0.insight.familiesApproximate },
+            appShares: [], alert: false, reasons: [])
+        if !window.isEmpty {
+            let known = Set(window.flatMap { $0.insight.families.keys })
+            let new = hour.insight.families.filter { !known.contains($0.key) }
+                .map { (family: $0.key, total: HourInsight.total($0.value), byClass: $0.value) }
+                .sorted { $0.total != $1.total ? $0.total > $1.total : $0.family < $1.family }
+            entry.newRequests = new.reduce(0) { $0 + $1.total }
+            entry.newFamilies = new.prefix(newFamiliesListed).map {
+                let top = $0.byClass.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }!
+                return Report.FamilyEntry(
+                    family: $0.family, class: top.key, count: $0.total,
+                    share: ReportBuilder.share($0.total, hour.requests))
+            }
+        }
+        entry.appShares = appShares(hour, window, configuration: configuration)
+        if let limit = settings.newFamilyShare, hour.requests >= configuration.minRequests {
+            for family in entry.newFamilies where family.share > limit {
+                entry.reasons.append(
+                    "new UA family \(family.family) (\(family.class)) carries \(percent(family.share)) of the hour, "
+                        + "over \(percent(limit))")
+            }
+        }
+        let drops = shareDrops(hour, entry.appShares, window, configuration: configuration)
+        if !drops.isEmpty, i > 0, inputs[i - 1].key.startInstant == hour.key.startInstant - 3600 {
+            // Alert when the drop begins, not again every hour while it lasts.
+            let before = inputs[i - 1]
+            let earlier = baseline(of: i - 1, in: inputs, hours: settings.baselineHours)
+            let dropping = Set(
+                shareDrops(
+                    before, appShares(before, earlier, configuration: configuration), earlier,
+                    configuration: configuration
+                ).map(\.class))
+            entry.reasons += drops.filter { !dropping.contains($0.class) }.map(\.reason)
+        } else {
+            entry.reasons += drops.map(\.reason)
+        }
+        entry.alert = !entry.reasons.isEmpty
+        return entry
+    }
+
+    static func baseline(of i: Int, in inputs: [HourInput], hours: Int) -> [HourInput] {
+        let start = inputs[i].key.startInstant
+        return inputs[..<i].filter { $0.key.startInstant < start && $0.key.startInstant >= start - Int64(hours) * 3600 }
+    }
+
+    static func appShares(_ hour: HourInput, _ window: [HourInput], configuration: ScanConfiguration) -> [Report
+        .ShareChange]
+    {
+        let requests = window.reduce(Int64(0)) { $0 + $1.requests }
+        return configuration.insight.appClasses.filter { configuration.rules.classNames.contains($0) }.map { name in
+            let count = window.reduce(Int64(0)) { $0 + ($1.classes[name] ?? 0) }
+            return Report.ShareChange(
+                class: name, share: ReportBuilder.share(hour.classes[name] ?? 0, hour.requests),
+                baseline: requests > 0 ? ReportBuilder.share(count, requests) : nil)
+        }
+    }
+
+    /// The app classes whose share fell by more than the configured fraction of the baseline's.
+    static func shareDrops(
+        _ hour: HourInput, _ shares: [Report.ShareChange], _ window: [HourInput], configuration: ScanConfiguration
+    ) -> [(class: String, reason: String)] {
+        guard let limit = configuration.insight.shareDrop, hour.requests >= configuration.minRequests,
+            window.reduce(Int64(0), { $0 + $1.requests }) >= configuration.minRequests
+        else { return [] }
+        return shares.compactMap { change in
+            guard let baseline = change.baseline, baseline > 0 else { return nil }
+            let drop = (baseline - change.share) / baseline
+            guard drop > limit else { return nil }
+            return (
+                change.class,
+                "\(change.class) share fell to \(percent(change.share)) from \(percent(baseline)) in the baseline "
+                    + "(down \(percent(drop)), over \(percent(limit)))"
+            )
+        }
+    }
+
+    /// A share as a percentage with at most one decimal: `58.3%`.
+    public static func percent(_ share: Double) -> String {
+        let tenths = Int64((share * 1000).rounded())
+        return "\(tenths / 10)" + (tenths % 10 == 0 ? "" : ".\(abs(tenths % 10))") + "%"
+    }
+}
+
+/// How a client key is shown: hashed by default (keys identify people), or in full when asked.
+public enum ClientKeyText {
+    public static func display(_ key: String, full: Bool) -> String {
+        full ? key : "#" + String(SHA256.hex(SHA256.hash(Array(key.utf8))).prefix(12))
+    }
+}

@@ -12,6 +12,7 @@ public enum UAAuditCLI {
 
         Commands:
           scan FILE...      audit logs once; per-hour report (summary, --json, --out)
+          explain HOUR ...  one hour on one page: share, cost, split clients, drift
           merge REPORT...   combine the JSON reports of many hosts into one
           run               the hourly job: new lines only, rotation-safe (see cron/)
           state show        what run remembers: offsets, open hours, pending alerts
@@ -39,6 +40,8 @@ public enum UAAuditCLI {
             status = ScanCommand(console: console, environment: environment).run(rest)
         case "run":
             status = RunCommand(console: console, environment: environment).run(rest)
+        case "explain":
+            status = ExplainCommand(console: console, environment: environment).run(rest)
         case "merge":
             status = MergeCommand(console: console, environment: environment).run(rest)
         case "alert":
@@ -53,6 +56,7 @@ public enum UAAuditCLI {
             case "classify": console.out(ClassifyCommand.help + "\n")
             case "run": console.out(RunCommand.help + "\n")
             case "merge": console.out(MergeCommand.help + "\n")
+            case "explain": console.out(ExplainCommand.help + "\n")
             case "state": console.out(StateCommand.help + "\n")
             case "alert": console.out(AlertCommand.help + "\n")
             default: console.out(help + "\n")
@@ -63,7 +67,8 @@ public enum UAAuditCLI {
             status = .success
         default:
             console.error(
-                "unknown command '\(command)'; commands are scan, merge, run, state, alert, classify, help, version")
+                "unknown command '\(command)'; commands are scan, explain, merge, run, state, alert, classify, help, version"
+            )
             status = .usage
         }
         return status.rawValue

@@ -84,7 +84,7 @@ struct ScanCommand {
         let configuration: ScanConfiguration
         let alerts: AlertOptions
         do {
-            configuration = try compile(args)
+            configuration = try ScanCommand.configuration(args)
             alerts = try AlertOptions.parse(args, environment: environment)
         } catch {
             console.error(error.message)
@@ -164,7 +164,8 @@ struct ScanCommand {
         return status
     }
 
-    private func compile(_ args: Arguments) throws(CLIError) -> ScanConfiguration {
+    /// The scan configuration of the format, rules, policy, insight and reading options.
+    static func configuration(_ args: Arguments) throws(CLIError) -> ScanConfiguration {
         let format = try AuditOptions.format(args)
         let rules = try AuditOptions.rules(args)
         var threshold = Threshold.standard

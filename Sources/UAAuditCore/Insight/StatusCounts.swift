@@ -22,7 +22,13 @@ public struct StatusCounts: Codable, Equatable, Sendable {
         case s403 = "403"
     }
 
-    public init() {}
+    public init(
+        s2xx: Int64 = 0, s3xx: Int64 = 0, s4xx: Int64 = 0, s5xx: Int64 = 0, other: Int64 = 0, s401: Int64 = 0,
+        s403: Int64 = 0
+    ) {
+        (self.s2xx, self.s3xx, self.s4xx, self.s5xx) = (s2xx, s3xx, s4xx, s5xx)
+        (self.other, self.s401, self.s403) = (other, s401, s403)
+    }
 
     /// From a tally's `slots` counters.
     public init(_ c: ArraySlice<Int64>) {

@@ -4,6 +4,10 @@ extension Report {
         public var path: String
         public var count: Int64
         public var rejected: Int64
+
+        public init(path: String, count: Int64, rejected: Int64) {
+            (self.path, self.count, self.rejected) = (path, count, rejected)
+        }
     }
 
     /// Split identity: clients seen in the hour with an app class and with the alert class.

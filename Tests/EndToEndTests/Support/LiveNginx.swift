@@ -10,7 +10,8 @@ final class LiveNginx {
 
     /// Starts nginx with `logFormats` (log_format directives) and `accessLogs` (access_log
     /// directives; `LOGS/` stands for the log folder); by default the ua_log format to access.log.
-    init(binary: String, logFormats: String? = nil, accessLogs: String? = nil) throws {
+    /// `locations` replaces the default `location / { return 200 "ok\n"; }`.
+    init(binary: String, logFormats: String? = nil, accessLogs: String? = nil, locations: String? = nil) throws {
         dir = try Scratch()
         try FileManager.default.createDirectory(atPath: dir.path("logs"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir.path("tmp"), withIntermediateDirectories: true)
@@ -37,7 +38,7 @@ final class LiveNginx {
                 server {
                     listen 127.0.0.1:\(port);
                     \(accessLogs?.replacingOccurrences(of: "LOGS/", with: dir.path("logs") + "/") ?? "access_log \(log) ua_log;")
-                    location / { return 200 "ok\\n"; }
+                    \(locations ?? #"location / { return 200 "ok\n"; }"#)
                 }
             }
             """)
@@ -96,6 +97,26 @@ final class LiveNginx {
         try p.run()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else { throw LiveNginxError.failed("curl") }
+    }
+
+    /// One GET of `path` with curl from the loopback address `source` (any 127.x.y.z is a
+    /// local address on Linux, so each stands for a different client), with `headers`;
+    /// returns the status nginx answered.
+    func request(_ path: String, ua: String, from source: String, headers: [String] = []) throws -> Int {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        p.arguments =
+            ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--interface", source, "-A", ua]
+            + headers.flatMap { ["-H", $0] } + ["http://127.0.0.1:\(port)\(path)"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0, let status = Int(String(decoding: data, as: UTF8.self)) else {
+            throw LiveNginxError.failed("curl \(path) from \(source)")
+        }
+        return status
     }
 
     /// Waits until nginx has written `lines` lines in all.

@@ -1,0 +1,126 @@
+import UAAuditCore
+
+/// One hour on one readable page (80 columns): the share, what it cost, who is split, what is new.
+/// Text from the log is escaped.
+enum ExplainPage {
+    static func render(_ hour: Report.HourEntry, of report: Report, source: String, palette: Palette, width: Int = 80)
+        -> String
+    {
+        let alert = report.rules.alertClass
+        let order = report.rules.order + ["other", "missing"]
+        let alertCount = hour.classes[alert] ?? 0
+        var out =
+            palette.strong(TerminalText.escape("\(Summary.shortHour(hour.hour))  (\(source))", limit: width)) + "\n\n"
+
+        out += palette.strong("Share") + "\n"
+        var verdict = "  \(alert) \(alertCount) of \(hour.requests) requests = \(Summary.percent(hour.share)); "
+        if hour.alert {
+            verdict += "over \(Summary.percent(report.threshold)): ALERT"
+        } else if hour.requests < report.minRequests {
+            verdict += "under \(report.minRequests) requests: never alerts"
+        } else {
+            verdict += "not over \(Summary.percent(report.threshold))"
+        }
+        out += (hour.alert ? palette.alert(verdict) : verdict) + "\n"
+        out += wrap(order.map { "\($0) \(hour.classes[$0] ?? 0)" }, width: width)
+        if hour.errors > 0 { out += "  unclassifiable (match limit): \(hour.errors)\n" }
+        if hour.closed == false { out += "  (the hour is still open: more lines may come)\n" }
+
+        out += "\n" + palette.strong("What it cost") + "\n"
+        if let impact = hour.impact {
+            out += "  " + "class".padded(13)
+            out += ["2xx", "3xx", "4xx", "5xx", "other", "401", "403"].map { $0.rightAligned(8) }.joined() + "\n"
+            for name in [alert] + order.filter({ $0 != alert }) {
+                guard let s = impact[name], s.total > 0 else { continue }
+                out += "  " + TerminalText.escape(name, limit: 12).padded(13)
+                out +=
+                    [s.s2xx, s.s3xx, s.s4xx, s.s5xx, s.other, s.s401, s.s403].map { String($0).rightAligned(8) }
+                    .joined() + "\n"
+            }
+            if let s = impact[alert] {
+                out += "  \(alert) \(alertCount), of which \(s.s403) got 403 and \(s.s401) got 401\n"
+            }
+        } else {
+            out += "  (the log format has no $status)\n"
+        }
+        if let paths = hour.topPaths, !paths.isEmpty {
+            out += "  top \(alert) paths" + (hour.topPathsApproximate == true ? " (approximate)" : "")
+            out += ": requests, of which 401/403\n"
+            for p in paths.prefix(5) {
+                out +=
+                    String(p.count).rightAligned(8) + String(p.rejected).rightAligned(8) + "  "
+                    + TerminalText.escape(p.path, limit: width - 18) + "\n"
+            }
+        }
+
+        out += "\n" + palette.strong("Who is split") + "\n"
+        if let c = hour.clients {
+            let about = c.exact ? "" : "about "
+            out += "  \(about)\(c.split) of \(about)\(c.app) app clients (\(Summary.percent(c.splitShare))) "
+            out += "also sent \(alert) UAs\n"
+            out += "  clients with \(alert) UAs: \(about)\(c.alert)\n"
+            out +=
+                TerminalText.escape(
+                    "  (clients by \(c.key); app classes \(c.appClasses.joined(separator: ", ")))", limit: width) + "\n"
+            if !c.exact {
+                out += "  estimated from a \(c.sampleRate) sample of clients; split ± \(Int(c.splitError.rounded())) "
+                out += "(one standard error)\n"
+            }
+            if !c.examples.isEmpty {
+                out += TerminalText.escape("  e.g. " + c.examples.joined(separator: ", "), limit: width) + "\n"
+            }
+        } else {
+            out += "  (no client key: the format lacks it, or --client-key none)\n"
+        }
+
+        out += "\n" + palette.strong("What is new") + "\n"
+        if let d = hour.drift {
+            if d.baselineHours == 0 {
+                out += "  (no earlier hours to compare with)\n"
+            } else {
+                out += "  against \(d.baselineHours) earlier hour\(d.baselineHours == 1 ? "" : "s"): "
+                out += "\(d.newFamilies.count < 10 ? "\(d.newFamilies.count)" : "10+") new UA "
+                out += "famil\(d.newFamilies.count == 1 ? "y" : "ies"), \(d.newRequests) requests"
+                out += d.approximate ? " (approximate)\n" : "\n"
+                for f in d.newFamilies.prefix(5) {
+                    let head = String(f.count).rightAligned(8) + " " + f.class.padded(12) + " "
+                    out += head + TerminalText.escape(f.family, limit: width - head.count) + "\n"
+                }
+            }
+            let shares = d.appShares.map { s in
+                "\(s.class) \(Summary.percent(s.share))"
+                    + (s.baseline.map { " (baseline \(Summary.percent($0)))" } ?? "")
+            }
+            if !shares.isEmpty { out += wrap(shares, width: width) }
+            for reason in d.reasons {
+                out += palette.alert(TerminalText.escape("  drift alert: " + reason, limit: width)) + "\n"
+            }
+        } else {
+            out += "  (drift is off: --baseline-hours 0)\n"
+        }
+
+        if !hour.top.isEmpty {
+            out += "\n" + palette.strong("Top \(alert) UAs") + (hour.topApproximate ? " (approximate)" : "") + "\n"
+            for entry in hour.top.prefix(5) {
+                out +=
+                    String(entry.count).rightAligned(8) + "  " + TerminalText.escape(entry.ua, limit: width - 12) + "\n"
+            }
+        }
+        return out
+    }
+
+    /// Items joined by ` · ` on indented lines of at most `width` columns.
+    static func wrap(_ items: [String], width: Int) -> String {
+        var out = ""
+        var line = " "
+        for item in items {
+            let piece = TerminalText.escape(item, limit: width - 4)
+            if line.count > 1, line.count + 3 + piece.count > width {
+                out += line + "\n"
+                line = " "
+            }
+            line += line.count > 1 ? " · " + piece : " " + piece
+        }
+        return line.count > 1 ? out + line + "\n" : out
+    }
+}

@@ -1,0 +1,130 @@
+import Glibc
+import UAAuditCore
+
+/// `uaaudit explain HOUR`: one hour on one page, from a JSON report or from logs.
+struct ExplainCommand {
+    static let specs: [Arguments.Spec] =
+        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + InsightOptions.specs + [
+            .init(name: "threshold", short: nil, takesValue: true),
+            .init(name: "min-requests", short: nil, takesValue: true),
+            .init(name: "top", short: nil, takesValue: true),
+            .init(name: "threads", short: "j", takesValue: true),
+            .init(name: "max-line-bytes", short: nil, takesValue: true),
+            .init(name: "help", short: "h", takesValue: false),
+        ]
+
+    static let help = """
+        Usage: uaaudit explain HOUR REPORT.json
+               uaaudit explain HOUR [scan options] FILE...
+
+        Explains one hour on one page: the alert class's share and the counts, what
+        its requests cost (statuses, 401/403, paths), which clients sent both the
+        app's UAs and alert-class ones (split clients), and which UA families are new
+        against the hours before (drift). Reads a JSON report (scan --out, run's
+        report, merge), or scans the logs first with scan's options.
+
+        HOUR is an hour of the report: 2026-11-29T17:00:00+08:00, or a prefix of it
+        such as 2026-11-29T17 or '2026-11-29 17:00' (it must name one hour).
+
+        Options for logs (as scan; see uaaudit scan --help):
+        \(AuditOptions.formatHelp)
+        \(AuditOptions.rulesHelp)
+              --threshold X, --min-requests N, --top N, -j/--threads N,
+              --max-line-bytes N
+        \(InsightOptions.help)
+          -h, --help               show this help
+
+        Examples:
+          uaaudit explain 2026-11-29T17 /var/lib/uaaudit/report.json
+          uaaudit explain '2024-03-31 23:00' SampleLogs/ua_log.log
+
+        \(ExitCode.helpText(for: [.success, .usage, .input]))
+        """
+
+    let console: Console
+    let environment: [String: String]
+
+    func run(_ words: [String]) -> ExitCode {
+        let args: Arguments
+        do {
+            args = try Arguments(words, specs: ExplainCommand.specs)
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
+        if args.flag("help") {
+            console.out(ExplainCommand.help + "\n")
+            return .success
+        }
+        guard args.positional.count >= 2 else {
+            console.error("explain needs an HOUR and a report or logs: uaaudit explain HOUR REPORT.json (see --help)")
+            return .usage
+        }
+        let wanted = args.positional[0]
+        let inputs = Array(args.positional.dropFirst())
+        let report: Report
+        switch load(inputs, args) {
+        case .success(let loaded): report = loaded
+        case .failure(let failure):
+            console.error(failure.message)
+            return failure.status
+        }
+        let matches = ExplainCommand.hours(matching: wanted, in: report)
+        guard matches.count == 1, let hour = matches.first else {
+            let listed = (matches.isEmpty ? report.hours : matches).map(\.hour)
+            let shown = listed.count > 6 ? listed.prefix(3) + ["…"] + listed.suffix(3) : listed[...]
+            console.error(
+                (matches.isEmpty ? "no hour \(wanted) in the report" : "\(wanted) names \(matches.count) hours")
+                    + "; its hours: " + (shown.isEmpty ? "none" : shown.joined(separator: ", ")))
+            return .usage
+        }
+        let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
+        console.out(ExplainPage.render(hour, of: report, source: inputs.joined(separator: " "), palette: palette))
+        return .success
+    }
+
+    /// The hours whose name starts with `text` (a space may stand for the `T`).
+    static func hours(matching text: String, in report: Report) -> [Report.HourEntry] {
+        let wanted = text.replacingOccurrences(of: " ", with: "T")
+        if let exact = report.hours.first(where: { $0.hour == wanted }) { return [exact] }
+        return report.hours.filter { $0.hour.hasPrefix(wanted) }
+    }
+
+    struct Failure: Error {
+        var message: String
+        var status: ExitCode
+    }
+
+    /// A report file as it is, or the report of a scan of the logs.
+    private func load(_ inputs: [String], _ args: Arguments) -> Result<Report, Failure> {
+        if inputs.count == 1, inputs[0] != "-", ExplainCommand.looksLikeJSON(inputs[0]) {
+            do {
+                return .success(try ReportMerge.load(path: inputs[0]))
+            } catch {
+                return .failure(Failure(message: error.description, status: .input))
+            }
+        }
+        let configuration: ScanConfiguration
+        do {
+            configuration = try ScanCommand.configuration(args)
+        } catch {
+            return .failure(Failure(message: error.message, status: .usage))
+        }
+        let result = Scanner(configuration: configuration, progress: nil).scan(inputs)
+        if let failed = result.sources.first(where: { $0.error != nil }) {
+            return .failure(Failure(message: "\(failed.path): \(failed.error!)", status: .input))
+        }
+        let now = Timestamps.now(environment: environment)
+        return .success(
+            ReportBuilder.build(result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now)))
+    }
+
+    /// True when the file starts with `{` (after blanks): a JSON report rather than a log.
+    static func looksLikeJSON(_ path: String) -> Bool {
+        guard let fd = try? Syscalls.open(path, flags: O_RDONLY) else { return false }
+        defer { Syscalls.close(fd) }
+        var head = [UInt8](repeating: 0, count: 64)
+        guard let n = try? Syscalls.read(fd, into: &head), n > 0 else { return false }
+        return head[0..<n].first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "{")
+    }
+}

@@ -74,6 +74,10 @@ extension Report {
         public var count: Int64
         /// The family's share of the hour's requests.
         public var share: Double
+
+        public init(family: String, class name: String, count: Int64, share: Double) {
+            (self.family, self.class, self.count, self.share) = (family, name, count, share)
+        }
     }
 
     public struct ShareChange: Codable, Equatable, Sendable {
@@ -81,5 +85,9 @@ extension Report {
         public var share: Double
         /// The class's share of all the baseline's requests (nil without baseline requests).
         public var baseline: Double?
+
+        public init(class name: String, share: Double, baseline: Double?) {
+            (self.class, self.share, self.baseline) = (name, share, baseline)
+        }
     }
 }

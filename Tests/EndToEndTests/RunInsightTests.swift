@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import UAAuditCore
+
+/// `uaaudit run` keeps an open hour's clients in its state, so an hour read over several runs
+/// counts each client once and still sees a client split across two runs.
+@Suite struct RunInsightTests {
+    static func line(_ addr: String, minute: Int, ua: String, status: Int = 200) -> String {
+        "\(addr) - - [29/Nov/2026:10:\(String(format: "%02d", minute)):00 +0000] \"GET /api/v2/me HTTP/1.1\" "
+            + "\(status) 2 \"-\" \"\(ua)\" rt=0.000 uct=\"-\" uht=\"-\" urt=\"-\"\n"
+    }
+
+    @Test func aClientSplitAcrossTwoRunsIsCountedOnce() throws {
+        let h = try RunHarness()
+        try h.appendRaw(
+            Self.line("10.9.0.1", minute: 1, ua: Lines.urlsession)
+                + Self.line("10.9.0.2", minute: 2, ua: Lines.urlsession),
+            to: h.log)
+        #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
+        try h.appendRaw(
+            Self.line("10.9.0.1", minute: 21, ua: Lines.cfnetwork, status: 403)
+                + Self.line("10.9.0.3", minute: 22, ua: Lines.cfnetwork, status: 403)
+                + Self.line("10.9.0.2", minute: 23, ua: Lines.urlsession),
+            to: h.log)
+        #expect(try h.run(now: "2026-11-29T10:40:00Z").status == 0)
+        var report = try ReportEncoding.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: h.report))))
+        var clients = try #require(report.hours.first?.clients)
+        #expect((clients.app, clients.alert, clients.split) == (2, 2, 1))
+        #expect(report.hours.first?.impact?["inconsistent"]?.s403 == 2)
+        #expect(report.hours.first?.closed == false)
+        #expect(try String(contentsOfFile: h.state, encoding: .utf8).contains("\"clients\" : \""))
+
+        // Closed, the hour keeps its counts (the client set itself is dropped from the state).
+        #expect(try h.run(now: "2026-11-29T11:10:00Z").status == 0)
+        report = try ReportEncoding.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: h.report))))
+        clients = try #require(report.hours.first?.clients)
+        #expect((clients.app, clients.alert, clients.split) == (2, 2, 1))
+        #expect(report.hours.first?.closed == true)
+        let state = try String(contentsOfFile: h.state, encoding: .utf8)
+        #expect(state.contains("\"counts\""))
+        #expect(!state.contains("\"clients\" : \""))
+    }
+}

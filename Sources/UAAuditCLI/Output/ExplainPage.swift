@@ -93,7 +93,9 @@ enum ExplainPage {
             }
             if !shares.isEmpty { out += wrap(shares, width: width) }
             for reason in d.reasons {
-                out += palette.alert(TerminalText.escape("  drift alert: " + reason, limit: width)) + "\n"
+                for line in TerminalText.wrapped("drift alert: " + reason, indent: "  ", width: width) {
+                    out += palette.alert(line) + "\n"
+                }
             }
         } else {
             out += "  (drift is off: --baseline-hours 0)\n"

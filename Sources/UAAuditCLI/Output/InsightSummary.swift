@@ -65,9 +65,11 @@ enum InsightSummary {
             out += head + TerminalText.escape(f.family, limit: max(width - head.count, 10)) + "\n"
         }
         for hour in report.hours where hour.drift?.alert == true {
-            let line = "drift alert \(Summary.shortHour(hour.hour)): "
+            out += palette.alert("drift alert \(Summary.shortHour(hour.hour)):") + "\n"
             for reason in hour.drift!.reasons {
-                out += palette.alert(TerminalText.escape(line + reason, limit: width)) + "\n"
+                for line in TerminalText.wrapped(reason, indent: "  ", width: width) {
+                    out += palette.alert(line) + "\n"
+                }
             }
         }
         return out

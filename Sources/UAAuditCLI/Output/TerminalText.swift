@@ -30,6 +30,24 @@ enum TerminalText {
     }
 }
 
+extension TerminalText {
+    /// Escapes `text` and breaks it at spaces into lines of at most `width` columns, each
+    /// starting with `indent` (a word longer than a line is cut).
+    static func wrapped(_ text: String, indent: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = indent
+        for word in escape(text).split(separator: " ") {
+            if line.count > indent.count, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = indent
+            }
+            line += (line.count > indent.count ? " " : "") + word
+        }
+        if line.count > indent.count { lines.append(line) }
+        return lines.map { $0.count > width ? String($0.prefix(width - 1)) + "…" : $0 }
+    }
+}
+
 extension String {
     func leftPadded(_ width: Int, with pad: Character = "0") -> String {
         count >= width ? self : String(repeating: pad, count: width - count) + self

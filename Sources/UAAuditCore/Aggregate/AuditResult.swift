@@ -92,6 +92,7 @@ public struct AuditResult: Sendable {
             trimAlertUAs(of: key)
             trimInsight(of: key)
         }
+        keepClientsWithinBudget()
         malformed += tally.malformed
         if tally.newest != Int64.min { newest = max(newest ?? tally.newest, tally.newest) }
         for sample in tally.samples where samples.count < sampleLimit {
@@ -136,12 +137,11 @@ public struct AuditResult: Sendable {
             hours[key]?.paths[decoded] = entry
         }
         if let clients = tally.clients {
-            for e in 0..<clients.count {
-                let (bucket, hash, mask) = clients.entry(e)
-                hours[tally.hours[bucket]]?.clients.add(hash: hash, mask: mask, level: clients.levels[bucket])
+            clients.forEach { bucket, hash, mask in
+                hours[tally.hours[bucket]]?.clients.add(hash: hash, mask: mask, level: clients.level(of: bucket))
             }
-            for (bucket, level) in clients.levels.enumerated() {
-                hours[tally.hours[bucket]]?.clients.sample(atLevel: level)
+            for bucket in 0..<clients.bucketCount {
+                hours[tally.hours[bucket]]?.clients.sample(atLevel: clients.level(of: bucket))
             }
             for (bucket, keys) in clients.examples {
                 for raw in keys {
@@ -154,8 +154,24 @@ public struct AuditResult: Sendable {
 
     /// The most families and alert-class paths an hour keeps; beyond that the least frequent
     /// are dropped and counted as untracked.
-    public static let maxFamiliesPerHour = 2_000
-    public static let maxPathsPerHour = 2_000
+    public static let maxFamiliesPerHour = 1_000
+    public static let maxPathsPerHour = 1_000
+
+    /// The most client entries all hours of a result keep together (each hour also at most
+    /// ``ClientSet/maxEntries``): past it, the hour with the most is sampled more coarsely.
+    public static let clientBudget = 262_144
+
+    private mutating func keepClientsWithinBudget() {
+        var total = hours.values.reduce(0) { $0 + $1.clients.masks.count }
+        while total > AuditResult.clientBudget,
+            let (key, hour) = hours.max(by: { $0.value.clients.masks.count < $1.value.clients.masks.count })
+        {
+            var clients = hour.clients
+            clients.sample(atLevel: clients.level + 1)
+            total -= hour.clients.masks.count - clients.masks.count
+            hours[key]?.clients = clients
+        }
+    }
 
     private mutating func trimInsight(of key: HourKey) {
         guard var hour = hours[key] else { return }

@@ -6,6 +6,11 @@
 /// its sampling rate: it then keeps only the clients whose hash has one more leading zero bit,
 /// so what remains is a uniform sample of its clients (all of a kept client's requests count,
 /// none of a dropped one's). Counts scaled by 2^level estimate the true ones.
+///
+/// Entries live in the slots themselves, 8 bytes each (the hash's top 44 bits, the bucket in 18
+/// bits, the mask in 2; 0 is an empty slot), at most half the slots used: a lookup touches one
+/// cache line, and the 131,072-client table is 2 MiB. Two clients share an entry only if their
+/// hashes agree in 44 bits (for 131,072 clients, about one chance in 2,000 that any pair does).
 public final class ClientSample {
     /// Mask bits: seen with an app class, seen with the alert class.
     public static let app: UInt8 = 1
@@ -14,33 +19,40 @@ public final class ClientSample {
     public static let examplesPerHour = 3
     public static let maxExampleBytes = 128
 
+    /// The hash bits an entry keeps (the top 44; the sampling level reads the top bits).
+    public static let hashMask: UInt64 = ~((1 << 20) - 1)
+    /// Buckets from this one on are not counted (2^18 hours: thirty years in one chunk).
+    public static let maxBuckets = 1 << 18
+
     public let maxEntries: Int
     public private(set) var count = 0
-    /// The sampling level of each bucket: it keeps the clients whose hash's top `level` bits are 0.
-    public private(set) var levels: [Int] = []
     /// Key bytes (as logged) of the first split clients of each bucket.
     public private(set) var examples: [Int: [[UInt8]]] = [:]
 
     private let slotMask: Int
-    private let slots: UnsafeMutablePointer<Int32>
-    private let hashes: UnsafeMutablePointer<UInt64>
-    private let buckets: UnsafeMutablePointer<Int32>
-    private let masks: UnsafeMutablePointer<UInt8>
-    private var perBucket: [Int] = []
+    private let slots: UnsafeMutablePointer<UInt64>
+    /// Per bucket: the sampling level (it keeps the clients whose hash's top `level` bits are 0),
+    /// and how many entries it has.
+    private var levelOf: UnsafeMutablePointer<Int32>
+    private var entriesOf: UnsafeMutablePointer<Int32>
+    private var bucketCapacity = 64
+    public private(set) var bucketCount = 0
 
     public init(maxEntries: Int) {
         self.maxEntries = max(maxEntries, 2)
-        (slots, slotMask) = ByteTable.emptySlots(for: self.maxEntries)
-        hashes = .allocate(capacity: self.maxEntries)
-        buckets = .allocate(capacity: self.maxEntries)
-        masks = .allocate(capacity: self.maxEntries)
+        var slotCount = 16
+        while slotCount < self.maxEntries * 2 { slotCount <<= 1 }
+        slotMask = slotCount - 1
+        slots = .allocate(capacity: slotCount)
+        slots.initialize(repeating: 0, count: slotCount)
+        levelOf = .allocate(capacity: bucketCapacity)
+        entriesOf = .allocate(capacity: bucketCapacity)
     }
 
     deinit {
         slots.deallocate()
-        hashes.deallocate()
-        buckets.deallocate()
-        masks.deallocate()
+        levelOf.deallocate()
+        entriesOf.deallocate()
     }
 
     /// True when a client of this hash is kept at `level`.
@@ -49,25 +61,25 @@ public final class ClientSample {
         level == 0 || (level < 64 && hash >> UInt64(64 - level) == 0)
     }
 
+    /// The sampling level of `bucket` (0 for a bucket never seen).
+    public func level(of bucket: Int) -> Int { bucket < bucketCount ? Int(levelOf[bucket]) : 0 }
+
     /// Notes that the client whose key field is `key` made a request of kind `bits` in `bucket`.
     @inline(__always)
     public func note(bucket: Int, key: UnsafeRawBufferPointer, bits: UInt8) {
-        while levels.count <= bucket {
-            levels.append(0)
-            perBucket.append(0)
-        }
+        guard bucket < ClientSample.maxBuckets else { return }
+        if bucket >= bucketCount { addBuckets(through: bucket) }
         let hash = ByteHash.hash(key)
-        guard ClientSample.keeps(hash, level: levels[bucket]) else { return }
-        let tag = Int32(truncatingIfNeeded: bucket)
-        var slot = Int(truncatingIfNeeded: hash) & slotMask
+        guard ClientSample.keeps(hash, level: Int(levelOf[bucket])) else { return }
+        let identity = hash & ClientSample.hashMask | UInt64(bucket) << 2
+        var slot = Int(truncatingIfNeeded: ClientSample.spread(identity)) & slotMask
         while true {
-            let e = Int(slots[slot]) - 1
-            if e < 0 { break }
-            if hashes[e] == hash, buckets[e] == tag {
-                let old = masks[e]
-                if old | bits != old {
-                    masks[e] = old | bits
-                    if old | bits == ClientSample.split { keepExample(bucket: bucket, key: key) }
+            let s = slots[slot]
+            if s == 0 { break }
+            if s & ~3 == identity {
+                if s | UInt64(bits) != s {
+                    slots[slot] = s | UInt64(bits)
+                    if (s | UInt64(bits)) & 3 == UInt64(ClientSample.split) { keepExample(bucket: bucket, key: key) }
                 }
                 return
             }
@@ -78,18 +90,43 @@ public final class ClientSample {
             note(bucket: bucket, key: key, bits: bits)
             return
         }
-        let e = count
         count += 1
-        slots[slot] = Int32(e + 1)
-        hashes[e] = hash
-        buckets[e] = tag
-        masks[e] = bits
-        perBucket[bucket] += 1
+        slots[slot] = identity | UInt64(bits)
+        entriesOf[bucket] += 1
     }
 
-    /// Entry `e`: its bucket, hash and mask.
-    public func entry(_ e: Int) -> (bucket: Int, hash: UInt64, mask: UInt8) {
-        (Int(buckets[e]), hashes[e], masks[e])
+    /// Calls `body` with each entry: its bucket, hash (its kept bits) and mask.
+    public func forEach(_ body: (_ bucket: Int, _ hash: UInt64, _ mask: UInt8) -> Void) {
+        for i in 0...slotMask where slots[i] != 0 {
+            body(Self.bucket(slots[i]), slots[i] & Self.hashMask, UInt8(slots[i] & 3))
+        }
+    }
+
+    @inline(__always)
+    static func bucket(_ slot: UInt64) -> Int { Int((slot & ~hashMask) >> 2) }
+
+    /// Where an entry (with or without its mask bits) starts probing.
+    @inline(__always)
+    static func spread(_ slot: UInt64) -> UInt64 {
+        let x = (slot & ~3) &* 0x9E37_79B9_7F4A_7C15
+        return x ^ (x >> 32)
+    }
+
+    private func addBuckets(through bucket: Int) {
+        if bucket >= bucketCapacity {
+            var capacity = bucketCapacity
+            while capacity <= bucket { capacity *= 2 }
+            for table in [\ClientSample.levelOf, \ClientSample.entriesOf] {
+                let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+                bigger.update(from: self[keyPath: table], count: bucketCount)
+                self[keyPath: table].deallocate()
+                self[keyPath: table] = bigger
+            }
+            bucketCapacity = capacity
+        }
+        (levelOf + bucketCount).initialize(repeating: 0, count: bucket + 1 - bucketCount)
+        (entriesOf + bucketCount).initialize(repeating: 0, count: bucket + 1 - bucketCount)
+        bucketCount = bucket + 1
     }
 
     private func keepExample(bucket: Int, key: UnsafeRawBufferPointer) {
@@ -98,29 +135,36 @@ public final class ClientSample {
         }
     }
 
-    /// Halves the sampling rate of the bucket with the most clients and drops those it no longer keeps.
+    /// Makes room: halves the sampling rate of the bucket with the most clients, again and again
+    /// (each halving about halves its entries) until the table would be at most three quarters
+    /// full, then drops in one pass the clients the new levels no longer keep.
     private func thin() {
-        guard let bucket = perBucket.indices.max(by: { perBucket[$0] < perBucket[$1] }) else { return }
-        levels[bucket] += 1
-        let level = levels[bucket]
-        var kept = 0
-        for e in 0..<count {
-            let b = Int(buckets[e])
-            if b == bucket, !ClientSample.keeps(hashes[e], level: level) {
-                perBucket[b] -= 1
-                continue
+        var estimate = (0..<bucketCount).map { Int(entriesOf[$0]) }
+        var total = count
+        repeat {
+            var bucket = 0
+            for b in estimate.indices where estimate[b] > estimate[bucket] { bucket = b }
+            levelOf[bucket] += 1
+            total -= estimate[bucket] - estimate[bucket] / 2
+            estimate[bucket] /= 2
+        } while total > maxEntries * 3 / 4 && estimate.contains { $0 > 0 }
+        var kept: [UInt64] = []
+        kept.reserveCapacity(count)
+        for i in 0...slotMask where slots[i] != 0 {
+            let s = slots[i]
+            let b = Self.bucket(s)
+            if ClientSample.keeps(s & Self.hashMask, level: Int(levelOf[b])) {
+                kept.append(s)
+            } else {
+                entriesOf[b] -= 1
             }
-            hashes[kept] = hashes[e]
-            buckets[kept] = buckets[e]
-            masks[kept] = masks[e]
-            kept += 1
+            slots[i] = 0
         }
-        count = kept
-        slots.update(repeating: 0, count: slotMask + 1)
-        for e in 0..<count {
-            var slot = Int(truncatingIfNeeded: hashes[e]) & slotMask
+        count = kept.count
+        for s in kept {
+            var slot = Int(truncatingIfNeeded: ClientSample.spread(s)) & slotMask
             while slots[slot] != 0 { slot = (slot + 1) & slotMask }
-            slots[slot] = Int32(e + 1)
+            slots[slot] = s
         }
     }
 }

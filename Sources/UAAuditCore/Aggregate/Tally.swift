@@ -131,14 +131,10 @@ public final class Tally {
         if exact >= 0 { storage[base &+ exact] &+= 1 }
     }
 
-    /// Counts a request of a class in its UA family.
-    @inline(__always)
-    public func countFamily(bucket: Int, family: UInt32, cls: Int) {
-        if family == UACache.untrackedFamily
-            || !familyCounts.add(UInt64(bucket) << 40 | UInt64(family) << 8 | UInt64(cls & 0xFF))
-        {
-            untrackedFamilies[bucket] &+= 1
-        }
+    /// Counts a request whose family did not fit the family tables (the sink counts the others
+    /// in ``familyCounts``, keyed `bucket << 40 | family id << 8 | class`).
+    public func countUntrackedFamily(bucket: Int) {
+        untrackedFamilies[bucket] &+= 1
     }
 
     /// Counts an alert-class request's path (as logged, without the query).

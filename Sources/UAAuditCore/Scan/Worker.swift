@@ -61,6 +61,9 @@ struct AuditSink: LineSink {
     let pathIsRequest: Bool
     let clientField: Int
     let appMask: UInt64
+    // Borrowed from the tally, which outlives the sink: no reference counting per line.
+    let clients: Unmanaged<ClientSample>?
+    let familyCounts: Unmanaged<CounterTable>
     var lineNumber: Int64 = 0
     /// Lines not yet added to the progress counter (bytes are counted by the source, see ``ProgressSource``).
     var pendingLines = 0
@@ -84,6 +87,8 @@ struct AuditSink: LineSink {
         pathIsRequest = tokenizer.requestField != nil
         clientField = worker.configuration.clientField ?? -1
         appMask = worker.configuration.appClassMask
+        clients = tally.clients.map { Unmanaged.passUnretained($0) }
+        familyCounts = Unmanaged.passUnretained(tally.familyCounts)
     }
 
     @inline(__always)
@@ -114,7 +119,14 @@ struct AuditSink: LineSink {
                 return
             }
             cls = Int(c)
-            tally.countFamily(bucket: bucket, family: UInt32(truncatingIfNeeded: found >> 8), cls: cls)
+            let family = UInt32(truncatingIfNeeded: found >> 8)
+            if family == UACache.untrackedFamily
+                || !familyCounts._withUnsafeGuaranteedRef({
+                    $0.add(UInt64(bucket) << 40 | UInt64(family) << 8 | UInt64(cls & 0xFF))
+                })
+            {
+                tally.countUntrackedFamily(bucket: bucket)
+            }
         }
         tally.count(bucket: bucket, slot: cls)
         if statusField >= 0 { tally.countStatus(bucket: bucket, cls: cls, status: tokenizer.field(statusField)) }
@@ -127,7 +139,9 @@ struct AuditSink: LineSink {
                 cls == alert ? ClientSample.alert : (appMask >> UInt64(cls)) & 1 != 0 ? ClientSample.app : 0
             if bits != 0 {
                 let key = tokenizer.field(clientField)
-                if !Classifier.isMissing(raw: key) { tally.clients?.note(bucket: bucket, key: key, bits: bits) }
+                if !Classifier.isMissing(raw: key) {
+                    clients?._withUnsafeGuaranteedRef { $0.note(bucket: bucket, key: key, bits: bits) }
+                }
             }
         }
     }

@@ -9,8 +9,8 @@ import Testing
 
     func counts(_ s: ClientSample, bucket: Int) -> (app: Int, alert: Int, split: Int) {
         var c = (app: 0, alert: 0, split: 0)
-        for e in 0..<s.count where s.entry(e).bucket == bucket {
-            let m = s.entry(e).mask
+        s.forEach { b, _, m in
+            guard b == bucket else { return }
             if m & 1 != 0 { c.app += 1 }
             if m & 2 != 0 { c.alert += 1 }
             if m == 3 { c.split += 1 }
@@ -25,7 +25,7 @@ import Testing
         note(s, 1, "10.0.0.1", ClientSample.alert)  // another hour: not split there
         #expect(counts(s, bucket: 0) == (100, 30, 10))
         #expect(counts(s, bucket: 1) == (0, 1, 0))
-        #expect(s.levels == [0, 0])
+        #expect((s.level(of: 0), s.level(of: 1), s.bucketCount) == (0, 0, 2))
         #expect(s.examples[0]?.map { String(decoding: $0, as: UTF8.self) } == ["10.0.0.90", "10.0.0.91", "10.0.0.92"])
         #expect(s.examples[1] == nil)
     }
@@ -40,9 +40,9 @@ import Testing
             if i % 10 == 0 { note(s, 1, "busy-\(i)", ClientSample.alert) }
         }
         #expect(s.count <= 4_096)
-        #expect(s.levels[0] == 0)
+        #expect(s.level(of: 0) == 0)
         #expect(counts(s, bucket: 0) == (50, 0, 0))
-        let level = s.levels[1]
+        let level = s.level(of: 1)
         #expect(level >= 6)
         let sampled = counts(s, bucket: 1)
         var c = ClientCounts(level: level)

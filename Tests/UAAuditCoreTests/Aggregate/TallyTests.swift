@@ -69,3 +69,31 @@ import Testing
         for file in 0..<6 { #expect(hour.alertUAs[Array("ua-\(file)-0".utf8)] == 50) }
     }
 }
+
+/// Clients of many inputs' hours: the result keeps at most its budget of entries in all, and
+/// what it samples still estimates every hour within four standard errors.
+@Suite struct AuditResultClientBudgetTests {
+    @Test func manyHoursOfManyInputsStayWithinTheClientBudget() {
+        var result = AuditResult(classCount: 5, sampleLimit: 10)
+        for input in 0..<4 {
+            let tally = Tally(classCount: 5, sampleLimit: 10, clientEntries: 131_072)
+            for h in 0..<3 {
+                let bucket = tally.bucket(HourKey(localHour: Int64(input * 3 + h), offsetMinutes: 0))
+                for c in 0..<40_000 {
+                    Array("client-\(input)-\(h)-\(c)".utf8).withUnsafeBytes {
+                        tally.clients!.note(bucket: bucket, key: $0, bits: ClientSample.app)
+                    }
+                }
+            }
+            result.absorb(tally, path: "in\(input)", firstLine: 1, escape: .default)
+        }
+        let sets = result.hours.values.map(\.clients)
+        #expect(sets.count == 12)
+        #expect(sets.reduce(0) { $0 + $1.masks.count } <= AuditResult.clientBudget)
+        #expect(sets.contains { $0.level > 0 })
+        for set in sets {
+            let c = set.counts
+            #expect(abs(Double(c.estimate(c.app) - 40_000)) <= max(4 * c.standardError(c.app), 0.5))
+        }
+    }
+}

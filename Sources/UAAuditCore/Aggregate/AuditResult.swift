@@ -137,7 +137,7 @@ public struct AuditResult: Sendable {
             hours[key]?.paths[decoded] = entry
         }
         if let clients = tally.clients {
-            clients.forEach { bucket, hash, mask in
+            clients.forEachEntry { bucket, hash, mask in
                 hours[tally.hours[bucket]]?.clients.add(hash: hash, mask: mask, level: clients.level(of: bucket))
             }
             for bucket in 0..<clients.bucketCount {

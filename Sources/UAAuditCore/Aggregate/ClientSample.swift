@@ -96,7 +96,7 @@ public final class ClientSample {
     }
 
     /// Calls `body` with each entry: its bucket, hash (its kept bits) and mask.
-    public func forEach(_ body: (_ bucket: Int, _ hash: UInt64, _ mask: UInt8) -> Void) {
+    public func forEachEntry(_ body: (_ bucket: Int, _ hash: UInt64, _ mask: UInt8) -> Void) {
         for i in 0...slotMask where slots[i] != 0 {
             body(Self.bucket(slots[i]), slots[i] & Self.hashMask, UInt8(slots[i] & 3))
         }

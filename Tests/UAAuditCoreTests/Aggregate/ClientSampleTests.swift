@@ -9,7 +9,7 @@ import Testing
 
     func counts(_ s: ClientSample, bucket: Int) -> (app: Int, alert: Int, split: Int) {
         var c = (app: 0, alert: 0, split: 0)
-        s.forEach { b, _, m in
+        s.forEachEntry { b, _, m in
             guard b == bucket else { return }
             if m & 1 != 0 { c.app += 1 }
             if m & 2 != 0 { c.alert += 1 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UAAuditCore
+import WebhookReceiver
 
 /// SampleLogs/devices.log, written by a real nginx with a UA whitelist (make-devices.sh): the
 /// figures its clients were made to produce, by device id and by address.
@@ -34,5 +35,34 @@ import UAAuditCore
         #expect(drift.newFamilies.map(\.count) == [18])
         #expect(byDevice.hours[1].classes["urlsession"] == 18)
         #expect(byDevice.totals.driftAlertHours == ["2026-11-28T10:00:00+00:00"])
+    }
+
+    @Test func theSummaryAndTheAlertMessageAnswerTheSameThreeQuestions() throws {
+        let flags = ["--client-key", "http_x_device_id", "--alert-share-drop", "30%"]
+        let summary = try Tool.run(["scan"] + Self.options + flags + ["devices.log"], directory: Self.directory)
+        #expect(summary.status == 0)
+        #expect(summary.out.contains("inconsistent 14, of which 12 got 403 and 0 got 401\n"))
+        #expect(summary.out.contains("most in 2026-11-28 09:00+00:00: 2 of 12 app clients (16.67%)\n"))
+        #expect(summary.out.contains("  2026-11-28 10:00 other 18 (32.73%) MyApp/#.#.# (iPhone; iPhone#,#;"))
+        #expect(
+            summary.out.contains(
+                "drift alert 2026-11-28 10:00+00:00:\n"
+                    + "  urlsession share fell to 32.7% from 65.5% in the baseline (down 50%, over 30%)\n"))
+
+        let receiver = try WebhookReceiver(routes: ["/wecom": [.json(#"{"errcode":0,"errmsg":"ok"}"#)]])
+        let sent = try Tool.run(
+            ["scan", "-q"] + Self.options + flags
+                + ["--webhook", "\(receiver.baseURL)/wecom?key=K", "--webhook-kind", "wecom", "devices.log"],
+            directory: Self.directory)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let requests = try receiver.requests()
+        try #require(requests.count == 1)
+        let payload = try JSONSerialization.jsonObject(with: Data(requests[0].body)) as? [String: Any]
+        let text = try #require((payload?["markdown"] as? [String: Any])?["content"] as? String)
+        #expect(text.contains("inconsistent 7, of which 6 got 403 and 0 got 401"))
+        #expect(text.contains("split clients: 2 of 12 app clients (16.667%) by $http_x_device_id"))
+        #expect(text.contains("paths: /api/v2/feed 4 (4 refused)"))
+        #expect(
+            text.contains("drift: urlsession share fell to 32.7% from 65.5% in the baseline (down 50%, over 30%)"))
     }
 }

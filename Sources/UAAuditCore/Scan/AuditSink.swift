@@ -1,0 +1,142 @@
+/// The per-line work: tokenize, bucket, classify, count.
+struct AuditSink: LineSink {
+    let tokenizer: LineTokenizer
+    let cache: UACache
+    let classifier: Classifier
+    let tally: Tally
+    let progress: ProgressCounter?
+    let missing: Int
+    let alert: Int
+    let uaField: Int
+    let scoped: Bool
+    let escape: EscapeMode
+    let statusField: Int
+    let pathField: Int
+    let pathIsRequest: Bool
+    let clientField: Int
+    let appMask: UInt64
+    // Borrowed from the tally, which outlives the sink: no reference counting per line.
+    let clients: Unmanaged<ClientSample>?
+    let familyCounts: Unmanaged<CounterTable>
+    var lineNumber: Int64 = 0
+    /// Lines not yet added to the progress counter (bytes are counted by the source, see ``ProgressSource``).
+    var pendingLines = 0
+    private let pathScratch: UnsafeMutablePointer<UInt8>?
+
+    init(worker: Worker, tally: Tally) {
+        tokenizer = worker.tokenizer
+        cache = worker.cache
+        classifier = worker.classifier
+        self.tally = tally
+        progress = worker.progress
+        let rules = worker.configuration.rules
+        missing = rules.missingIndex
+        alert = rules.alertIndex
+        uaField = tokenizer.userAgentField
+        scoped = rules.scope != nil
+        escape = worker.configuration.format.escape
+        pathScratch = scoped ? worker.pathScratch : nil
+        statusField = tokenizer.statusField ?? -1
+        pathField = tokenizer.requestField ?? tokenizer.uriField ?? -1
+        pathIsRequest = tokenizer.requestField != nil
+        clientField = worker.configuration.clientField ?? -1
+        appMask = worker.configuration.appClassMask
+        clients = tally.clients.map { Unmanaged.passUnretained($0) }
+        familyCounts = Unmanaged.passUnretained(tally.familyCounts)
+    }
+
+    @inline(__always)
+    mutating func line(_ bytes: UnsafeRawBufferPointer) {
+        lineNumber += 1
+        if progress != nil { noteProgress() }
+        guard tokenizer.match(bytes) else {
+            tally.countMalformed(line: lineNumber, text: bytes, reason: .format)
+            return
+        }
+        let hour = tokenizer.hour
+        let bucket = tally.bucket(hour)
+        let instant = hour.startInstant &+ Int64(tokenizer.secondOfHour)
+        if instant > tally.newest { tally.newest = instant }
+        if scoped, !inScope() {
+            tally.count(bucket: bucket, slot: tally.outOfScopeSlot)
+            return
+        }
+        let raw = tokenizer.field(uaField)
+        let cls: Int
+        if Classifier.isMissing(raw: raw) {
+            cls = missing
+        } else {
+            let found = cache.lookup(raw: raw)
+            let c = UInt8(truncatingIfNeeded: found)
+            if c == Classifier.failed {
+                tally.count(bucket: bucket, slot: tally.errorsSlot)
+                return
+            }
+            cls = Int(c)
+            let family = UInt32(truncatingIfNeeded: found >> 8)
+            if family == UACache.untrackedFamily
+                || !familyCounts._withUnsafeGuaranteedRef({
+                    $0.add(UInt64(bucket) << 40 | UInt64(family) << 8 | UInt64(cls & 0xFF))
+                })
+            {
+                tally.countUntrackedFamily(bucket: bucket)
+            }
+        }
+        tally.count(bucket: bucket, slot: cls)
+        if statusField >= 0 { tally.countStatus(bucket: bucket, cls: cls, status: tokenizer.field(statusField)) }
+        if cls == alert {
+            tally.countAlertUA(bucket: bucket, raw: raw)
+            if pathField >= 0 { countPath(bucket: bucket) }
+        }
+        if clientField >= 0 {
+            let bits: UInt8 =
+                cls == alert ? ClientSample.alert : (appMask >> UInt64(cls)) & 1 != 0 ? ClientSample.app : 0
+            if bits != 0 {
+                let key = tokenizer.field(clientField)
+                if !Classifier.isMissing(raw: key) {
+                    clients?._withUnsafeGuaranteedRef { $0.note(bucket: bucket, key: key, bits: bits) }
+                }
+            }
+        }
+    }
+
+    /// Counts the path of an alert-class request, and whether it was refused (401 or 403).
+    private func countPath(bucket: Int) {
+        let field = tokenizer.field(pathField)
+        guard let path = pathIsRequest ? RequestLine.path(of: field) : RequestLine.path(ofURI: field) else { return }
+        var rejected = false
+        if statusField >= 0 { rejected = StatusCounts.slots(of: tokenizer.field(statusField)).exact >= 0 }
+        tally.countAlertPath(bucket: bucket, path: path, rejected: rejected)
+    }
+
+    mutating func overlongLine(prefix: UnsafeRawBufferPointer, length: Int) {
+        lineNumber += 1
+        if progress != nil { noteProgress() }
+        tally.countMalformed(line: lineNumber, text: prefix, reason: .tooLong)
+    }
+
+    private func inScope() -> Bool {
+        let path: UnsafeRawBufferPointer?
+        if let f = tokenizer.requestField {
+            path = RequestLine.path(of: tokenizer.field(f))
+        } else if let f = tokenizer.uriField {
+            path = RequestLine.path(ofURI: tokenizer.field(f))
+        } else {
+            path = nil
+        }
+        guard let path, let scratch = pathScratch else { return classifier.inScope(path: nil) }
+        let n = Unescape.decode(path, mode: escape, into: scratch)
+        return classifier.inScope(path: UnsafeRawBufferPointer(start: scratch, count: n))
+    }
+
+    @inline(__always)
+    private mutating func noteProgress() {
+        pendingLines &+= 1
+        if pendingLines >= 8192 { flushProgress() }
+    }
+
+    mutating func flushProgress() {
+        progress?.add(bytes: 0, lines: pendingLines)
+        pendingLines = 0
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// `uaaudit scan` writing its files where the disk is full or mounted read-only: a message
+/// that names the file and the cause, exit 6, the previous file byte for byte, no temp file.
+@Suite struct ScanOutputFaultTests {
+    enum Fault: String, CaseIterable, CustomTestStringConvertible {
+        case full, readOnly
+        var testDescription: String { rawValue }
+        var cause: String { self == .full ? "No space left on device" : "Read-only file system" }
+
+        func apply(to fs: Tmpfs) throws {
+            if self == .full { try fs.fill() } else { try fs.remount(readOnly: true) }
+        }
+
+        func undo(on fs: Tmpfs) throws {
+            if self == .full { fs.unfill() } else { try fs.remount(readOnly: false) }
+        }
+    }
+
+    /// Each output file of scan: its flag, a file name, and the message when it cannot be written.
+    enum Output: String, CaseIterable, CustomTestStringConvertible {
+        case out = "--out"
+        case html = "--html"
+        case prom = "--prom"
+        var testDescription: String { rawValue }
+        var name: String { ["--out": "report.json", "--html": "report.html", "--prom": "uaaudit.prom"][rawValue]! }
+
+        func message(_ path: String, _ cause: String) -> String {
+            switch self {
+            case .out: return "cannot write report \(path): \(cause); the previous report is untouched"
+            case .html: return "cannot write HTML report \(path): \(cause); the previous one is untouched"
+            case .prom: return "cannot write metrics \(path): \(cause); the previous one is untouched"
+            }
+        }
+    }
+
+    @Test(arguments: Fault.allCases, Output.allCases)
+    func aFileThatCannotBeWrittenIsNamedAndTheOldOneKept(fault: Fault, output: Output) throws {
+        let flag = output.rawValue
+        guard let fs = try Tmpfs.mount(kib: 256, test: "scan \(flag) on a \(fault) disk") else { return }
+        let dir = try Scratch()
+        let log = try dir.write("a.log", CommandLineTests.alertLog())
+        let file = fs.file(output.name)
+        #expect(try Tool.run(["scan", "-q", flag, file, log]).status == 0)
+        let before = try contents(file)
+        try dir.write("a.log", CommandLineTests.alertLog() + CommandLineTests.alertLog())  // a different report
+
+        try fault.apply(to: fs)
+        let failed = try Tool.run(["scan", "-q", flag, file, log])
+        #expect(failed.status == 6)
+        #expect(failed.stderr == "uaaudit: \(output.message(file, fault.cause))\n")
+        #expect(try contents(file) == before)
+        #expect(try fs.names() == [output.name])
+
+        try fault.undo(on: fs)
+        #expect(try Tool.run(["scan", "-q", flag, file, log]).status == 0)
+        #expect(try contents(file) != before)
+        #expect(try fs.names() == [output.name])
+    }
+
+    /// Reports are for dashboards and colleagues: 0644 whatever the umask of the job.
+    @Test func outputFilesAreReadableUnderAStrictUmask() throws {
+        let dir = try Scratch()
+        let log = try dir.write("a.log", CommandLineTests.alertLog())
+        let files = Output.allCases.map { dir.path($0.name) }
+        let args = ["scan", "-q"] + zip(Output.allCases, files).flatMap { [$0.rawValue, $1] } + [log]
+        let quoted = ([Tool.binary.path] + args).map { "'\($0)'" }.joined(separator: " ")
+        let shell = try ExternalTool.run("/bin/sh", ["-c", "umask 077 && exec \(quoted)"])
+        #expect(shell.status == 0, "\(shell.stderr)")
+        for file in files {
+            let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+            #expect(mode == 0o644, "\(file)")
+        }
+    }
+}

@@ -4,20 +4,6 @@ import Testing
 /// `uaaudit scan` writing its files where the disk is full or mounted read-only: a message
 /// that names the file and the cause, exit 6, the previous file byte for byte, no temp file.
 @Suite struct ScanOutputFaultTests {
-    enum Fault: String, CaseIterable, CustomTestStringConvertible {
-        case full, readOnly
-        var testDescription: String { rawValue }
-        var cause: String { self == .full ? "No space left on device" : "Read-only file system" }
-
-        func apply(to fs: Tmpfs) throws {
-            if self == .full { try fs.fill() } else { try fs.remount(readOnly: true) }
-        }
-
-        func undo(on fs: Tmpfs) throws {
-            if self == .full { fs.unfill() } else { try fs.remount(readOnly: false) }
-        }
-    }
-
     /// Each output file of scan: its flag, a file name, and the message when it cannot be written.
     enum Output: String, CaseIterable, CustomTestStringConvertible {
         case out = "--out"
@@ -35,8 +21,8 @@ import Testing
         }
     }
 
-    @Test(arguments: Fault.allCases, Output.allCases)
-    func aFileThatCannotBeWrittenIsNamedAndTheOldOneKept(fault: Fault, output: Output) throws {
+    @Test(arguments: DiskFault.allCases, Output.allCases)
+    func aFileThatCannotBeWrittenIsNamedAndTheOldOneKept(fault: DiskFault, output: Output) throws {
         let flag = output.rawValue
         guard let fs = try Tmpfs.mount(kib: 256, test: "scan \(flag) on a \(fault) disk") else { return }
         let dir = try Scratch()

@@ -73,6 +73,23 @@ final class Tmpfs {
     }
 }
 
+/// The two ways a disk refuses a write, each made real on a ``Tmpfs``.
+enum DiskFault: String, CaseIterable, CustomTestStringConvertible {
+    case full
+    case readOnly
+    var testDescription: String { rawValue }
+    /// strerror(3) of the errno a write then gets.
+    var cause: String { self == .full ? "No space left on device" : "Read-only file system" }
+
+    func apply(to fs: Tmpfs) throws {
+        if self == .full { try fs.fill() } else { try fs.remount(readOnly: true) }
+    }
+
+    func undo(on fs: Tmpfs) throws {
+        if self == .full { fs.unfill() } else { try fs.remount(readOnly: false) }
+    }
+}
+
 /// The bytes of a file, to show that a failed write left it exactly as it was.
 func contents(_ path: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

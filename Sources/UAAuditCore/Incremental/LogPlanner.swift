@@ -33,6 +33,13 @@ public enum LogPlanner {
         var plan = LogPlan()
         let candidates = RotationCandidates.list(for: logPath)
         let now = try? Syscalls.status(logPath)
+        if let now, now.isRegular, let error = unreadable(logPath) {
+            // Not a rotation: the same file may be readable next run (permissions put back, a
+            // disk error gone). Comparing identities now would see a replaced file, and lose
+            // the position.
+            plan.errors.append(error)
+            return plan
+        }
         var planned = Set<String>()
 
         // Rotated files read before that may have got more lines since.
@@ -152,6 +159,22 @@ public enum LogPlanner {
         }
         guard identity.fingerprintBytes > 0 else { return nil }
         return candidates.first { ContentPrefix.matches(path: $0.path, identity: identity) }
+    }
+
+    /// Why the file at `path` cannot be read now (permissions, a read error in the bytes its
+    /// identity needs), or nil when it can.
+    static func unreadable(_ path: String) -> InputError? {
+        do {
+            Syscalls.close(try Syscalls.open(path, flags: O_RDONLY))
+            _ = try ContentPrefix.read(path: path, count: FileIdentity.maxFingerprintBytes)
+            return nil
+        } catch let error as SystemError {
+            return InputError(path: path, reason: "cannot open: \(error.description)")
+        } catch let error as InputError {
+            return error
+        } catch {
+            return InputError(path: path, reason: "\(error)")
+        }
     }
 
     static func identity(_ path: String, _ status: FileStatus) throws -> FileIdentity {

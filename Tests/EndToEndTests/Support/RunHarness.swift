@@ -69,10 +69,12 @@ final class RunHarness {
 
     /// Runs `uaaudit run` at `now` ("2026-11-29T11:10:00Z").
     @discardableResult
-    func run(now: String, extra: [String] = [], environment: [String: String] = [:]) throws -> Tool.Result {
+    func run(now: String, extra: [String] = [], environment: [String: String] = [:], launcher: [String] = [])
+        throws -> Tool.Result
+    {
         try Tool.run(
             ["run", "-q", "--state", state, "--out", report, "--now", now, "--host", "test-host"] + extra + [log],
-            environment: environment)
+            environment: environment, launcher: launcher)
     }
 
     func reportJSON() throws -> [String: Any] {

@@ -81,9 +81,15 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{\"version\": 1, \"logs\": ", "is not valid JSON (truncated or corrupt)"),
+        ("{\"version\": 1, \"logs\": ", "is not valid JSON: unexpected end of file at line 1, column 24 (truncated?)"),
+        ("{\"version\": 1,\n \"logs\": {]}", "is not valid JSON: invalid value at line 2, column 11"),
+        ("[1]", "is not a state object"),
         ("{\"version\": 9}", "is version 9, newer than this uaaudit reads (1)"),
         ("{\"logs\": {}}", "has no version"),
+        (
+            "{\"version\": 1, \"logs\": {\"a\": {\"current\": {\"offset\": 1}}}}",
+            "is corrupt: missing key 'identity' at .logs.a.current"
+        ),
     ])
     func aBadStateFileIsAClearErrorAndIsNeverOverwritten(content: String, reason: String) throws {
         let h = try RunHarness()
@@ -97,6 +103,8 @@ import Testing
         #expect(try String(contentsOfFile: h.state, encoding: .utf8) == content)
         let show = try Tool.run(["state", "show", "--state", h.state])
         #expect(show.status == 2)
+        #expect(show.stderr == result.stderr)
+        #expect(try String(contentsOfFile: h.state, encoding: .utf8) == content)
     }
 
     @Test func stateIsPrivateAndReportIsReadable() throws {

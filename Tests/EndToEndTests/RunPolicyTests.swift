@@ -121,6 +121,21 @@ import Testing
         #expect(show.out.contains("open hours: \n  2026-11-29T10:00:00+00:00  requests 10\n"))
     }
 
+    /// Whatever the job's umask: the state (it holds the alert ledger) stays private and the
+    /// report, page and metrics stay readable by dashboards and node_exporter.
+    @Test(arguments: ["077", "000"])
+    func modesDoNotDependOnTheUmask(mask: String) throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 10)
+        let html = h.dir.path("report.html")
+        let prom = h.dir.path("uaaudit.prom")
+        let result = try h.run(
+            now: "2026-11-29T10:30:00Z", extra: ["--html", html, "--prom", prom], launcher: Tool.umask(mask))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try [h.state, h.state + ".lock"].map(Tool.mode) == [0o600, 0o600])
+        #expect(try [h.report, html, prom].map(Tool.mode) == [0o644, 0o644, 0o644])
+    }
+
     @Test func configFileGivesEveryKeyAndFlagsOverrideIt() throws {
         let h = try RunHarness()
         try h.append(100, hour: 10)

@@ -51,12 +51,8 @@ import Testing
         let log = try dir.write("a.log", CommandLineTests.alertLog())
         let files = Output.allCases.map { dir.path($0.name) }
         let args = ["scan", "-q"] + zip(Output.allCases, files).flatMap { [$0.rawValue, $1] } + [log]
-        let quoted = ([Tool.binary.path] + args).map { "'\($0)'" }.joined(separator: " ")
-        let shell = try ExternalTool.run("/bin/sh", ["-c", "umask 077 && exec \(quoted)"])
-        #expect(shell.status == 0, "\(shell.stderr)")
-        for file in files {
-            let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
-            #expect(mode == 0o644, "\(file)")
-        }
+        let result = try Tool.run(args, launcher: Tool.umask("077"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try files.map(Tool.mode) == [0o644, 0o644, 0o644])
     }
 }

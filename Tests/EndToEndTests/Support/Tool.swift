@@ -63,6 +63,18 @@ enum Tool {
     }
 }
 
+extension Tool {
+    /// A launcher that runs uaaudit under `mask` (such as "077"), as a cron job may.
+    static func umask(_ mask: String) -> [String] {
+        ["/bin/sh", "-c", "umask \(mask) && exec \"$0\" \"$@\""]
+    }
+
+    /// The permission bits of a file.
+    static func mode(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1
+    }
+}
+
 /// A fresh directory, removed when the value goes away.
 final class Scratch {
     let url: URL

@@ -34,6 +34,27 @@ import Testing
             ])
     }
 
+    /// A file big enough to be read in chunks side by side: with one thread or two, every
+    /// line before the one the failure cut is counted, and nothing after it.
+    @Test(arguments: [1, 2])
+    func aChunkedScanCountsEveryLineBeforeTheFailure(threads: Int) throws {
+        let dir = try Scratch()
+        let line = Lines.uaLog(ua: Lines.urlsession) + "\n"
+        let count = (2 << 20) / line.utf8.count + 1  // over 2 MiB: two chunks of at least 1 MiB
+        let log = try dir.write("big.log", String(repeating: line, count: count))
+        let failAt = count * 3 / 4 * line.utf8.count + 7  // 7 bytes into a line of the second chunk
+        let result = try Tool.run(
+            ["scan", "--json", "--threads", "\(threads)", log],
+            environment: ["UAAUDIT_TEST_READ_FAIL": "/big.log@\(failAt)"])
+        #expect(result.status == 3)
+        #expect(result.stderr == "uaaudit: \(log): read failed: Input/output error (at byte \(failAt))\n")
+        let report = try unwrap(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let source = try unwrap((report["sources"] as? [[String: Any]])?.first)
+        #expect(source["lines"] as? Int == count * 3 / 4)
+        #expect(source["bytes"] as? Int == failAt)
+        #expect((report["totals"] as? [String: Any])?["requests"] as? Int == count * 3 / 4)
+    }
+
     @Test func aRunDoesNotAdvanceALogThatFailedAndTheNextRunCountsItOnce() throws {
         let h = try RunHarness()
         try h.append(40, hour: 10)  // past the 4 KiB a run fingerprints

@@ -6,9 +6,14 @@
 # Targets: tokenizer unescape format time rules nginx-conf config state gzip (all by
 # default). Each checks properties, not only "no crash" (see Sources/uaaudit-fuzz/). Seed
 # corpora come from SampleLogs/, rules/, cron/ and Fuzz/seeds/; what libFuzzer adds is kept
-# in Fuzz/corpus/TARGET (git-ignored), so later runs go on from there. A crash or a broken
-# property writes the input to Fuzz/findings/ and this script exits 1: turn each one into a
-# test in Tests/UAAuditCoreTests/Fuzz/.
+# in Fuzz/corpus/TARGET (git-ignored; made and seeded when missing or empty, as in a fresh
+# clone), so later runs go on from there. A crash or a broken property writes the input to
+# Fuzz/findings/ and this script exits 1: turn each one into a test in
+# Tests/UAAuditCoreTests/Fuzz/.
+#
+# FUZZ_SEED=N passes libFuzzer -seed=N, so that a run from the same corpus tries the same
+# inputs in the same order (CI uses FUZZ_SEED=1 on a fresh clone); how many it gets through
+# in the time still depends on the machine.
 #
 # Needs the Swift toolchain's libFuzzer (-sanitize=fuzzer,address) and lld (both ship with
 # Swift 6 on Linux); the build goes to Fuzz/.build.
@@ -16,6 +21,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 seconds=${1:-60}
+fuzz_seed=${FUZZ_SEED:-}
+if [ -n "$fuzz_seed" ] && ! [[ $fuzz_seed =~ ^[0-9]+$ ]]; then
+  echo "fuzz: FUZZ_SEED must be a whole number, not '$fuzz_seed'" >&2
+  exit 2
+fi
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(tokenizer unescape format time rules nginx-conf config state gzip)
@@ -55,11 +65,11 @@ status=0
 mkdir -p "$here/findings"
 for target in "${targets[@]}"; do
   corpus="$here/corpus/$target"
-  [ -d "$corpus" ] || seed "$target" "$corpus"
+  [ -n "$(ls -A "$corpus" 2>/dev/null)" ] || seed "$target" "$corpus"
   echo "fuzz: $target for ${per}s" >&2
   found=0
   out=$(UAAUDIT_FUZZ_TARGET=$target "$bin" "$corpus" -max_total_time="$per" -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix="$here/findings/$target-" -print_final_stats=1 2>&1) || found=1
+    ${fuzz_seed:+-seed="$fuzz_seed"} -artifact_prefix="$here/findings/$target-" -print_final_stats=1 2>&1) || found=1
   runs=$(printf '%s\n' "$out" | sed -n 's/^stat::number_of_executed_units: *//p')
   printf 'fuzz: %-10s %12s executions%s\n' "$target" "${runs:-?}" "$([ $found = 0 ] || echo ', FINDING (see Fuzz/findings)')"
   if [ $found = 1 ]; then

@@ -81,9 +81,15 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{\"version\": 1, \"logs\": ", "is not valid JSON (truncated or corrupt)"),
+        ("{\"version\": 1, \"logs\": ", "is not valid JSON: unexpected end of file at line 1, column 24 (truncated?)"),
+        ("{\"version\": 1,\n \"logs\": {]}", "is not valid JSON: invalid value at line 2, column 11"),
+        ("[1]", "is not a state object"),
         ("{\"version\": 9}", "is version 9, newer than this uaaudit reads (1)"),
         ("{\"logs\": {}}", "has no version"),
+        (
+            "{\"version\": 1, \"logs\": {\"a\": {\"current\": {\"offset\": 1}}}}",
+            "is corrupt: missing key 'identity' at .logs.a.current"
+        ),
     ])
     func aBadStateFileIsAClearErrorAndIsNeverOverwritten(content: String, reason: String) throws {
         let h = try RunHarness()
@@ -97,6 +103,8 @@ import Testing
         #expect(try String(contentsOfFile: h.state, encoding: .utf8) == content)
         let show = try Tool.run(["state", "show", "--state", h.state])
         #expect(show.status == 2)
+        #expect(show.stderr == result.stderr)
+        #expect(try String(contentsOfFile: h.state, encoding: .utf8) == content)
     }
 
     @Test func stateIsPrivateAndReportIsReadable() throws {
@@ -111,6 +119,21 @@ import Testing
         #expect(show.status == 0)
         #expect(show.out.contains("reading \(h.log) at byte "))
         #expect(show.out.contains("open hours: \n  2026-11-29T10:00:00+00:00  requests 10\n"))
+    }
+
+    /// Whatever the job's umask: the state (it holds the alert ledger) stays private and the
+    /// report, page and metrics stay readable by dashboards and node_exporter.
+    @Test(arguments: ["077", "000"])
+    func modesDoNotDependOnTheUmask(mask: String) throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 10)
+        let html = h.dir.path("report.html")
+        let prom = h.dir.path("uaaudit.prom")
+        let result = try h.run(
+            now: "2026-11-29T10:30:00Z", extra: ["--html", html, "--prom", prom], launcher: Tool.umask(mask))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try [h.state, h.state + ".lock"].map(Tool.mode) == [0o600, 0o600])
+        #expect(try [h.report, html, prom].map(Tool.mode) == [0o644, 0o644, 0o644])
     }
 
     @Test func configFileGivesEveryKeyAndFlagsOverrideIt() throws {

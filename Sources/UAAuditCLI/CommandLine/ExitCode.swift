@@ -12,6 +12,9 @@ public enum ExitCode: Int32, Sendable {
     case delivery = 4
     /// Another `uaaudit run` holds the state lock; nothing was touched.
     case locked = 5
+    /// A file uaaudit writes (report, HTML page, metrics, run state or lock) could not be
+    /// written: a full disk, a read-only mount, a missing directory. The previous file is untouched.
+    case output = 6
 
     /// What the status means, as `--help` lists it.
     var meaning: String {
@@ -22,11 +25,12 @@ public enum ExitCode: Int32, Sendable {
         case .input: return "an input could not be read (the others were still audited and reported)"
         case .delivery: return "an alert could not be delivered (the report was written first)"
         case .locked: return "another uaaudit run holds the lock (nothing was touched)"
+        case .output: return "an output or state file could not be written (the old one is kept)"
         }
     }
 
     /// Every status, for the top-level help.
-    static let helpText = helpText(for: [.success, .alert, .usage, .input, .delivery, .locked])
+    static let helpText = helpText(for: [.success, .alert, .usage, .input, .delivery, .locked, .output])
 
     /// The statuses one command can end with, for its `--help`.
     static func helpText(for codes: [ExitCode]) -> String {

@@ -42,7 +42,7 @@ struct MergeCommand {
           uaaudit merge web-*/report.json
           uaaudit merge --out fleet.json --html fleet.html web-1.json web-2.json
 
-        \(ExitCode.helpText(for: [.success, .alert, .usage, .input]))
+        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .output]))
         """
 
     let console: Console
@@ -97,12 +97,12 @@ struct MergeCommand {
             return .input
         }
         if let out = args.value("out"), !OutputFile.write(json, to: out, what: "report", console: console) {
-            return .input
+            return .output
         }
         if let html = args.value("html"),
             !OutputFile.write(Array(HTMLReport.render(report).utf8), to: html, what: "HTML report", console: console)
         {
-            return .input
+            return .output
         }
         if args.flag("json") {
             console.out(bytes: json)

@@ -22,8 +22,8 @@ struct RunExecution {
             console.error(error.description)
             return .locked
         } catch {
-            console.error("cannot open lock file \(job.lockPath): \(error)")
-            return .usage
+            console.error("cannot open lock file \(job.lockPath): \(error); nothing was touched")
+            return .output
         }
         defer { lock.release() }
 
@@ -51,12 +51,12 @@ struct RunExecution {
                 try AtomicFile.write(json, to: path, mode: 0o644)
             } catch {
                 console.error("cannot write report \(path): \(error.description); state not committed, nothing lost")
-                return .input
+                return .output
             }
         }
         if let path = job.htmlPath {
             let html = Array(HTMLReport.render(outcome.report).utf8)
-            guard OutputFile.write(html, to: path, what: "HTML report", console: console) else { return .input }
+            guard OutputFile.write(html, to: path, what: "HTML report", console: console) else { return .output }
         }
         CrashPoint.here("after-report")
         if let signal = stop.caught { return stopped(signal) }
@@ -71,7 +71,7 @@ struct RunExecution {
             try AtomicFile.write(bytes, to: job.statePath, mode: 0o600)
         } catch {
             console.error("cannot commit state \(job.statePath): \(error); the previous state is untouched")
-            return .input
+            return .output
         }
         CrashPoint.here("after-commit")
         // Metrics describe the committed state: its totals only grow, and a run that died
@@ -94,8 +94,10 @@ struct RunExecution {
         } else if !quiet {
             console.out(Summary.render(outcome.report, width: 80))
         }
+        // When several apply, the highest status wins.
+        if !metricsWritten { return .output }
         if undelivered { return .delivery }
-        return outcome.errors.isEmpty && metricsWritten ? .success : .input
+        return outcome.errors.isEmpty ? .success : .input
     }
 
     /// Sends every pending alert to the channels that have not accepted it yet; what is

@@ -63,7 +63,7 @@ struct ScanCommand {
           uaaudit scan -q --webhook "$WECOM_URL" --host web-1 access.log
           uaaudit scan -q --html day.html access.log
 
-        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery]))
+        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery, .output]))
         """
 
     let console: Console
@@ -129,19 +129,19 @@ struct ScanCommand {
                 try AtomicFile.write(json, to: out)
             } catch {
                 console.error("cannot write report \(out): \(error.description); the previous report is untouched")
-                return .input
+                return .output
             }
         }
         if let html = args.value("html"),
             !OutputFile.write(Array(HTMLReport.render(report).utf8), to: html, what: "HTML report", console: console)
         {
-            return .input
+            return .output
         }
         if let prom = args.value("prom") {
             // A scan that could not read an input is not a success: its timestamp is left out.
             let metrics = PrometheusMetrics.scan(report, succeededAt: status == .success ? now : nil)
             let text = PrometheusText.render(metrics)
-            if !OutputFile.write(Array(text.utf8), to: prom, what: "metrics", console: console) { return .input }
+            if !OutputFile.write(Array(text.utf8), to: prom, what: "metrics", console: console) { return .output }
         }
         if args.flag("json") {
             console.out(bytes: json)

@@ -56,7 +56,7 @@ public struct RulesFile: Codable, Equatable, Sendable {
         do {
             file = try JSONDecoder().decode(RulesFile.self, from: Data(bytes))
         } catch {
-            throw RulesError.invalidJSON(path: path, message: JSONErrors.describe(error))
+            throw RulesError.invalidJSON(path: path, message: JSONErrors.describe(error, in: bytes))
         }
         if let version = file.version, version != 1 {
             throw RulesError.unsupportedVersion(path: path, version: version)

@@ -15,6 +15,8 @@ public struct LogPlan: Sendable {
     public var steps: [ReadStep] = []
     public var gaps: [RunState.Gap] = []
     public var next = RunState.LogState()
+    /// Files that could not be read while planning: the log must not be advanced this run.
+    public var errors: [InputError] = []
 }
 
 /// Decides, from the saved position and what is on disk now, which bytes of a log to read.
@@ -31,6 +33,13 @@ public enum LogPlanner {
         var plan = LogPlan()
         let candidates = RotationCandidates.list(for: logPath)
         let now = try? Syscalls.status(logPath)
+        if let now, now.isRegular, let error = unreadable(logPath) {
+            // Not a rotation: the same file may be readable next run (permissions put back, a
+            // disk error gone). Comparing identities now would see a replaced file, and lose
+            // the position.
+            plan.errors.append(error)
+            return plan
+        }
         var planned = Set<String>()
 
         // Rotated files read before that may have got more lines since.
@@ -60,7 +69,7 @@ public enum LogPlanner {
             now.size >= current.offset, ContentPrefix.matches(path: logPath, identity: current.identity)
         {
             // The same file, grown (or not): read on.
-            let end = lastLineEnd(logPath, from: current.offset, size: now.size)
+            let end = lastLineEnd(logPath, from: current.offset, size: now.size, into: &plan)
             if end > current.offset {
                 plan.steps.append(ReadStep(path: logPath, compressed: false, from: current.offset, to: end))
             }
@@ -113,7 +122,7 @@ public enum LogPlanner {
     /// Reads a new current file from its start.
     private static func startCurrent(_ path: String, _ status: FileStatus, into plan: inout LogPlan) {
         guard let id = try? identity(path, status) else { return }
-        let end = lastLineEnd(path, from: 0, size: status.size)
+        let end = lastLineEnd(path, from: 0, size: status.size, into: &plan)
         if end > 0 { plan.steps.append(ReadStep(path: path, compressed: false, from: 0, to: end)) }
         plan.next.current = RunState.Tracked(
             identity: id, offset: end, size: status.size, modified: status.modified, path: path)
@@ -128,7 +137,7 @@ public enum LogPlanner {
             plan.steps.append(ReadStep(path: file.path, compressed: true, from: offset, to: nil))
             return nil
         }
-        let end = lastLineEnd(file.path, from: offset, size: file.status.size)
+        let end = lastLineEnd(file.path, from: offset, size: file.status.size, into: &plan)
         if end > offset { plan.steps.append(ReadStep(path: file.path, compressed: false, from: offset, to: end)) }
         var id = identity
         id.device = file.status.device
@@ -152,6 +161,22 @@ public enum LogPlanner {
         return candidates.first { ContentPrefix.matches(path: $0.path, identity: identity) }
     }
 
+    /// Why the file at `path` cannot be read now (permissions, a read error in the bytes its
+    /// identity needs), or nil when it can.
+    static func unreadable(_ path: String) -> InputError? {
+        do {
+            Syscalls.close(try Syscalls.open(path, flags: O_RDONLY))
+            _ = try ContentPrefix.read(path: path, count: FileIdentity.maxFingerprintBytes)
+            return nil
+        } catch let error as SystemError {
+            return InputError(path: path, reason: "cannot open: \(error.description)")
+        } catch let error as InputError {
+            return error
+        } catch {
+            return InputError(path: path, reason: "\(error)")
+        }
+    }
+
     static func identity(_ path: String, _ status: FileStatus) throws -> FileIdentity {
         let prefix = try ContentPrefix.read(path: path, count: FileIdentity.maxFingerprintBytes)
         return FileIdentity(
@@ -171,16 +196,40 @@ public enum LogPlanner {
     }
 
     /// The offset just after the last `\n` in `[from, size)` of a plain file, or `from` if none.
-    static func lastLineEnd(_ path: String, from: Int64, size: Int64) -> Int64 {
-        guard size > from, let fd = try? Syscalls.open(path, flags: O_RDONLY) else { return from }
+    ///
+    /// A file that cannot be opened or read is recorded in `plan.errors` (and `from` returned),
+    /// so that the run reports it and does not advance the log; a file that shrank meanwhile
+    /// has no complete line to read yet.
+    static func lastLineEnd(_ path: String, from: Int64, size: Int64, into plan: inout LogPlan) -> Int64 {
+        guard size > from else { return from }
+        let fd: Int32
+        do {
+            fd = try Syscalls.open(path, flags: O_RDONLY)
+        } catch {
+            plan.errors.append(InputError(path: path, reason: "cannot open: \(error.description)"))
+            return from
+        }
         defer { Syscalls.close(fd) }
-        var block = [UInt8](repeating: 0, count: 64 << 10)
         var end = size
         while end > from {
-            let start = max(from, end - Int64(block.count))
+            let start = max(from, end - Int64(64 << 10))
             let want = Int(end - start)
-            guard let n = try? Syscalls.read(fd, into: &block, offset: start), n >= want else { return from }
-            if let i = block[0..<want].lastIndex(of: 0x0A) { return start + Int64(i) + 1 }
+            var block = [UInt8](repeating: 0, count: want)
+            var got = 0
+            while got < want {
+                let n: Int
+                do {
+                    n = try Syscalls.read(fd, into: &block, from: got, offset: start + Int64(got))
+                } catch {
+                    plan.errors.append(
+                        InputError(
+                            path: path, reason: "read failed: \(error.description)", offset: start + Int64(got)))
+                    return from
+                }
+                if n == 0 { return from }
+                got += n
+            }
+            if let i = block.lastIndex(of: 0x0A) { return start + Int64(i) + 1 }
             end = start
         }
         return from

@@ -129,7 +129,7 @@ public struct RunConfig: Codable, Equatable, Sendable {
         do {
             config = try JSONDecoder().decode(RunConfig.self, from: Data(bytes))
         } catch {
-            throw ConfigError(path: path, reason: JSONErrors.describe(error))
+            throw ConfigError(path: path, reason: JSONErrors.describe(error, in: bytes))
         }
         if let v = config.version, v != 1 {
             throw ConfigError(path: path, reason: "version \(v) is not one this uaaudit reads (1)")

@@ -26,6 +26,11 @@ public enum RunEngine {
         var errors: [String] = []
         for log in settings.logs {
             let plan = LogPlanner.plan(logPath: log, saved: state.logs[log], detectedAt: generatedAt)
+            guard plan.errors.isEmpty else {
+                // A file that could not be read while planning: nothing of this log is read or advanced.
+                errors += plan.errors.map(\.description)
+                continue
+            }
             var logResult = AuditResult(
                 classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
             var failed = false

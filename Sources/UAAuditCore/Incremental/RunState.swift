@@ -159,8 +159,11 @@ extension RunState {
     /// or newer-version content.
     public static func decode(_ bytes: [UInt8], path: String) throws(StateError) -> RunState {
         struct Version: Decodable { var version: Int? }
+        if let syntax = JSONErrors.syntaxError(in: bytes) {
+            throw StateError(path: path, reason: "is not valid JSON: \(syntax)")
+        }
         guard let version = try? JSONDecoder().decode(Version.self, from: Data(bytes)) else {
-            throw StateError(path: path, reason: "is not valid JSON (truncated or corrupt)")
+            throw StateError(path: path, reason: "is not a state object")
         }
         guard let v = version.version else { throw StateError(path: path, reason: "has no version") }
         if v > currentVersion {

@@ -20,6 +20,15 @@ public enum Syscalls {
 
     /// Reads up to `count` bytes; retries on EINTR. Returns 0 at end of file.
     public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) throws(SystemError) -> Int {
+        var count = count
+        #if DEBUG
+            if let fault = ReadFault.configured {
+                guard let allowed = fault.allowed(fd: fd, offset: Int64(lseek(fd, 0, SEEK_CUR)), count: count) else {
+                    throw SystemError(errno: EIO, call: "read")
+                }
+                count = allowed
+            }
+        #endif
         while true {
             let n = Glibc.read(fd, buffer, count)
             if n >= 0 { return n }
@@ -49,6 +58,15 @@ public enum Syscalls {
     public static func pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int64)
         throws(SystemError) -> Int
     {
+        var count = count
+        #if DEBUG
+            if let fault = ReadFault.configured {
+                guard let allowed = fault.allowed(fd: fd, offset: offset, count: count) else {
+                    throw SystemError(errno: EIO, call: "pread")
+                }
+                count = allowed
+            }
+        #endif
         while true {
             let n = Glibc.pread(fd, buffer, count, off_t(offset))
             if n >= 0 { return n }

@@ -3,14 +3,21 @@ import Foundation
 /// A log directory and a state for `uaaudit run` scenarios: write lines, rotate, run, read the report.
 final class RunHarness {
     let dir: Scratch
+    /// Where the state and its lock live, and where the report does (default: beside the log).
+    let storage: String
+    let reportStorage: String
     var log: String { dir.path("access.log") }
-    var state: String { dir.path("state.json") }
-    var report: String { dir.path("report.json") }
+    var state: String { storage + "/state.json" }
+    var report: String { reportStorage + "/report.json" }
     /// Requests written so far, per class.
     var written: [String: Int] = [:]
     private var sequence = 0
 
-    init() throws { dir = try Scratch() }
+    init(storage: String? = nil, reportStorage: String? = nil) throws {
+        dir = try Scratch()
+        self.storage = storage ?? dir.url.path
+        self.reportStorage = reportStorage ?? storage ?? dir.url.path
+    }
 
     /// One ua_log line at `time` ("29/Nov/2026:10:15:00 +0000") of the given class.
     func line(_ time: String, _ cls: String) -> String {
@@ -62,10 +69,12 @@ final class RunHarness {
 
     /// Runs `uaaudit run` at `now` ("2026-11-29T11:10:00Z").
     @discardableResult
-    func run(now: String, extra: [String] = [], environment: [String: String] = [:]) throws -> Tool.Result {
+    func run(now: String, extra: [String] = [], environment: [String: String] = [:], launcher: [String] = [])
+        throws -> Tool.Result
+    {
         try Tool.run(
             ["run", "-q", "--state", state, "--out", report, "--now", now, "--host", "test-host"] + extra + [log],
-            environment: environment)
+            environment: environment, launcher: launcher)
     }
 
     func reportJSON() throws -> [String: Any] {

@@ -18,15 +18,17 @@ enum Tool {
         var out: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    /// Runs `uaaudit args` in `directory` (default: the repository root), with `stdin` as input.
+    /// Runs `uaaudit args` in `directory` (default: the repository root), with `stdin` as input;
+    /// through `launcher` (such as `setpriv …`) when one is given.
     static func run(
-        _ args: [String], stdin: [UInt8]? = nil, directory: URL = repoRoot, environment: [String: String] = [:]
+        _ args: [String], stdin: [UInt8]? = nil, directory: URL = repoRoot, environment: [String: String] = [:],
+        launcher: [String] = []
     )
         throws -> Result
     {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = args
+        process.executableURL = launcher.isEmpty ? binary : URL(fileURLWithPath: launcher[0])
+        process.arguments = launcher.isEmpty ? args : Array(launcher.dropFirst()) + [binary.path] + args
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env["SOURCE_DATE_EPOCH"] = "0"
@@ -58,6 +60,18 @@ enum Tool {
         return Result(
             status: process.terminationStatus, stdout: [UInt8](outData),
             stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+extension Tool {
+    /// A launcher that runs uaaudit under `mask` (such as "077"), as a cron job may.
+    static func umask(_ mask: String) -> [String] {
+        ["/bin/sh", "-c", "umask \(mask) && exec \"$0\" \"$@\""]
+    }
+
+    /// The permission bits of a file.
+    static func mode(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1
     }
 }
 

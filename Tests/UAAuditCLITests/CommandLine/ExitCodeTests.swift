@@ -11,6 +11,7 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(ExitCode.input.rawValue, 3)
         XCTAssertEqual(ExitCode.delivery.rawValue, 4)
         XCTAssertEqual(ExitCode.locked.rawValue, 5)
+        XCTAssertEqual(ExitCode.output.rawValue, 6)
     }
 
     func testACommandListsOnlyItsStatuses() {
@@ -24,6 +25,6 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(lines.first, "Exit status:")
         XCTAssertEqual(
             lines.dropFirst().compactMap { Int32($0.trimmingCharacters(in: .whitespaces).prefix(1)) },
-            [0, 1, 2, 3, 4, 5])
+            [0, 1, 2, 3, 4, 5, 6])
     }
 }

@@ -32,9 +32,19 @@ import Testing
     @Test func lastLineEndLeavesAPartialLineForLater() throws {
         let dir = try TempDirectory()
         let path = try dir.write("a.log", Array("one\ntwo\nthr".utf8))
-        #expect(LogPlanner.lastLineEnd(path, from: 0, size: 11) == 8)
-        #expect(LogPlanner.lastLineEnd(path, from: 8, size: 11) == 8)
-        #expect(LogPlanner.lastLineEnd(path, from: 4, size: 8) == 8)
-        #expect(LogPlanner.lastLineEnd(path, from: 0, size: 3) == 0)
+        var plan = LogPlan()
+        #expect(LogPlanner.lastLineEnd(path, from: 0, size: 11, into: &plan) == 8)
+        #expect(LogPlanner.lastLineEnd(path, from: 8, size: 11, into: &plan) == 8)
+        #expect(LogPlanner.lastLineEnd(path, from: 4, size: 8, into: &plan) == 8)
+        #expect(LogPlanner.lastLineEnd(path, from: 0, size: 3, into: &plan) == 0)
+        #expect(LogPlanner.lastLineEnd(path, from: 0, size: 30, into: &plan) == 0)  // it shrank meanwhile
+        #expect(plan.errors.isEmpty)
+    }
+
+    @Test func lastLineEndRecordsAFileThatCannotBeRead() throws {
+        var plan = LogPlan()
+        #expect(LogPlanner.lastLineEnd("/nonexistent/a.log", from: 5, size: 11, into: &plan) == 5)
+        #expect(
+            plan.errors == [InputError(path: "/nonexistent/a.log", reason: "cannot open: No such file or directory")])
     }
 }

@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Failure injection for the read-error tests, in debug builds only (a real EIO cannot be
+/// made on demand): `UAAUDIT_TEST_READ_FAIL=SUFFIX@BYTE` makes reads of a file whose path ends
+/// in SUFFIX stop short at BYTE and fail with EIO from there on, as over a bad sector.
+/// ``Syscalls`` asks it before each read; release builds never do.
+struct ReadFault: Sendable {
+    let suffix: String
+    let byte: Int64
+
+    /// The fault the environment asks for, read once.
+    static let configured: ReadFault? = {
+        guard let raw = getenv("UAAUDIT_TEST_READ_FAIL") else { return nil }
+        let text = String(cString: raw)
+        guard let at = text.lastIndex(of: "@"), let byte = Int64(text[text.index(after: at)...]) else { return nil }
+        return ReadFault(suffix: String(text[..<at]), byte: byte)
+    }()
+
+    /// How many of `count` bytes at `offset` of `fd` may be read; nil: the read fails with EIO.
+    func allowed(fd: Int32, offset: Int64, count: Int) -> Int? {
+        guard offset >= 0, ReadFault.path(of: fd)?.hasSuffix(suffix) == true else { return count }
+        if offset >= byte { return nil }
+        return Int(min(Int64(count), byte - offset))
+    }
+
+    private static func path(of fd: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

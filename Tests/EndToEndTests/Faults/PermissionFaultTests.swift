@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// A log whose permissions keep uaaudit out. Root reads any file whatever its mode, so uaaudit
+/// runs as `nobody` (`setpriv`); without setpriv or root the tests say so and skip.
+@Suite struct PermissionFaultTests {
+    static let nobody: UInt32 = 65534
+
+    /// `setpriv` to run as nobody, or nil after a loud message (a failure in CI).
+    static func launcher(_ test: String) -> [String]? {
+        guard getuid() == 0 else {
+            FileHandle.standardError.write(
+                Data("\n*** NOT ROOT: \(test) is SKIPPED (it needs to run uaaudit as nobody) ***\n".utf8))
+            if ExternalTool.required { Issue.record("UAAUDIT_REQUIRE_SERVERS=1 but not root: \(test)") }
+            return nil
+        }
+        guard
+            let setpriv = ExternalTool.find(
+                ["/usr/bin/setpriv", "/bin/setpriv"], package: "util-linux (setpriv)", test: test)
+        else { return nil }
+        return [setpriv, "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups"]
+    }
+
+    static func chmod(_ path: String, _ mode: Int) throws {
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+    }
+
+    @Test func aScanReportsTheLogItMayNotOpenAndAuditsTheOthers() throws {
+        guard let launcher = Self.launcher("scan of a log nobody may read") else { return }
+        let dir = try Scratch()
+        let closed = try dir.write("closed.log", Lines.uaLog(ua: Lines.cfnetwork) + "\n")
+        let open = try dir.write("open.log", String(repeating: Lines.uaLog(ua: Lines.urlsession) + "\n", count: 3))
+        try Self.chmod(closed, 0o600)
+        let result = try Tool.run(["scan", "--json", closed, open], launcher: launcher)
+        #expect(result.status == 3)
+        #expect(result.stderr == "uaaudit: \(closed): cannot open: Permission denied\n")
+        let report = try unwrap(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let sources = try unwrap(report["sources"] as? [[String: Any]])
+        #expect(sources.map { $0["error"] as? String } == ["cannot open: Permission denied", nil])
+        #expect(sources.map { $0["lines"] as? Int } == [0, 3])
+        let totals = try unwrap(report["totals"] as? [String: Any])
+        #expect((totals["classes"] as? [String: Int])?.filter { $0.value > 0 } == ["urlsession": 3])
+    }
+
+    @Test func aRunWaitsForALogItMayNotReadAndCountsItOnceWhenItMay() throws {
+        guard let launcher = Self.launcher("run with a log nobody may read") else { return }
+        let h = try RunHarness()
+        try FileManager.default.setAttributes(
+            [.ownerAccountID: Self.nobody, .groupOwnerAccountID: Self.nobody], ofItemAtPath: h.dir.url.path)
+        try h.append(10, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z", launcher: launcher).status == 0)
+        let state = try contents(h.state)
+
+        try h.append(5, hour: 10, minute: 20)
+        try Self.chmod(h.log, 0o600)
+        let denied = try h.run(now: "2026-11-29T10:40:00Z", launcher: launcher)
+        #expect(denied.status == 3)
+        #expect(
+            denied.stderr
+                == "uaaudit: \(h.log): cannot open: Permission denied; that log was not advanced and will be read again\n"
+        )
+        let after = try unwrap(JSONSerialization.jsonObject(with: Data(contents(h.state))) as? [String: Any])
+        let before = try unwrap(JSONSerialization.jsonObject(with: Data(state)) as? [String: Any])
+        #expect(
+            NSDictionary(dictionary: after["logs"] as? [String: Any] ?? [:])
+                == NSDictionary(dictionary: before["logs"] as? [String: Any] ?? [:]))
+        #expect((after["gaps"] as? [Any])?.count == 0)
+
+        try Self.chmod(h.log, 0o644)
+        #expect(try h.run(now: "2026-11-29T10:50:00Z", launcher: launcher).status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 15])
+        #expect(try h.gaps().isEmpty)
+    }
+}

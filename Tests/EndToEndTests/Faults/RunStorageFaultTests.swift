@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import WebhookReceiver
+
+/// `uaaudit run` with its state, lock and report on a full or a read-only disk: it says which
+/// file and why, exits 6, commits nothing and sends nothing; once the disk is writable again
+/// the next run counts every line once and sends the alert that became due.
+@Suite struct RunStorageFaultTests {
+    @Test(arguments: DiskFault.allCases)
+    func aRunThatCannotWriteCommitsNothingAndTheNextRunCatchesUp(fault: DiskFault) throws {
+        guard let fs = try Tmpfs.mount(kib: 256, test: "run with its state on a \(fault) disk") else { return }
+        let receiver = try WebhookReceiver(routes: ["/hook": [WebhookReceiver.Reply(status: 200)]])
+        let hook = ["--webhook", "\(receiver.baseURL)/hook", "--webhook-kind", "generic"]
+        let h = try RunHarness(storage: fs.path)
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 30, cls: "inconsistent")  // 2 of 152: over 0.1%
+        #expect(try h.run(now: "2026-11-29T10:50:00Z", extra: hook).status == 0)  // hour 10 still open
+        let state = try contents(h.state)
+        let report = try contents(h.report)
+        let files = ["report.json", "state.json", "state.json.lock"]
+        #expect(try fs.names() == files)
+
+        try h.append(10, hour: 11, minute: 1)  // hour 10 now closes, breached
+        try fault.apply(to: fs)
+        let failed = try h.run(now: "2026-11-29T11:06:00Z", extra: hook)
+        #expect(failed.status == 6)
+        let message =
+            fault == .full
+            ? "cannot write report \(h.report): \(fault.cause); state not committed, nothing lost"
+            : "cannot open lock file \(h.state).lock: \(fault.cause); nothing was touched"
+        #expect(failed.stderr == "uaaudit: \(message)\n")
+        #expect(try contents(h.state) == state)
+        #expect(try contents(h.report) == report)
+        #expect(try fs.names() == files)
+        #expect(try receiver.requests().isEmpty)
+
+        try fault.undo(on: fs)
+        #expect(try h.run(now: "2026-11-29T11:06:00Z", extra: hook).status == 0)
+        #expect(try h.run(now: "2026-11-29T11:30:00Z", extra: hook).status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 160, "inconsistent": 2])
+        #expect(
+            try h.hours().map { [$0.0, "\($0.1)"] } == [
+                ["2026-11-29T10:00:00+00:00", "152"], ["2026-11-29T11:00:00+00:00", "10"],
+            ])
+        let sent = try receiver.requests()
+        #expect(sent.count == 1)
+        let body = try unwrap(JSONSerialization.jsonObject(with: Data(sent.first?.body ?? [])) as? [String: Any])
+        #expect((body["hours"] as? [[String: Any]])?.map { $0["hour"] as? String } == ["2026-11-29T10:00:00+00:00"])
+        #expect(try fs.names() == files)
+    }
+
+    /// The report fits but the state does not: the alert went out before the commit failed,
+    /// so the next run sends it again, with the same id for the receiver to drop the copy.
+    @Test func aStateThatCannotBeCommittedIsRedoneAndItsAlertResentWithTheSameID() throws {
+        guard let fs = try Tmpfs.mount(kib: 256, test: "run with its state on a full disk") else { return }
+        let receiver = try WebhookReceiver(routes: ["/hook": [WebhookReceiver.Reply(status: 200)]])
+        let hook = ["--webhook", "\(receiver.baseURL)/hook", "--webhook-kind", "generic"]
+        let reports = try Scratch()
+        let h = try RunHarness(storage: fs.path, reportStorage: reports.url.path)
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 30, cls: "inconsistent")
+        #expect(try h.run(now: "2026-11-29T10:50:00Z", extra: hook).status == 0)
+        let state = try contents(h.state)
+
+        try h.append(10, hour: 11, minute: 1)
+        try fs.fill()
+        let failed = try h.run(now: "2026-11-29T11:06:00Z", extra: hook)
+        #expect(failed.status == 6)
+        #expect(
+            failed.stderr
+                == "uaaudit: cannot commit state \(h.state): No space left on device; the previous state is untouched\n"
+        )
+        #expect(try contents(h.state) == state)
+        #expect(try fs.names() == ["state.json", "state.json.lock"])
+
+        fs.unfill()
+        #expect(try h.run(now: "2026-11-29T11:06:00Z", extra: hook).status == 0)
+        #expect(try h.run(now: "2026-11-29T11:30:00Z", extra: hook).status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 160, "inconsistent": 2])
+        let ids = try receiver.requests().map {
+            try unwrap(JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any])["id"] as? String
+        }
+        #expect(ids.count == 2)
+        #expect(ids.first != nil && ids.first == ids.last)
+    }
+}

@@ -82,45 +82,49 @@ import Testing
         Self.checkMemory(result, "a 50 MB line")
     }
 
-    /// Requests with distinct UAs, streamed through a pipe: each class known by construction.
-    ///
-    /// 2,000,000 rather than 10,000,000: the tests run the debug build, which audits about
-    /// 140,000 lines a second on this 2-core machine when no UA repeats (every one goes
-    /// through PCRE2), so ten million would take over a minute. Two million is 61 times the UA
-    /// cache's 32,768 entries and 122 times the alert-UA table's 16,384, which is what the
-    /// memory bound is about.
-    @Test func twoMillionDistinctUserAgents() throws {
-        let perClass = 500_000
+    /// Ten million requests, each with a UA of its own, in a file read by two threads: each
+    /// class known by construction. The `other` UAs also differ in letters, so each is a UA
+    /// family of its own too (2.5 million families against tables of 8,192 per thread).
+    @Test func tenMillionDistinctUserAgents() throws {
+        let perClass = 2_500_000
         // Around a number: webview, urlsession, inconsistent and other, by the built-in rules.
         let templates: [(String, String)] = [
             ("MyApp/5.12.", " (iPhone; iPhone15,3; iOS 17_4) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1"),
             ("MyApp/5.12.", " (iPhone; iPhone15,3; Scale/3.00; iOS 17_4)"),
             ("YourSDK/", " com.apple.CFNetwork/1494.0.7"),
-            ("curl/8.", ""),
+            ("curl/8.", " "),
         ]
         let before = Array(#"127.0.0.1 - - [29/Nov/2026:17:18:40 +0800] "GET /api/v2/me HTTP/1.1" 200 2 "-" ""#.utf8)
         let after = Array(#"" rt=0.000 uct="-" uht="-" urt="-""#.utf8) + [0x0A]
         let parts = templates.map { (Array($0.0.utf8), Array($0.1.utf8)) }
 
-        let result = try MeasuredRun.run(["scan", "--json", "-"]) { fd in
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity(1 << 20)
-            for i in 0..<perClass {
-                let digits = Array(String(i).utf8)
-                for (head, tail) in parts {
-                    buffer += before
-                    buffer += head
-                    buffer += digits
-                    buffer += tail
-                    buffer += after
+        let dir = try Scratch()
+        let path = dir.path("uas.log")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(fd >= 0)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 22)
+        for i in 0..<perClass {
+            let digits = Array(String(i).utf8)
+            for (k, (head, tail)) in parts.enumerated() {
+                buffer += before
+                buffer += head
+                buffer += digits
+                buffer += tail
+                if k == 3 {
+                    // Letters for the digits: curl/8.12 bc, curl/8.13 bd …, a family each.
+                    for d in digits { buffer.append(d + 0x31) }
                 }
-                if buffer.count >= 1 << 20 {
-                    guard MeasuredRun.writeAll(fd, buffer) else { return }
-                    buffer.removeAll(keepingCapacity: true)
-                }
+                buffer += after
             }
-            _ = MeasuredRun.writeAll(fd, buffer)
+            if buffer.count >= (1 << 22) - 1024 {
+                try #require(MeasuredRun.writeAll(fd, buffer))
+                buffer.removeAll(keepingCapacity: true)
+            }
         }
+        try #require(MeasuredRun.writeAll(fd, buffer))
+        close(fd)
+        let result = try MeasuredRun.run(["scan", "--json", "-j", "2", path], stdinFile: "/dev/null")
         #expect(result.status == 0, "\(result.stderr)")
         let totals = try Self.totals(result)
         #expect(totals["requests"] as? Int == 4 * perClass)
@@ -135,6 +139,8 @@ import Testing
         let top = try unwrap(hours.first?["top"] as? [[String: Any]])
         #expect(top.count == 10)
         #expect(top.allSatisfy { $0["count"] as? Int == 1 })
-        Self.checkMemory(result, "2,000,000 distinct UAs")
+        let drift = try unwrap(hours.first?["drift"] as? [String: Any])
+        #expect(drift["baseline_hours"] as? Int == 0)
+        Self.checkMemory(result, "10,000,000 distinct UAs")
     }
 }

@@ -84,15 +84,18 @@ public final class Scanner {
             return
         }
 
-        if !regular || workers.count == 1 || size < max(configuration.minChunkBytes, 2) {
-            progress?.add(bytes: sniffed, lines: 0)
+        func readOnOneThread() {
+            self.progress?.add(bytes: sniffed, lines: 0)
             var stream = PrefixedSource(prefix: magic, base: counted)
-            let (tally, failure) = workers[0].audit(&stream)
+            let (tally, failure) = self.workers[0].audit(&stream)
             source.lines = tally.lines
             source.bytes = stream.consumed
             source.error = failure.map(describe)
             result.absorb(tally, path: path, firstLine: 1, escape: configuration.format.escape)
             result.sources.append(source)
+        }
+        if !regular || workers.count == 1 || size < max(configuration.minChunkBytes, 2) {
+            readOnOneThread()
             return
         }
 
@@ -100,18 +103,19 @@ public final class Scanner {
         do {
             bounds = try Chunking.boundaries(fd: fd, path: path, size: size, chunks: workers.count)
         } catch {
-            source.error = describe(error)
-            result.sources.append(source)
+            // The split points could not be read: one thread reads from the start instead, so
+            // the lines before the fault are counted and the report says where it stopped.
+            readOnOneThread()
             return
         }
         let chunkCount = bounds.count - 1
         let slots = ResultSlots(count: chunkCount)
-        let workers = WorkerBox(workers)
+        let box = WorkerBox(self.workers)
         let progress = self.progress
         DispatchQueue.concurrentPerform(iterations: chunkCount) { i in
             var range = ProgressSource(
                 base: FileRangeSource(fd: fd, path: path, start: bounds[i], end: bounds[i + 1]), progress: progress)
-            let outcome = workers.items[i].audit(&range)
+            let outcome = box.items[i].audit(&range)
             slots.set(i, (outcome.0, outcome.1, range.consumed))
         }
         var firstLine: Int64 = 1
@@ -121,7 +125,11 @@ public final class Scanner {
             firstLine += tally.lines
             source.lines += tally.lines
             source.bytes += consumed
-            if let failure, source.error == nil { source.error = describe(failure) }
+            if let failure, source.error == nil {
+                // Later chunks were read: say which bytes of this one were not.
+                let unread = i + 1 < chunkCount ? "; bytes up to \(bounds[i + 1]) were not read, the rest was" : ""
+                source.error = describe(failure) + unread
+            }
         }
         result.sources.append(source)
     }

@@ -55,6 +55,48 @@ import Testing
         #expect((report["totals"] as? [String: Any])?["requests"] as? Int == count * 3 / 4)
     }
 
+    /// A fault before the middle also fails the probe that looks for the split point: one
+    /// thread then reads from the start, so the lines before the fault still count.
+    @Test func aFaultUnderTheSplitProbeFallsBackToOneThread() throws {
+        let dir = try Scratch()
+        let line = Lines.uaLog(ua: Lines.urlsession) + "\n"
+        let count = (2 << 20) / line.utf8.count + 1
+        let log = try dir.write("big.log", String(repeating: line, count: count))
+        let failAt = count / 4 * line.utf8.count + 7
+        let result = try Tool.run(
+            ["scan", "--json", "--threads", "2", log], environment: ["UAAUDIT_TEST_READ_FAIL": "/big.log@\(failAt)"])
+        #expect(result.status == 3)
+        #expect(result.stderr == "uaaudit: \(log): read failed: Input/output error (at byte \(failAt))\n")
+        let report = try unwrap(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let source = try unwrap((report["sources"] as? [[String: Any]])?.first)
+        #expect(source["lines"] as? Int == count / 4)
+        #expect(source["bytes"] as? Int == failAt)
+    }
+
+    /// A bad region inside the first chunk: the second chunk is still read, and the error says
+    /// which bytes were not.
+    @Test func aBadRegionInTheFirstChunkNamesTheBytesNotRead() throws {
+        let dir = try Scratch()
+        let line = Lines.uaLog(ua: Lines.urlsession) + "\n"
+        let count = (2 << 20) / line.utf8.count + 1
+        let log = try dir.write("big.log", String(repeating: line, count: count))
+        let size = count * line.utf8.count
+        let badFrom = count / 4 * line.utf8.count + 7
+        let result = try Tool.run(
+            ["scan", "--json", "--threads", "2", log],
+            environment: ["UAAUDIT_TEST_READ_FAIL": "/big.log@\(badFrom)-\(badFrom + 100)"])
+        #expect(result.status == 3)
+        // The second chunk starts after the first newline at or after the middle.
+        let boundary = (size / 2 - 1) / line.utf8.count * line.utf8.count + line.utf8.count
+        #expect(
+            result.stderr
+                == "uaaudit: \(log): read failed: Input/output error (at byte \(badFrom)); bytes up to \(boundary) "
+                + "were not read, the rest was\n")
+        let report = try unwrap(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let source = try unwrap((report["sources"] as? [[String: Any]])?.first)
+        #expect(source["lines"] as? Int == count / 4 + (size - boundary) / line.utf8.count)
+    }
+
     @Test func aRunDoesNotAdvanceALogThatFailedAndTheNextRunCountsItOnce() throws {
         let h = try RunHarness()
         try h.append(40, hour: 10)  // past the 4 KiB a run fingerprints

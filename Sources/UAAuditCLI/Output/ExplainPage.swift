@@ -46,11 +46,7 @@ enum ExplainPage {
         if let paths = hour.topPaths, !paths.isEmpty {
             out += "  top \(alert) paths" + (hour.topPathsApproximate == true ? " (approximate)" : "")
             out += ": requests, of which 401/403\n"
-            for p in paths.prefix(5) {
-                out +=
-                    String(p.count).rightAligned(8) + String(p.rejected).rightAligned(8) + "  "
-                    + TerminalText.escape(p.path, limit: width - 18) + "\n"
-            }
+            for p in paths.prefix(5) { out += InsightSummary.pathRow(p.path, p.count, p.rejected, width: width) }
         }
 
         out += "\n" + palette.strong("Who is split") + "\n"

@@ -89,11 +89,13 @@ enum InsightSummary {
         let sorted = total.sorted {
             $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key
         }
-        for (path, c) in sorted.prefix(5) {
-            out +=
-                String(c.count).rightAligned(8) + String(c.rejected).rightAligned(8) + "  "
-                + TerminalText.escape(path, limit: width - 18) + "\n"
-        }
+        for (path, c) in sorted.prefix(5) { out += pathRow(path, c.count, c.rejected, width: width) }
         return out
+    }
+
+    /// One path row: requests, of which 401/403, and the path escaped and cut to the width.
+    static func pathRow(_ path: String, _ count: Int64, _ rejected: Int64, width: Int) -> String {
+        String(count).rightAligned(8) + String(rejected).rightAligned(8) + "  "
+            + TerminalText.escape(path, limit: width - 18) + "\n"
     }
 }

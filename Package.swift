@@ -25,8 +25,7 @@ let package = Package(
         ),
         .target(
             name: "UAAuditCore",
-            dependencies: ["CPCRE2", "CZlib", "COpenSSL"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+            dependencies: ["CPCRE2", "CZlib", "COpenSSL"]
         ),
         .target(name: "UAAuditCLI", dependencies: ["UAAuditCore"]),
         .executableTarget(name: "uaaudit", dependencies: ["UAAuditCLI"]),

@@ -18,11 +18,11 @@ public final class UACache {
     private let table: ByteTable
     /// Family bytes → id (the entry index); shared with the tallies that count by family.
     public let families: ByteTable
-    private let familyScratch: UnsafeMutablePointer<UInt8>
+    private let familyScratch: UnsafeMutableBufferPointer<UInt8>
     private let classifier: Classifier
     private let escape: EscapeMode
-    private let scratch: UnsafeMutablePointer<UInt8>
-    private let scratchCapacity: Int
+    /// Room for one decoded UA: the longest line the reader hands out (``LineReader``).
+    private let scratch: UnsafeMutableBufferPointer<UInt8>
     public private(set) var misses = 0
 
     public init(
@@ -33,8 +33,7 @@ public final class UACache {
         self.escape = escape
         self.table = ByteTable(maxEntries: entries, arenaBytes: arenaBytes)
         self.families = ByteTable(maxEntries: UACache.defaultFamilies, arenaBytes: UACache.defaultFamilies * 64)
-        self.scratchCapacity = max(maxLineBytes, 16)
-        self.scratch = .allocate(capacity: scratchCapacity)
+        self.scratch = .allocate(capacity: max(maxLineBytes, 16))
         self.familyScratch = .allocate(capacity: UAFamily.maxBytes)
     }
 
@@ -68,10 +67,10 @@ public final class UACache {
     private func classifyRaw(_ raw: UnsafeRawBufferPointer) -> UInt64 {
         misses += 1
         let n = Unescape.decode(raw, mode: escape, into: scratch)
-        let ua = UnsafeRawBufferPointer(start: scratch, count: n)
+        let ua = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(scratch)[..<n])
         let cls = classifier.classify(ua)
         let f = UAFamily.normalize(ua, into: familyScratch)
-        let family = UnsafeRawBufferPointer(start: familyScratch, count: f)
+        let family = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(familyScratch)[..<f])
         let hash = ByteHash.hash(family)
         let id = families.find(family, hash: hash) ?? families.insert(family, hash: hash)
         return UInt64(cls) | UInt64(id.map { UInt32($0) } ?? UACache.untrackedFamily) << 8

@@ -6,10 +6,14 @@ public enum UAFamily {
     /// Families are cut to this many bytes (an attacker's 8 KiB UA is one family per shape).
     public static let maxBytes = 256
 
-    /// Writes the family of a decoded UA into `out` (room for ``maxBytes``); returns its length.
+    /// Writes the family of a decoded UA into `out` (cut to its room and to ``maxBytes``);
+    /// returns its length.
     @inline(__always)
-    public static func normalize(_ ua: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    static func normalize(_ ua: UnsafeRawBufferPointer, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard let out = buffer.baseAddress else { return 0 }
+        let limit = min(buffer.count, maxBytes)
         var n = 0
+        if limit == 0 { return 0 }
         var inDigits = false
         for b in ua {
             if b >= 0x30 && b <= 0x39 {
@@ -21,16 +25,15 @@ public enum UAFamily {
                 out[n] = b
             }
             n += 1
-            if n == maxBytes { break }
+            if n == limit { break }
         }
         return n
     }
 
     /// The family of a UA given as bytes.
     public static func of(_ ua: [UInt8]) -> [UInt8] {
-        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: maxBytes)
-        defer { out.deallocate() }
-        let n = ua.withUnsafeBytes { normalize($0, into: out) }
-        return Array(UnsafeBufferPointer(start: out, count: n))
+        var out = [UInt8](repeating: 0, count: maxBytes)
+        let n = ua.withUnsafeBytes { src in out.withUnsafeMutableBufferPointer { normalize(src, into: $0) } }
+        return Array(out.prefix(n))
     }
 }

@@ -8,8 +8,10 @@ public protocol LineSink {
 
 /// Splits a byte source into lines with big reads and memchr, in a buffer allocated once.
 ///
-/// A last line without `\n` is still a line. A line longer than `maxLineBytes` is handed to
-/// ``LineSink/overlongLine(prefix:length:)`` and skipped without being held in memory.
+/// A last line without `\n` is still a line. A line longer than `maxLineBytes`, complete in the
+/// buffer or not, is handed to ``LineSink/overlongLine(prefix:length:)`` instead (and skipped
+/// without being held in memory when it does not fit): ``LineSink/line(_:)`` never gets more
+/// than `maxLineBytes` bytes, so sinks may size their scratch buffers to that limit.
 public final class LineReader {
     public static let defaultBlockSize = 256 << 10
     public static let defaultMaxLineBytes = 1 << 20
@@ -69,7 +71,7 @@ public final class LineReader {
             while start < end {
                 guard let nl = Syscalls.memchr(buffer + start, 0x0A, end - start) else { break }
                 let cut = nl - UnsafeRawPointer(buffer)
-                sink.line(UnsafeRawBufferPointer(start: buffer + start, count: cut - start))
+                deliver(UnsafeRawBufferPointer(start: buffer + start, count: cut - start), into: &sink)
                 start = cut + 1
             }
             let rest = end - start
@@ -87,7 +89,20 @@ public final class LineReader {
         if overlong >= 0 {
             finishOverlong(length: overlong, into: &sink)
         } else if filled > 0 {
-            sink.line(UnsafeRawBufferPointer(start: buffer, count: filled))
+            deliver(UnsafeRawBufferPointer(start: buffer, count: filled), into: &sink)
+        }
+    }
+
+    /// Hands a whole line to the sink, or, when it is longer than the limit (a complete line can
+    /// be: the buffer holds a block beyond the limit), as an overlong line. No sink ever sees a
+    /// line longer than `maxLineBytes`, whatever the block size.
+    @inline(__always)
+    private func deliver<Sink: LineSink>(_ line: UnsafeRawBufferPointer, into sink: inout Sink) {
+        if line.count > maxLineBytes {
+            sink.overlongLine(
+                prefix: UnsafeRawBufferPointer(rebasing: line.prefix(LineReader.overlongPrefixBytes)), length: line.count)
+        } else {
+            sink.line(line)
         }
     }
 

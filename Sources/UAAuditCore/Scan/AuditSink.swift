@@ -21,7 +21,7 @@ struct AuditSink: LineSink {
     var lineNumber: Int64 = 0
     /// Lines not yet added to the progress counter (bytes are counted by the source, see ``ProgressSource``).
     var pendingLines = 0
-    private let pathScratch: UnsafeMutablePointer<UInt8>?
+    private let pathScratch: UnsafeMutableBufferPointer<UInt8>?
 
     init(worker: Worker, tally: Tally) {
         tokenizer = worker.tokenizer
@@ -126,7 +126,7 @@ struct AuditSink: LineSink {
         }
         guard let path, let scratch = pathScratch else { return classifier.inScope(path: nil) }
         let n = Unescape.decode(path, mode: escape, into: scratch)
-        return classifier.inScope(path: UnsafeRawBufferPointer(start: scratch, count: n))
+        return classifier.inScope(path: UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(scratch)[..<n]))
     }
 
     @inline(__always)

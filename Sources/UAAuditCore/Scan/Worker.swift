@@ -10,7 +10,7 @@ final class Worker {
     let cache: UACache
     let progress: ProgressCounter?
     /// Room to decode a request path for the scope rule.
-    let pathScratch: UnsafeMutablePointer<UInt8>
+    let pathScratch: UnsafeMutableBufferPointer<UInt8>
 
     init(configuration: ScanConfiguration, progress: ProgressCounter?) {
         self.configuration = configuration

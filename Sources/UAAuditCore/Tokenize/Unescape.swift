@@ -1,37 +1,41 @@
 /// Turns a field as nginx logged it back into the bytes nginx saw.
-public enum Unescape {
-    /// Decodes `source` (escaped with `mode`) into `destination`, which must hold `source.count` bytes.
-    /// Returns the decoded length, which is never more than `source.count`.
-    public static func decode(
-        _ source: UnsafeRawBufferPointer, mode: EscapeMode, into destination: UnsafeMutablePointer<UInt8>
+package enum Unescape {
+    /// Decodes `source` (escaped with `mode`) into `destination`, stopping where it is full.
+    /// Returns the decoded length: never more than `destination.count`, nor than `source.count`
+    /// (a byte sequence that would not fit whole is not written).
+    static func decode(
+        _ source: UnsafeRawBufferPointer, mode: EscapeMode, into destination: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {
+        guard let d = destination.baseAddress else { return 0 }
+        let capacity = destination.count
         switch mode {
         case .none:
-            if source.count > 0 {
-                destination.update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self), count: source.count)
-            }
-            return source.count
-        case .default: return decodeDefault(source, into: destination)
-        case .json: return decodeJSON(source, into: destination)
+            let n = min(source.count, capacity)
+            if n > 0 { d.update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n) }
+            return n
+        case .default: return decodeDefault(source, into: d, capacity: capacity)
+        case .json: return decodeJSON(source, into: d, capacity: capacity)
         }
     }
 
     /// Decodes into a new array (for reports and tests, not the hot path).
-    public static func decode(_ bytes: [UInt8], mode: EscapeMode) -> [UInt8] {
+    package static func decode(_ bytes: [UInt8], mode: EscapeMode) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: bytes.count)
         let n = bytes.withUnsafeBytes { src in
-            out.withUnsafeMutableBufferPointer { decode(src, mode: mode, into: $0.baseAddress!) }
+            out.withUnsafeMutableBufferPointer { decode(src, mode: mode, into: $0) }
         }
         out.removeLast(out.count - n)
         return out
     }
 
     /// `\xHH` (either case of hex) is one byte; anything else stands for itself.
-    private static func decodeDefault(_ s: UnsafeRawBufferPointer, into d: UnsafeMutablePointer<UInt8>) -> Int {
+    private static func decodeDefault(_ s: UnsafeRawBufferPointer, into d: UnsafeMutablePointer<UInt8>, capacity: Int)
+        -> Int
+    {
         var i = 0
         var o = 0
         let n = s.count
-        while i < n {
+        while i < n, o < capacity {
             let b = s[i]
             if b == 0x5C, i + 4 <= n, s[i + 1] == 0x78,
                 let hi = hex(s[i + 2]), let lo = hex(s[i + 3])
@@ -47,11 +51,13 @@ public enum Unescape {
         return o
     }
 
-    private static func decodeJSON(_ s: UnsafeRawBufferPointer, into d: UnsafeMutablePointer<UInt8>) -> Int {
+    private static func decodeJSON(_ s: UnsafeRawBufferPointer, into d: UnsafeMutablePointer<UInt8>, capacity: Int)
+        -> Int
+    {
         var i = 0
         var o = 0
         let n = s.count
-        while i < n {
+        while i < n, o < capacity {
             let b = s[i]
             guard b == 0x5C, i + 1 < n else {
                 d[o] = b
@@ -69,6 +75,7 @@ public enum Unescape {
             case 0x66: d[o] = 0x0C
             case 0x75:
                 if let scalar = unicodeEscape(s, at: i) {
+                    guard o + utf8Length(scalar.value) <= capacity else { return o }
                     o += writeUTF8(scalar.value, into: d + o)
                     i += scalar.length
                     continue
@@ -105,6 +112,11 @@ public enum Unescape {
         guard i + 4 <= s.count, let a = hex(s[i]), let b = hex(s[i + 1]), let c = hex(s[i + 2]), let d = hex(s[i + 3])
         else { return nil }
         return UInt32(a) << 12 | UInt32(b) << 8 | UInt32(c) << 4 | UInt32(d)
+    }
+
+    /// The UTF-8 length of a code point.
+    private static func utf8Length(_ v: UInt32) -> Int {
+        v < 0x80 ? 1 : v < 0x800 ? 2 : v < 0x10000 ? 3 : 4
     }
 
     /// Writes a code point as UTF-8 (never more bytes than its `\u` escape took).

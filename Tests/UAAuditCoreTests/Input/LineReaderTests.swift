@@ -66,4 +66,21 @@ import Testing
         #expect(sink.overlong.isEmpty)
         #expect(sink.lines == [Array(exact.utf8), Array(exact.utf8)])
     }
+
+    /// A complete line longer than the limit but within one block (the buffer holds a whole
+    /// block beyond the limit) is overlong too: the sink never sees more than the limit. Before
+    /// this, such lines reached the UA decoders' scratch buffers, sized to the limit.
+    @Test(arguments: [16, 64, 4096, 1 << 20])
+    func completeLineOverTheLimitInsideOneBlockIsOverlong(block: Int) throws {
+        let limit = 100
+        let exact = String(repeating: "a", count: limit)
+        let over = String(repeating: "b", count: limit + 1)
+        let huge = String(repeating: "c", count: 5000)
+        for step in [1 << 20, 7] {
+            let sink = try read("\(exact)\n\(over)\n\(huge)\nend\n", block: block, maxLine: limit, step: step)
+            #expect(sink.lines.map { String(decoding: $0, as: UTF8.self) } == [exact, "<overlong>", "<overlong>", "end"])
+            #expect(sink.overlong.map(\.length) == [limit + 1, 5000])
+            #expect(sink.lines.allSatisfy { $0.count <= limit })
+        }
+    }
 }

@@ -102,15 +102,34 @@ import Testing
 
     @Test(arguments: EscapeMode.allCases)
     func decodesIntoABufferOfTheSourceSize(_ mode: EscapeMode) {
-        // The pointer form writes at most source.count bytes and returns the decoded length.
+        // The buffer form writes at most source.count bytes and returns the decoded length.
         let source = Array(#"ab\x22\u00e9\"\\ \ud83d\ude00 é"#.utf8)
-        let destination = UnsafeMutablePointer<UInt8>.allocate(capacity: source.count + 1)
-        defer { destination.deallocate() }
-        destination.initialize(repeating: 0xAA, count: source.count + 1)
-        let n = source.withUnsafeBytes { Unescape.decode($0, mode: mode, into: destination) }
+        var destination = [UInt8](repeating: 0xAA, count: source.count + 1)
+        let n = source.withUnsafeBytes { src in
+            destination.withUnsafeMutableBufferPointer { Unescape.decode(src, mode: mode, into: $0) }
+        }
         #expect(n <= source.count)
-        #expect(Array(UnsafeBufferPointer(start: destination, count: n)) == Unescape.decode(source, mode: mode))
+        #expect(Array(destination.prefix(n)) == Unescape.decode(source, mode: mode))
         #expect(destination[source.count] == 0xAA)
+    }
+
+    /// A destination smaller than the decoded text is filled and never passed: the decoders stop
+    /// at its capacity (a 4-byte code point that would not fit whole is not written).
+    @Test(arguments: EscapeMode.allCases, [0, 1, 3, 5, 8])
+    func stopsAtTheDestinationsCapacity(_ mode: EscapeMode, capacity: Int) {
+        let source = Array(#"ab\x22\ud83d\ude00cdefghij"#.utf8)
+        let full = Unescape.decode(source, mode: mode)
+        var destination = [UInt8](repeating: 0xAA, count: capacity + 4)
+        let n = source.withUnsafeBytes { src in
+            destination.withUnsafeMutableBufferPointer {
+                Unescape.decode(src, mode: mode, into: UnsafeMutableBufferPointer(rebasing: $0[..<capacity]))
+            }
+        }
+        #expect(n <= capacity)
+        #expect(Array(destination.prefix(n)) == Array(full.prefix(n)))
+        #expect(destination[capacity...].allSatisfy { $0 == 0xAA })
+        // Only a whole sequence that would not fit stops it short of the capacity.
+        #expect(n >= min(capacity, full.count) - 3)
     }
 }
 

@@ -5,11 +5,19 @@ enum Tool {
     static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The `uaaudit` binary SwiftPM built next to the test bundle.
+    /// The `uaaudit` binary SwiftPM built next to the test bundle, or `UAAUDIT_BINARY` when set
+    /// (CI runs the hostile-input tests again on an AddressSanitizer build that way).
     static var binary: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        if let path = ProcessInfo.processInfo.environment["UAAUDIT_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path, relativeTo: repoRoot).standardizedFileURL
+        }
+        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("uaaudit")
     }
+
+    /// True when the binary under test is an AddressSanitizer build (`UAAUDIT_ASAN=1`): its
+    /// memory figures are ASan's, so tests do not assert them.
+    static var underSanitizer: Bool { ProcessInfo.processInfo.environment["UAAUDIT_ASAN"] == "1" }
 
     struct Result {
         var status: Int32

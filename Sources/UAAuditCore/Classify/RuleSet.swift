@@ -3,6 +3,10 @@
 /// Class indexes: the rules in order, then `other`, then `missing`.
 public struct RuleSet: Sendable {
     public static let reservedNames: Set<String> = ["other", "missing", "errors", "out_of_scope"]
+    /// The most rules a set may have. A class index is one byte on the hot path (the rules,
+    /// `other` and `missing`, with 255 kept for "the pattern could not finish"), so the bound
+    /// is checked here, where a rules file is read, never assumed later.
+    public static let maxRules = 250
 
     public let rules: [Rule]
     public let alertClass: String
@@ -22,6 +26,7 @@ public struct RuleSet: Sendable {
         rules: [Rule], alertClass: String = "inconsistent", scope: Pattern? = nil,
         limits: MatchLimits = .standard
     ) throws(RulesError) {
+        if rules.count > RuleSet.maxRules { throw RulesError.tooManyRules(count: rules.count, maximum: RuleSet.maxRules) }
         var seen = Set<String>()
         for rule in rules {
             if RuleSet.reservedNames.contains(rule.name) { throw RulesError.reservedClass(name: rule.name) }

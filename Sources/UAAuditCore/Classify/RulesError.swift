@@ -10,6 +10,7 @@ public enum RulesError: Error, Equatable, CustomStringConvertible {
     case badClassName(name: String)
     case badPattern(rule: String, pattern: String, message: String, offset: Int)
     case unknownAlertClass(name: String, classes: [String])
+    case tooManyRules(count: Int, maximum: Int)
 
     public var description: String {
         switch self {
@@ -33,6 +34,8 @@ public enum RulesError: Error, Equatable, CustomStringConvertible {
             return "rule '\(rule)': pattern \(pattern) does not compile: \(message) at offset \(offset)"
         case .unknownAlertClass(let name, let classes):
             return "alert class '\(name)' is not one of the classes (\(classes.joined(separator: ", ")))"
+        case .tooManyRules(let count, let maximum):
+            return "the rules file has \(count) rules; at most \(maximum) are allowed (join patterns into fewer classes)"
         }
     }
 }

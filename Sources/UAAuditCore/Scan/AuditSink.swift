@@ -14,7 +14,8 @@ struct AuditSink: LineSink {
     let pathField: Int
     let pathIsRequest: Bool
     let clientField: Int
-    let appMask: UInt64
+    /// Per class: how its requests count for split clients (``ClientSample``'s bits, or 0).
+    let clientBits: [UInt8]
     // Borrowed from the tally, which outlives the sink: no reference counting per line.
     let clients: Unmanaged<ClientSample>?
     let familyCounts: Unmanaged<CounterTable>
@@ -40,7 +41,7 @@ struct AuditSink: LineSink {
         pathField = tokenizer.requestField ?? tokenizer.uriField ?? -1
         pathIsRequest = tokenizer.requestField != nil
         clientField = worker.configuration.clientField ?? -1
-        appMask = worker.configuration.appClassMask
+        clientBits = worker.configuration.clientBits
         clients = tally.clients.map { Unmanaged.passUnretained($0) }
         familyCounts = Unmanaged.passUnretained(tally.familyCounts)
     }
@@ -89,8 +90,7 @@ struct AuditSink: LineSink {
             if pathField >= 0 { countPath(bucket: bucket) }
         }
         if clientField >= 0 {
-            let bits: UInt8 =
-                cls == alert ? ClientSample.alert : (appMask >> UInt64(cls)) & 1 != 0 ? ClientSample.app : 0
+            let bits = clientBits[cls]
             if bits != 0 {
                 let key = tokenizer.field(clientField)
                 if !Classifier.isMissing(raw: key) {

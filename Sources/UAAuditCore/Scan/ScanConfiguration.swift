@@ -38,12 +38,11 @@ public struct ScanConfiguration: Sendable {
         insight.clientKey.flatMap { format.variableNames.firstIndex(of: $0) }
     }
 
-    /// The class indexes of the app classes, as a bit set.
-    public var appClassMask: UInt64 {
-        var mask: UInt64 = 0
-        for name in insight.appClasses {
-            if let i = rules.classNames.firstIndex(of: name), i < 64, i != rules.alertIndex { mask |= 1 << UInt64(i) }
+    /// Per class index: the ``ClientSample`` kind of its requests (app, alert, or 0: not noted).
+    var clientBits: [UInt8] {
+        rules.classNames.indices.map { i in
+            i == rules.alertIndex
+                ? ClientSample.alert : insight.appClasses.contains(rules.classNames[i]) ? ClientSample.app : 0
         }
-        return mask
     }
 }

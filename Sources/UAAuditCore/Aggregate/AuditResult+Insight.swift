@@ -48,8 +48,12 @@ extension AuditResult {
 
     mutating func keepClientsWithinBudget() {
         var total = hours.values.reduce(0) { $0 + $1.clients.masks.count }
+        // Ties go to the earliest hour, so the result never depends on the dictionary's order.
         while total > AuditResult.clientBudget,
-            let (key, hour) = hours.max(by: { $0.value.clients.masks.count < $1.value.clients.masks.count })
+            let (key, hour) = hours.max(by: {
+                let (a, b) = ($0.value.clients.masks.count, $1.value.clients.masks.count)
+                return a != b ? a < b : $0.key > $1.key
+            })
         {
             var clients = hour.clients
             clients.sample(atLevel: clients.level + 1)
@@ -61,13 +65,22 @@ extension AuditResult {
     mutating func trimInsight(of key: HourKey) {
         guard var hour = hours[key] else { return }
         if hour.families.count > AuditResult.maxFamiliesPerHour {
-            let sorted = hour.families.sorted { $0.value > $1.value }
+            // By count, then by bytes (CONTRACTS: every trimmed list), so ties are cut the same way in every run.
+            let sorted = hour.families.sorted {
+                $0.value != $1.value
+                    ? $0.value > $1.value
+                    : $0.key.family != $1.key.family
+                        ? $0.key.family.lexicographicallyPrecedes($1.key.family) : $0.key.cls < $1.key.cls
+            }
             let kept = sorted.prefix(AuditResult.maxFamiliesPerHour / 2)
             hour.untrackedFamilies += sorted.dropFirst(kept.count).reduce(0) { $0 + $1.value }
             hour.families = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
         }
         if hour.paths.count > AuditResult.maxPathsPerHour {
-            let sorted = hour.paths.sorted { $0.value.count > $1.value.count }
+            let sorted = hour.paths.sorted {
+                $0.value.count != $1.value.count
+                    ? $0.value.count > $1.value.count : $0.key.lexicographicallyPrecedes($1.key)
+            }
             let kept = sorted.prefix(AuditResult.maxPathsPerHour / 2)
             hour.untrackedPaths += sorted.dropFirst(kept.count).reduce(0) { $0 + $1.value.count }
             hour.paths = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })

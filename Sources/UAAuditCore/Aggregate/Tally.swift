@@ -49,6 +49,10 @@ public final class Tally {
     public let clients: ClientSample?
 
     private let sampleLimit: Int
+    /// One bit per family id: tracked in this tally (see ``tracks(family:)``).
+    private let familySeen: UnsafeMutablePointer<UInt64>
+    private let familyWords: Int
+    private var trackedFamilies = 0
     private var index: [HourKey: Int] = [:]
     private var lastKey = HourKey(localHour: Int64.min, offsetMinutes: 0)
     private var lastBucket = -1
@@ -69,9 +73,31 @@ public final class Tally {
         self.clients = clientEntries > 0 ? ClientSample(maxEntries: clientEntries) : nil
         self.storageCapacity = width * 64
         self.storage = .allocate(capacity: storageCapacity)
+        self.familyWords = ((families?.maxEntries ?? 0) + 63) / 64
+        self.familySeen = .allocate(capacity: max(familyWords, 1))
+        familySeen.initialize(repeating: 0, count: max(familyWords, 1))
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        familySeen.deallocate()
+    }
+
+    /// Whether this tally counts family `id` by name: the first ``UACache/familiesPerChunk``
+    /// distinct families it sees are tracked, later new ones are not (their requests count as
+    /// untracked families). Deterministic per stretch of input, whatever thread reads it.
+    @inline(__always)
+    public func tracks(family id: UInt32) -> Bool {
+        let i = Int(id)
+        let word = i &>> 6
+        guard word < familyWords else { return false }
+        let bit: UInt64 = 1 &<< UInt64(i & 63)
+        if familySeen[word] & bit != 0 { return true }
+        if trackedFamilies >= UACache.familiesPerChunk { return false }
+        familySeen[word] |= bit
+        trackedFamilies += 1
+        return true
+    }
 
     /// The counters of every bucket, `width` per bucket, in bucket order.
     public var counts: [Int64] { Array(UnsafeBufferPointer(start: storage, count: hours.count * width)) }

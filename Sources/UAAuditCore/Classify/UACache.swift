@@ -9,6 +9,12 @@ public final class UACache {
     /// The family id of a UA whose family did not fit the bounded family table.
     public static let untrackedFamily: UInt32 = .max
     public static let defaultFamilies = 8_192
+    /// The most distinct families one chunk's tally tracks (first seen, first kept); the rest
+    /// of its requests are counted as untracked families. Half the family table, so that a
+    /// table emptied when more than this is left over at a chunk's start (``startChunk()``)
+    /// never refuses a family the chunk tracks: what a chunk tracks depends on the chunk alone,
+    /// not on which chunks the same thread read before it.
+    public static let familiesPerChunk = defaultFamilies / 2
 
     public static let defaultEntries = 32_768
     public static let defaultArenaBytes = 4 << 20
@@ -32,7 +38,10 @@ public final class UACache {
         self.classifier = classifier
         self.escape = escape
         self.table = ByteTable(maxEntries: entries, arenaBytes: arenaBytes)
-        self.families = ByteTable(maxEntries: UACache.defaultFamilies, arenaBytes: UACache.defaultFamilies * 64)
+        // Room for every family at its longest, so that neither half of the table can fill
+        // before the chunk has seen more families than it tracks (see ``startChunk()``).
+        self.families = ByteTable(
+            maxEntries: UACache.defaultFamilies, arenaBytes: UACache.defaultFamilies * UAFamily.maxBytes)
         self.scratch = .allocate(capacity: max(maxLineBytes, 16))
         self.familyScratch = .allocate(capacity: UAFamily.maxBytes)
     }
@@ -40,6 +49,16 @@ public final class UACache {
     deinit {
         scratch.deallocate()
         familyScratch.deallocate()
+    }
+
+    /// Called before each chunk: empties the family table (and the cache whose entries name its
+    /// ids) when it holds more than ``familiesPerChunk`` families. The caller has absorbed every
+    /// tally that refers to the old ids.
+    func startChunk() {
+        if families.count > UACache.familiesPerChunk || families.bytesUsed > families.arenaBytes / 2 {
+            families.removeAll()
+            table.removeAll()
+        }
     }
 
     /// The class index of a present (non-missing) raw UA field, or ``Classifier/failed``.

@@ -75,7 +75,7 @@ struct AuditSink: LineSink {
             }
             cls = Int(c)
             let family = UInt32(truncatingIfNeeded: found >> 8)
-            if family == UACache.untrackedFamily
+            if family == UACache.untrackedFamily || !tally.tracks(family: family)
                 || !familyCounts._withUnsafeGuaranteedRef({
                     $0.add(UInt64(bucket) << 40 | UInt64(family) << 8 | UInt64(cls & 0xFF))
                 })

@@ -10,14 +10,16 @@ public struct ScanConfiguration: Sendable {
     public var maxLineBytes: Int
     public var sampleLimit: Int
     public var blockSize: Int
-    /// Files smaller than this are read by one thread.
-    public var minChunkBytes: Int64
+    /// Regular files are cut at fixed offsets, every this many bytes (at the next line start),
+    /// whatever the thread count; the chunks are read side by side and merged in file order.
+    public var chunkBytes: Int64
+    public static let defaultChunkBytes: Int64 = 16 << 20
     public var insight: InsightSettings
 
     public init(
         format: LogFormat, rules: RuleSet, threshold: Threshold = .standard, minRequests: Int64 = 100,
         top: Int = 10, threads: Int = 1, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
-        sampleLimit: Int = 10, blockSize: Int = LineReader.defaultBlockSize, minChunkBytes: Int64 = 1 << 20,
+        sampleLimit: Int = 10, blockSize: Int = LineReader.defaultBlockSize, chunkBytes: Int64 = ScanConfiguration.defaultChunkBytes,
         insight: InsightSettings = InsightSettings()
     ) {
         self.insight = insight
@@ -30,7 +32,7 @@ public struct ScanConfiguration: Sendable {
         self.maxLineBytes = maxLineBytes
         self.sampleLimit = sampleLimit
         self.blockSize = blockSize
-        self.minChunkBytes = minChunkBytes
+        self.chunkBytes = max(chunkBytes, 1)
     }
 
     /// The field index of the client key in the format, if the format logs it.

@@ -3,9 +3,12 @@ import Glibc
 
 /// Audits inputs (files, `-` for stdin, gzip detected by magic bytes) into one ``AuditResult``.
 ///
-/// A regular, uncompressed file is cut into as many chunks as there are threads, at line
-/// boundaries, and the chunks are read side by side; stdin and gzip stream on one thread. An
-/// input that cannot be read is recorded in its source entry and the others are still audited.
+/// A regular, uncompressed file is cut into chunks at fixed offsets (``Chunking``), at line
+/// boundaries, whatever the thread count; the threads read them side by side, a wave of one
+/// chunk per thread at a time, and each wave is merged in file order before the next starts
+/// (so memory holds at most one tally per thread, and the result is the same for every
+/// thread count). Stdin and gzip stream on one thread. An input that cannot be read is
+/// recorded in its source entry and the others are still audited.
 public final class Scanner {
     public let configuration: ScanConfiguration
     private let workers: [Worker]
@@ -94,14 +97,14 @@ public final class Scanner {
             result.absorb(tally, path: path, firstLine: 1, escape: configuration.format.escape)
             result.sources.append(source)
         }
-        if !regular || workers.count == 1 || size < max(configuration.minChunkBytes, 2) {
+        if !regular || size <= configuration.chunkBytes {
             readOnOneThread()
             return
         }
 
         let bounds: [Int64]
         do {
-            bounds = try Chunking.boundaries(fd: fd, path: path, size: size, chunks: workers.count)
+            bounds = try Chunking.boundaries(fd: fd, path: path, size: size, chunkBytes: configuration.chunkBytes)
         } catch {
             // The split points could not be read: one thread reads from the start instead, so
             // the lines before the fault are counted and the report says where it stopped.
@@ -109,27 +112,40 @@ public final class Scanner {
             return
         }
         let chunkCount = bounds.count - 1
-        let slots = ResultSlots(count: chunkCount)
         let box = WorkerBox(self.workers)
         let progress = self.progress
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { i in
-            var range = ProgressSource(
-                base: FileRangeSource(fd: fd, path: path, start: bounds[i], end: bounds[i + 1]), progress: progress)
-            let outcome = box.items[i].audit(&range)
-            slots.set(i, (outcome.0, outcome.1, range.consumed))
-        }
         var firstLine: Int64 = 1
-        for i in 0..<chunkCount {
-            guard let (tally, failure, consumed) = slots.get(i) else { continue }
-            result.absorb(tally, path: path, firstLine: firstLine, escape: configuration.format.escape)
-            firstLine += tally.lines
-            source.lines += tally.lines
-            source.bytes += consumed
-            if let failure, source.error == nil {
-                // Later chunks were read: say which bytes of this one were not.
-                let unread = i + 1 < chunkCount ? "; bytes up to \(bounds[i + 1]) were not read, the rest was" : ""
-                source.error = describe(failure) + unread
+        var waveStart = 0
+        while waveStart < chunkCount {
+            let wave = min(workers.count, chunkCount - waveStart)
+            let slots = ResultSlots(count: wave)
+            let readChunk: @Sendable (Int) -> Void = { [waveStart] i in
+                let chunk = waveStart + i
+                var range = ProgressSource(
+                    base: FileRangeSource(fd: fd, path: path, start: bounds[chunk], end: bounds[chunk + 1]),
+                    progress: progress)
+                let outcome = box.items[i].audit(&range)
+                slots.set(i, (outcome.0, outcome.1, range.consumed))
             }
+            if wave == 1 {
+                readChunk(0)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: wave, execute: readChunk)
+            }
+            for i in 0..<wave {
+                guard let (tally, failure, consumed) = slots.get(i) else { continue }
+                let chunk = waveStart + i
+                result.absorb(tally, path: path, firstLine: firstLine, escape: configuration.format.escape)
+                firstLine += tally.lines
+                source.lines += tally.lines
+                source.bytes += consumed
+                if let failure, source.error == nil {
+                    // Later chunks were read: say which bytes of this one were not.
+                    let unread = chunk + 1 < chunkCount ? "; bytes up to \(bounds[chunk + 1]) were not read, the rest was" : ""
+                    source.error = describe(failure) + unread
+                }
+            }
+            waveStart += wave
         }
         result.sources.append(source)
     }

@@ -31,6 +31,7 @@ final class Worker {
             classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit,
             families: cache.families,
             clientEntries: configuration.clientField == nil ? 0 : configuration.insight.maxClients)
+        cache.startChunk()
         var sink = AuditSink(worker: self, tally: tally)
         var failure: InputError?
         do {

@@ -17,6 +17,8 @@ public final class ByteTable {
     public let values: UnsafeMutablePointer<Int64>
     private let arena: UnsafeMutableRawPointer
     private var arenaUsed = 0
+    /// Key bytes held in the arena.
+    var bytesUsed: Int { arenaUsed }
 
     public init(maxEntries: Int, arenaBytes: Int) {
         self.maxEntries = max(maxEntries, 1)

@@ -40,7 +40,8 @@ import Testing
     func aChunkedScanCountsEveryLineBeforeTheFailure(threads: Int) throws {
         let dir = try Scratch()
         let line = Lines.uaLog(ua: Lines.urlsession) + "\n"
-        let count = (2 << 20) / line.utf8.count + 1  // over 2 MiB: two chunks of at least 1 MiB
+        // A chunk is 16 MiB (ScanConfiguration.defaultChunkBytes): the file has two.
+        let count = (24 << 20) / line.utf8.count + 1  // over 2 MiB: two chunks of at least 1 MiB
         let log = try dir.write("big.log", String(repeating: line, count: count))
         let failAt = count * 3 / 4 * line.utf8.count + 7  // 7 bytes into a line of the second chunk
         let result = try Tool.run(
@@ -60,7 +61,8 @@ import Testing
     @Test func aFaultUnderTheSplitProbeFallsBackToOneThread() throws {
         let dir = try Scratch()
         let line = Lines.uaLog(ua: Lines.urlsession) + "\n"
-        let count = (2 << 20) / line.utf8.count + 1
+        // A chunk is 16 MiB (ScanConfiguration.defaultChunkBytes): the file has two.
+        let count = (24 << 20) / line.utf8.count + 1
         let log = try dir.write("big.log", String(repeating: line, count: count))
         let failAt = count / 4 * line.utf8.count + 7
         let result = try Tool.run(
@@ -78,7 +80,8 @@ import Testing
     @Test func aBadRegionInTheFirstChunkNamesTheBytesNotRead() throws {
         let dir = try Scratch()
         let line = Lines.uaLog(ua: Lines.urlsession) + "\n"
-        let count = (2 << 20) / line.utf8.count + 1
+        // A chunk is 16 MiB (ScanConfiguration.defaultChunkBytes): the file has two.
+        let count = (24 << 20) / line.utf8.count + 1
         let log = try dir.write("big.log", String(repeating: line, count: count))
         let size = count * line.utf8.count
         let badFrom = count / 4 * line.utf8.count + 7
@@ -86,8 +89,8 @@ import Testing
             ["scan", "--json", "--threads", "2", log],
             environment: ["UAAUDIT_TEST_READ_FAIL": "/big.log@\(badFrom)-\(badFrom + 100)"])
         #expect(result.status == 3)
-        // The second chunk starts after the first newline at or after the middle.
-        let boundary = (size / 2 - 1) / line.utf8.count * line.utf8.count + line.utf8.count
+        // The second chunk starts after the first newline at or after byte 16 MiB - 1.
+        let boundary = ((16 << 20) - 1) / line.utf8.count * line.utf8.count + line.utf8.count
         #expect(
             result.stderr
                 == "uaaudit: \(log): read failed: Input/output error (at byte \(badFrom)); bytes up to \(boundary) "

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ProgressCounterTests {
     static func configuration(threads: Int) throws -> ScanConfiguration {
         ScanConfiguration(
-            format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: threads, minChunkBytes: 1024)
+            format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: threads, chunkBytes: 64 << 10)
     }
 
     @Test(arguments: [1, 3])

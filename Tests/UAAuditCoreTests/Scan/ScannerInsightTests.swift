@@ -57,7 +57,7 @@ import Testing
         let path = try dir.write("access.log", Array(truth.text.utf8))
         let configuration = ScanConfiguration(
             format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), top: 100, threads: threads,
-            maxLineBytes: 4096, blockSize: 4096, minChunkBytes: 1)
+            maxLineBytes: 4096, blockSize: 4096, chunkBytes: 16 << 10)
         let result = Scanner(configuration: configuration, progress: nil).scan([path])
         let report = ReportBuilder.build(result, configuration: configuration, generatedAt: "x")
         #expect(report.hours.count == 1)

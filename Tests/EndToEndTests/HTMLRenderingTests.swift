@@ -6,9 +6,7 @@ import Testing
 /// script), and hostile UAs stay text.
 @Suite struct HTMLRenderingTests {
     static func chromium() -> String? {
-        ExternalTool.find(
-            ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"], package: "chromium",
-            test: "the HTML rendering test")
+        ExternalTool.find(.chromium, test: "the HTML rendering test")
     }
 
     struct Rendered {

@@ -57,8 +57,7 @@ import WebhookReceiver
     /// Starts nginx, sends every request (checking the status nginx gave), returns the log.
     static func log(in dir: Scratch) throws -> String? {
         guard
-            let binary = ExternalTool.find(
-                ["/usr/sbin/nginx", "/usr/bin/nginx"], package: "nginx", test: "the live nginx insight test")
+            let binary = ExternalTool.find(.nginx, test: "the live nginx insight test")
         else { return nil }
         let nginx = try LiveNginx(
             binary: binary, logFormats: "log_format devices '\(format)';",

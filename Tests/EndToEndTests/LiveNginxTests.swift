@@ -5,11 +5,7 @@ import Testing
 /// the logs it just wrote against what the script sent.
 @Suite struct LiveNginxTests {
     static func nginxPath() -> String? {
-        for path in ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]
-        where FileManager.default.isExecutableFile(atPath: path) {
-            return path
-        }
-        return nil
+        ExternalTool.locate(.nginx)
     }
 
     static let required = ProcessInfo.processInfo.environment["UAAUDIT_REQUIRE_SERVERS"] == "1"

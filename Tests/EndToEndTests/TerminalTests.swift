@@ -6,7 +6,7 @@ import Testing
 /// JSON; colour in the summary only on a terminal and never with NO_COLOR.
 @Suite struct TerminalTests {
     static func script() -> String? {
-        ExternalTool.find(["/usr/bin/script"], package: "bsdutils (script)", test: "the terminal test")
+        ExternalTool.find(.script, test: "the terminal test")
     }
 
     /// Runs `command` with bash under a pseudo-terminal; returns what the terminal showed, with

@@ -8,9 +8,7 @@ import WebhookReceiver
     static let required = ProcessInfo.processInfo.environment["UAAUDIT_REQUIRE_SERVERS"] == "1"
 
     static func binary() -> String? {
-        ["/usr/bin/prometheus-alertmanager", "/usr/bin/alertmanager", "/usr/local/bin/alertmanager"].first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
+        ExternalTool.locate(.alertmanager)
     }
 
     /// A running Alertmanager with its own config and storage; stopped when the value goes away.

@@ -72,7 +72,7 @@ import WebhookReceiver
         return try dir.write("access.log", text)
     }
 
-    @Test func splitClientsAnd403sAreExactlyThoseTheClientsCaused() throws {
+    @Test(.requires(.nginx)) func splitClientsAnd403sAreExactlyThoseTheClientsCaused() throws {
         let dir = try Scratch()
         guard let log = try Self.log(in: dir) else { return }
         let byAddress = try Tool.run(["scan", "--json", "--log-format", Self.format, log])
@@ -123,7 +123,7 @@ import WebhookReceiver
         #expect(summary.contains("       3       3  /api/v2/me\n"))
     }
 
-    @Test func theAlertMessageSaysWhatItCostAndWhoIsSplit() throws {
+    @Test(.requires(.nginx)) func theAlertMessageSaysWhatItCostAndWhoIsSplit() throws {
         let dir = try Scratch()
         guard let log = try Self.log(in: dir) else { return }
         let receiver = try WebhookReceiver(routes: ["/wecom": [.json(#"{"errcode":0,"errmsg":"ok"}"#)]])

@@ -10,7 +10,7 @@ import Testing
 
     static let required = ProcessInfo.processInfo.environment["UAAUDIT_REQUIRE_SERVERS"] == "1"
 
-    @Test func auditsTheLogsARealNginxJustWrote() throws {
+    @Test(.requires(.nginx)) func auditsTheLogsARealNginxJustWrote() throws {
         guard Self.nginxPath() != nil else {
             let message =
                 "NGINX IS NOT INSTALLED: the live nginx test is SKIPPED. Install it (scripts/install-deps.sh)."

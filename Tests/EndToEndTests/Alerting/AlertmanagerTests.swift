@@ -90,7 +90,7 @@ import WebhookReceiver
         return lines.joined(separator: "\n") + "\n"
     }
 
-    @Test func alertmanagerListsOneAlertPerBreachedHour() throws {
+    @Test(.requires(.alertmanager)) func alertmanagerListsOneAlertPerBreachedHour() throws {
         guard let binary = Self.binary() else {
             let message =
                 "PROMETHEUS-ALERTMANAGER IS NOT INSTALLED: the Alertmanager test is SKIPPED. Install it (scripts/install-deps.sh)."

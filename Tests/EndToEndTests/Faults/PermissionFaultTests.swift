@@ -22,7 +22,7 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
     }
 
-    @Test func aScanReportsTheLogItMayNotOpenAndAuditsTheOthers() throws {
+    @Test(.requires(.root), .requires(.setpriv)) func aScanReportsTheLogItMayNotOpenAndAuditsTheOthers() throws {
         guard let launcher = Self.launcher("scan of a log nobody may read") else { return }
         let dir = try Scratch()
         let closed = try dir.write("closed.log", Lines.uaLog(ua: Lines.cfnetwork) + "\n")
@@ -39,7 +39,7 @@ import Testing
         #expect((totals["classes"] as? [String: Int])?.filter { $0.value > 0 } == ["urlsession": 3])
     }
 
-    @Test func aRunWaitsForALogItMayNotReadAndCountsItOnceWhenItMay() throws {
+    @Test(.requires(.root), .requires(.setpriv)) func aRunWaitsForALogItMayNotReadAndCountsItOnceWhenItMay() throws {
         guard let launcher = Self.launcher("run with a log nobody may read") else { return }
         let h = try RunHarness()
         try FileManager.default.setAttributes(

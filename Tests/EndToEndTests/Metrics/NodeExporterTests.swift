@@ -31,7 +31,7 @@ import Testing
         return result
     }
 
-    @Test func nodeExporterServesWhatUAAuditWrote() throws {
+    @Test(.requires(.nodeExporter)) func nodeExporterServesWhatUAAuditWrote() throws {
         guard let binary = Self.nodeExporter() else { return }
         let dir = try Scratch()
         let textfiles = dir.path("textfile")
@@ -49,7 +49,7 @@ import Testing
         #expect(expected.count == 15)
     }
 
-    @Test func prometheusScrapesTheMetricsAndLoadsTheRules() throws {
+    @Test(.requires(.nodeExporter), .requires(.prometheus)) func prometheusScrapesTheMetricsAndLoadsTheRules() throws {
         guard let binary = Self.nodeExporter(),
             let prometheus = ExternalTool.find(.prometheus, test: "the Prometheus scrape test")
         else { return }

@@ -6,9 +6,7 @@ import Testing
 /// script), and hostile UAs stay text.
 @Suite struct HTMLRenderingTests {
     static func chromium() -> String? {
-        ExternalTool.find(
-            ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"], package: "chromium",
-            test: "the HTML rendering test")
+        ExternalTool.find(.chromium, test: "the HTML rendering test")
     }
 
     struct Rendered {
@@ -36,7 +34,7 @@ import Testing
         text.components(separatedBy: needle).count - 1
     }
 
-    @Test func theSampleReportShowsItsNumbersAndChartsWithoutConsoleMessages() throws {
+    @Test(.requires(.chromium)) func theSampleReportShowsItsNumbersAndChartsWithoutConsoleMessages() throws {
         guard let chromium = Self.chromium() else { return }
         let dir = try Scratch()
         let html = dir.path("report.html")
@@ -73,7 +71,7 @@ import Testing
         #expect(dom.contains(">threshold 0.100%</text>"))
     }
 
-    @Test func hostileUserAgentsStayText() throws {
+    @Test(.requires(.chromium)) func hostileUserAgentsStayText() throws {
         guard let chromium = Self.chromium() else { return }
         let dir = try Scratch()
         var lines = (0..<200).map { _ in Lines.uaLog(ua: Lines.urlsession) }
@@ -103,7 +101,7 @@ import Testing
         #expect(dom.contains("<summary>2026-11-29 17:00+08:00: 1.478% of 203 requests</summary>"))
     }
 
-    @Test func theScreenshotIsAPNGOfTheWindowSize() throws {
+    @Test(.requires(.chromium)) func theScreenshotIsAPNGOfTheWindowSize() throws {
         guard let chromium = Self.chromium() else { return }
         let dir = try Scratch()
         let html = dir.path("report.html")

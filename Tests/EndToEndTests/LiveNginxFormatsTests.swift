@@ -11,7 +11,7 @@ import Testing
                                   '"req":"$request","user":"$remote_user"}';
         """
 
-    @Test func isoMsecAndJSONLinesParseAndCountWhatWasSent() throws {
+    @Test(.requires(.nginx)) func isoMsecAndJSONLinesParseAndCountWhatWasSent() throws {
         guard let binary = LiveNginxTests.nginxPath() else {
             let message =
                 "NGINX IS NOT INSTALLED: the live nginx formats test is SKIPPED. Install it (scripts/install-deps.sh)."

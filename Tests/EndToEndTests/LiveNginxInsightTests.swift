@@ -57,8 +57,7 @@ import WebhookReceiver
     /// Starts nginx, sends every request (checking the status nginx gave), returns the log.
     static func log(in dir: Scratch) throws -> String? {
         guard
-            let binary = ExternalTool.find(
-                ["/usr/sbin/nginx", "/usr/bin/nginx"], package: "nginx", test: "the live nginx insight test")
+            let binary = ExternalTool.find(.nginx, test: "the live nginx insight test")
         else { return nil }
         let nginx = try LiveNginx(
             binary: binary, logFormats: "log_format devices '\(format)';",
@@ -73,7 +72,7 @@ import WebhookReceiver
         return try dir.write("access.log", text)
     }
 
-    @Test func splitClientsAnd403sAreExactlyThoseTheClientsCaused() throws {
+    @Test(.requires(.nginx)) func splitClientsAnd403sAreExactlyThoseTheClientsCaused() throws {
         let dir = try Scratch()
         guard let log = try Self.log(in: dir) else { return }
         let byAddress = try Tool.run(["scan", "--json", "--log-format", Self.format, log])
@@ -124,7 +123,7 @@ import WebhookReceiver
         #expect(summary.contains("       3       3  /api/v2/me\n"))
     }
 
-    @Test func theAlertMessageSaysWhatItCostAndWhoIsSplit() throws {
+    @Test(.requires(.nginx)) func theAlertMessageSaysWhatItCostAndWhoIsSplit() throws {
         let dir = try Scratch()
         guard let log = try Self.log(in: dir) else { return }
         let receiver = try WebhookReceiver(routes: ["/wecom": [.json(#"{"errcode":0,"errmsg":"ok"}"#)]])

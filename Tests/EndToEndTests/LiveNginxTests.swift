@@ -5,16 +5,12 @@ import Testing
 /// the logs it just wrote against what the script sent.
 @Suite struct LiveNginxTests {
     static func nginxPath() -> String? {
-        for path in ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]
-        where FileManager.default.isExecutableFile(atPath: path) {
-            return path
-        }
-        return nil
+        ExternalTool.locate(.nginx)
     }
 
     static let required = ProcessInfo.processInfo.environment["UAAUDIT_REQUIRE_SERVERS"] == "1"
 
-    @Test func auditsTheLogsARealNginxJustWrote() throws {
+    @Test(.requires(.nginx)) func auditsTheLogsARealNginxJustWrote() throws {
         guard Self.nginxPath() != nil else {
             let message =
                 "NGINX IS NOT INSTALLED: the live nginx test is SKIPPED. Install it (scripts/install-deps.sh)."

@@ -54,7 +54,7 @@ import UAAuditCore
         try #require(MeasuredRun.writeAll(fd, buffer))
     }
 
-    @Test func tenMillionClientsStayUnderTheBoundAndEstimateTheSplitWithinItsError() throws {
+    @Test(.requires(.python3)) func tenMillionClientsStayUnderTheBoundAndEstimateTheSplitWithinItsError() throws {
         let dir = try Scratch()
         let log = dir.path("clients.log")
         try Self.writeLog(to: log)

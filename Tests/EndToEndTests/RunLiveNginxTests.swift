@@ -4,7 +4,7 @@ import Testing
 /// `uaaudit run` on the log of a real nginx (Debian's package, on 127.0.0.1) across
 /// `mv access.log access.log.1 && nginx -s reopen`, with runs in between.
 @Suite struct RunLiveNginxTests {
-    @Test func rotationUnderARealNginxLosesAndDoublesNothing() throws {
+    @Test(.requires(.nginx)) func rotationUnderARealNginxLosesAndDoublesNothing() throws {
         guard let binary = LiveNginxTests.nginxPath() else {
             let message =
                 "NGINX IS NOT INSTALLED: the live nginx rotation test is SKIPPED. Install it (scripts/install-deps.sh)."

@@ -6,7 +6,7 @@ import Testing
 /// JSON; colour in the summary only on a terminal and never with NO_COLOR.
 @Suite struct TerminalTests {
     static func script() -> String? {
-        ExternalTool.find(["/usr/bin/script"], package: "bsdutils (script)", test: "the terminal test")
+        ExternalTool.find(.script, test: "the terminal test")
     }
 
     /// Runs `command` with bash under a pseudo-terminal; returns what the terminal showed, with
@@ -47,7 +47,7 @@ import Testing
         return drawn.map { String($0.dropFirst()) }
     }
 
-    @Test func aScanOfStandardInputShowsBytesAndLinesAndErasesTheLine() throws {
+    @Test(.requires(.script)) func aScanOfStandardInputShowsBytesAndLinesAndErasesTheLine() throws {
         guard let script = Self.script() else { return }
         let (dir, log) = try Self.bigLog()
         let out = dir.path("out.json")
@@ -65,7 +65,7 @@ import Testing
         #expect(plain.stderr == "")
     }
 
-    @Test func aScanOfAFileShowsBytesOfTheTotalAndTheTimeLeft() throws {
+    @Test(.requires(.script)) func aScanOfAFileShowsBytesOfTheTotalAndTheTimeLeft() throws {
         guard let script = Self.script() else { return }
         let (dir, log) = try Self.bigLog()
         let size = try unwrap(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int)
@@ -86,7 +86,7 @@ import Testing
         }
     }
 
-    @Test func noProgressOnAPipeOrWithQuiet() throws {
+    @Test(.requires(.script)) func noProgressOnAPipeOrWithQuiet() throws {
         guard let script = Self.script() else { return }
         let (dir, log) = try Self.bigLog()
         let uaaudit = Tool.binary.path
@@ -100,7 +100,7 @@ import Testing
         #expect(quiet == "")
     }
 
-    @Test func theSummaryIsColouredOnATerminalUnlessNoColor() throws {
+    @Test(.requires(.script)) func theSummaryIsColouredOnATerminalUnlessNoColor() throws {
         guard let script = Self.script() else { return }
         let dir = try Scratch()
         let log = try dir.write("a.log", CommandLineTests.alertLog())

@@ -8,9 +8,7 @@ import WebhookReceiver
     static let required = ProcessInfo.processInfo.environment["UAAUDIT_REQUIRE_SERVERS"] == "1"
 
     static func binary() -> String? {
-        ["/usr/bin/prometheus-alertmanager", "/usr/bin/alertmanager", "/usr/local/bin/alertmanager"].first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
+        ExternalTool.locate(.alertmanager)
     }
 
     /// A running Alertmanager with its own config and storage; stopped when the value goes away.
@@ -92,7 +90,7 @@ import WebhookReceiver
         return lines.joined(separator: "\n") + "\n"
     }
 
-    @Test func alertmanagerListsOneAlertPerBreachedHour() throws {
+    @Test(.requires(.alertmanager)) func alertmanagerListsOneAlertPerBreachedHour() throws {
         guard let binary = Self.binary() else {
             let message =
                 "PROMETHEUS-ALERTMANAGER IS NOT INSTALLED: the Alertmanager test is SKIPPED. Install it (scripts/install-deps.sh)."

@@ -2,22 +2,19 @@ import Foundation
 import Testing
 
 /// A log whose permissions keep uaaudit out. Root reads any file whatever its mode, so uaaudit
-/// runs as `nobody` (`setpriv`); without setpriv or root the tests say so and skip.
+/// runs as `nobody` (`setpriv`); without setpriv or root the runner reports the tests as skipped.
 @Suite struct PermissionFaultTests {
     static let nobody: UInt32 = 65534
 
     /// `setpriv` to run as nobody, or nil after a loud message (a failure in CI).
     static func launcher(_ test: String) -> [String]? {
-        guard getuid() == 0 else {
+        guard Requirement.root.isPresent else {
             FileHandle.standardError.write(
                 Data("\n*** NOT ROOT: \(test) is SKIPPED (it needs to run uaaudit as nobody) ***\n".utf8))
             if ExternalTool.required { Issue.record("UAAUDIT_REQUIRE_SERVERS=1 but not root: \(test)") }
             return nil
         }
-        guard
-            let setpriv = ExternalTool.find(
-                ["/usr/bin/setpriv", "/bin/setpriv"], package: "util-linux (setpriv)", test: test)
-        else { return nil }
+        guard let setpriv = ExternalTool.find(.setpriv, test: test) else { return nil }
         return [setpriv, "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups"]
     }
 
@@ -25,7 +22,7 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
     }
 
-    @Test func aScanReportsTheLogItMayNotOpenAndAuditsTheOthers() throws {
+    @Test(.requires(.root), .requires(.setpriv)) func aScanReportsTheLogItMayNotOpenAndAuditsTheOthers() throws {
         guard let launcher = Self.launcher("scan of a log nobody may read") else { return }
         let dir = try Scratch()
         let closed = try dir.write("closed.log", Lines.uaLog(ua: Lines.cfnetwork) + "\n")
@@ -42,7 +39,7 @@ import Testing
         #expect((totals["classes"] as? [String: Int])?.filter { $0.value > 0 } == ["urlsession": 3])
     }
 
-    @Test func aRunWaitsForALogItMayNotReadAndCountsItOnceWhenItMay() throws {
+    @Test(.requires(.root), .requires(.setpriv)) func aRunWaitsForALogItMayNotReadAndCountsItOnceWhenItMay() throws {
         guard let launcher = Self.launcher("run with a log nobody may read") else { return }
         let h = try RunHarness()
         try FileManager.default.setAttributes(

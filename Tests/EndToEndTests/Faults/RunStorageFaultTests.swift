@@ -6,7 +6,7 @@ import WebhookReceiver
 /// file and why, exits 6, commits nothing and sends nothing; once the disk is writable again
 /// the next run counts every line once and sends the alert that became due.
 @Suite struct RunStorageFaultTests {
-    @Test(arguments: DiskFault.allCases)
+    @Test(.requires(.tmpfs), arguments: DiskFault.allCases)
     func aRunThatCannotWriteCommitsNothingAndTheNextRunCatchesUp(fault: DiskFault) throws {
         guard let fs = try Tmpfs.mount(kib: 256, test: "run with its state on a \(fault) disk") else { return }
         let receiver = try WebhookReceiver(routes: ["/hook": [WebhookReceiver.Reply(status: 200)]])
@@ -51,7 +51,7 @@ import WebhookReceiver
 
     /// The report fits but the state does not: the alert went out before the commit failed,
     /// so the next run sends it again, with the same id for the receiver to drop the copy.
-    @Test func aStateThatCannotBeCommittedIsRedoneAndItsAlertResentWithTheSameID() throws {
+    @Test(.requires(.tmpfs)) func aStateThatCannotBeCommittedIsRedoneAndItsAlertResentWithTheSameID() throws {
         guard let fs = try Tmpfs.mount(kib: 256, test: "run with its state on a full disk") else { return }
         let receiver = try WebhookReceiver(routes: ["/hook": [WebhookReceiver.Reply(status: 200)]])
         let hook = ["--webhook", "\(receiver.baseURL)/hook", "--webhook-kind", "generic"]

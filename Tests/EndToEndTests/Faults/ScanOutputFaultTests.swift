@@ -21,7 +21,7 @@ import Testing
         }
     }
 
-    @Test(arguments: DiskFault.allCases, Output.allCases)
+    @Test(.requires(.tmpfs), arguments: DiskFault.allCases, Output.allCases)
     func aFileThatCannotBeWrittenIsNamedAndTheOldOneKept(fault: DiskFault, output: Output) throws {
         let flag = output.rawValue
         guard let fs = try Tmpfs.mount(kib: 256, test: "scan \(flag) on a \(fault) disk") else { return }

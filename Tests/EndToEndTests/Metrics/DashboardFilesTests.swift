@@ -7,7 +7,7 @@ import Testing
 @Suite struct DashboardFilesTests {
     static let dashboards = Tool.repoRoot.appendingPathComponent("dashboards")
 
-    @Test func theExampleRulesLoadAndPassTheirUnitTests() throws {
+    @Test(.requires(.promtool)) func theExampleRulesLoadAndPassTheirUnitTests() throws {
         guard let promtool = ExternalTool.promtool("promtool check rules") else { return }
         let check = try ExternalTool.run(promtool, ["check", "rules", "uaaudit-rules.yml"], directory: Self.dashboards)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
@@ -28,7 +28,7 @@ import Testing
         }.map { $0.replacingOccurrences(of: "$alert_class", with: "inconsistent") }
     }
 
-    @Test func everyDashboardQueryParsesAndNamesOnlyUAAuditsMetrics() throws {
+    @Test(.requires(.promtool)) func everyDashboardQueryParsesAndNamesOnlyUAAuditsMetrics() throws {
         let queries = try Self.dashboardQueries()
         #expect(queries.count == 9)
         // The metric names uaaudit writes, from a run (which writes them all).

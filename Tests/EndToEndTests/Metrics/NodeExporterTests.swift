@@ -5,9 +5,7 @@ import Testing
 /// on /metrics, and a Prometheus server scrapes it and loads the example rules.
 @Suite struct NodeExporterTests {
     static func nodeExporter() -> String? {
-        ExternalTool.find(
-            ["/usr/bin/prometheus-node-exporter", "/usr/bin/node_exporter", "/usr/local/bin/node_exporter"],
-            package: "prometheus-node-exporter", test: "the node_exporter test")
+        ExternalTool.find(.nodeExporter, test: "the node_exporter test")
     }
 
     /// node_exporter with only the textfile collector, reading `directory`.
@@ -33,7 +31,7 @@ import Testing
         return result
     }
 
-    @Test func nodeExporterServesWhatUAAuditWrote() throws {
+    @Test(.requires(.nodeExporter)) func nodeExporterServesWhatUAAuditWrote() throws {
         guard let binary = Self.nodeExporter() else { return }
         let dir = try Scratch()
         let textfiles = dir.path("textfile")
@@ -51,11 +49,9 @@ import Testing
         #expect(expected.count == 15)
     }
 
-    @Test func prometheusScrapesTheMetricsAndLoadsTheRules() throws {
+    @Test(.requires(.nodeExporter), .requires(.prometheus)) func prometheusScrapesTheMetricsAndLoadsTheRules() throws {
         guard let binary = Self.nodeExporter(),
-            let prometheus = ExternalTool.find(
-                ["/usr/bin/prometheus", "/usr/local/bin/prometheus"], package: "prometheus",
-                test: "the Prometheus scrape test")
+            let prometheus = ExternalTool.find(.prometheus, test: "the Prometheus scrape test")
         else { return }
         let h = try RunHarness()
         let textfiles = h.dir.path("textfile")

@@ -66,7 +66,7 @@ import Testing
         return result
     }
 
-    @Test func scanWritesTheExactTextfileAndPromtoolAcceptsIt() throws {
+    @Test(.requires(.promtool)) func scanWritesTheExactTextfileAndPromtoolAcceptsIt() throws {
         let dir = try Scratch()
         let prom = dir.path("uaaudit.prom")
         let result = try Tool.run(["scan", "-q", "--prom", prom, "ua_log.log"], directory: Self.sampleLogs)
@@ -101,7 +101,7 @@ import Testing
         )
     }
 
-    @Test func runCountersGrowAcrossRunsAndOutliveThePrunedHours() throws {
+    @Test(.requires(.promtool)) func runCountersGrowAcrossRunsAndOutliveThePrunedHours() throws {
         let h = try RunHarness()
         let prom = h.dir.path("uaaudit.prom")
         let options = ["--prom", prom, "--history-hours", "1"]

@@ -3,23 +3,31 @@ import Testing
 
 /// A program a test needs that is not part of uaaudit (promtool, node_exporter, Chromium, script).
 ///
-/// When it is missing the test says so loudly and skips; with `UAAUDIT_REQUIRE_SERVERS=1` (CI)
-/// a missing program is a failure instead.
+/// A test that needs one carries `.requires(…)` (Requirement.swift), so that the runner reports
+/// it as skipped when the program is missing; with `UAAUDIT_REQUIRE_SERVERS=1` (CI) the test
+/// runs all the same and `find` fails it.
 enum ExternalTool {
     static let required = ProcessInfo.processInfo.environment["UAAUDIT_REQUIRE_SERVERS"] == "1"
 
-    /// The first executable of `paths`, or nil after the message (and the failure, in CI).
-    static func find(_ paths: [String], package: String, test: String) -> String? {
-        if let found = paths.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
+    /// The first executable of the requirement's paths, or nil when there is none or
+    /// `UAAUDIT_TEST_HIDE_TOOLS` hides it. Every lookup goes through here.
+    static func locate(_ tool: Requirement) -> String? {
+        if tool.isHidden { return nil }
+        return tool.paths.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    }
+
+    /// The program, or nil after the loud message (and the failure, in CI).
+    static func find(_ tool: Requirement, test: String) -> String? {
+        if let found = locate(tool) { return found }
         let message =
-            "\(package.uppercased()) IS NOT INSTALLED: \(test) is SKIPPED. Install it (scripts/install-deps.sh)."
+            "\(tool.package.uppercased()) IS NOT INSTALLED: \(test) is SKIPPED. Install it (scripts/install-deps.sh)."
         print("\n*** \(message) ***\n")
         if required { Issue.record("UAAUDIT_REQUIRE_SERVERS=1 but \(message)") }
         return nil
     }
 
     static func promtool(_ test: String) -> String? {
-        find(["/usr/bin/promtool", "/usr/local/bin/promtool"], package: "prometheus (promtool)", test: test)
+        find(.promtool, test: test)
     }
 
     struct Output {

@@ -39,7 +39,7 @@ enum MeasuredRun {
 
     /// Runs `uaaudit args` with `stdin` (a descriptor: a file or a pipe's read end, left open).
     static func run(_ args: [String], stdin: Int32) throws -> Result {
-        guard let python = ExternalTool.find(["/usr/bin/python3"], package: "python3", test: "peak memory") else {
+        guard let python = ExternalTool.find(.python3, test: "peak memory") else {
             throw POSIXError(.ENOENT)
         }
         let scratch = try Scratch()

@@ -8,9 +8,10 @@ import Testing
 /// A small tmpfs mounted for one test: filled up it gives real ENOSPC, remounted read-only it
 /// gives real EROFS (root ignores permission bits, so a mode cannot make a directory read-only).
 ///
-/// Mounting needs root (CI runs as root). Where it is not permitted the test says so loudly
-/// and skips; with `UAAUDIT_REQUIRE_SERVERS=1` that is a failure instead. Unmounted when the
-/// value goes away.
+/// Mounting needs root (CI runs as root). A test that mounts one carries `.requires(.tmpfs)`:
+/// where it is not permitted the runner reports the test as skipped; with
+/// `UAAUDIT_REQUIRE_SERVERS=1` the test runs and `mount` fails it. Unmounted when the value
+/// goes away.
 final class Tmpfs {
     private let scratch: Scratch
     /// The mount point.
@@ -27,7 +28,10 @@ final class Tmpfs {
         let scratch = try Scratch()
         let point = scratch.path("mnt")
         try FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: false)
-        let result = try ExternalTool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kib)k", "tmpfs", point])
+        let result =
+            Requirement.tmpfs.isHidden
+            ? ExternalTool.Output(status: 1, stdout: "", stderr: "hidden by UAAUDIT_TEST_HIDE_TOOLS")
+            : try ExternalTool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kib)k", "tmpfs", point])
         guard result.status == 0 else {
             let message =
                 "CANNOT MOUNT A TMPFS (\(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))): \(test) is SKIPPED. "

@@ -108,12 +108,25 @@ public enum InsightReport {
         return entry
     }
 
-    static func baseline(of i: Int, in inputs: [HourInput], hours: Int) -> [HourInput] {
+    /// The hours of the `hours` before hour `i`'s start. `inputs` are in key order, which is
+    /// instant order (``HourKey``), so the window is the one run of inputs just before `i`:
+    /// found by a binary search, never by a pass over every earlier hour (which made a scan of
+    /// many hours quadratic).
+    static func baseline(of i: Int, in inputs: [HourInput], hours: Int) -> ArraySlice<HourInput> {
         let start = inputs[i].key.startInstant
-        return inputs[..<i].filter { $0.key.startInstant < start && $0.key.startInstant >= start - Int64(hours) * 3600 }
+        let from = start - Int64(hours) * 3600
+        var end = i
+        while end > 0, inputs[end - 1].key.startInstant >= start { end -= 1 }  // the same instant, other offsets
+        var low = 0
+        var high = end
+        while low < high {
+            let mid = (low + high) / 2
+            if inputs[mid].key.startInstant < from { low = mid + 1 } else { high = mid }
+        }
+        return inputs[low..<end]
     }
 
-    static func appShares(_ hour: HourInput, _ window: [HourInput], configuration: ScanConfiguration) -> [Report
+    static func appShares(_ hour: HourInput, _ window: ArraySlice<HourInput>, configuration: ScanConfiguration) -> [Report
         .ShareChange]
     {
         let requests = window.reduce(Int64(0)) { $0 + $1.requests }
@@ -127,7 +140,8 @@ public enum InsightReport {
 
     /// The app classes whose share fell by more than the configured fraction of the baseline's.
     static func shareDrops(
-        _ hour: HourInput, _ shares: [Report.ShareChange], _ window: [HourInput], configuration: ScanConfiguration
+        _ hour: HourInput, _ shares: [Report.ShareChange], _ window: ArraySlice<HourInput>,
+        configuration: ScanConfiguration
     ) -> [(class: String, reason: String)] {
         guard let limit = configuration.insight.shareDrop, hour.requests >= configuration.minRequests,
             window.reduce(Int64(0), { $0 + $1.requests }) >= configuration.minRequests

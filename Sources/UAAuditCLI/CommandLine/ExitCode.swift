@@ -15,6 +15,8 @@ public enum ExitCode: Int32, Sendable {
     /// A file uaaudit writes (report, HTML page, metrics, run state or lock) could not be
     /// written: a full disk, a read-only mount, a missing directory. The previous file is untouched.
     case output = 6
+    /// The report could not be encoded: an internal error, never an input problem.
+    case encoding = 7
 
     /// What the status means, as `--help` lists it.
     var meaning: String {
@@ -26,11 +28,12 @@ public enum ExitCode: Int32, Sendable {
         case .delivery: return "an alert could not be delivered (the report was written first)"
         case .locked: return "another uaaudit run holds the lock (nothing was touched)"
         case .output: return "an output or state file could not be written (the old one is kept)"
+        case .encoding: return "the report could not be encoded (an internal error; please report it)"
         }
     }
 
     /// Every status, for the top-level help.
-    static let helpText = helpText(for: [.success, .alert, .usage, .input, .delivery, .locked, .output])
+    static let helpText = helpText(for: [.success, .alert, .usage, .input, .delivery, .locked, .output, .encoding])
 
     /// The statuses one command can end with, for its `--help`.
     static func helpText(for codes: [ExitCode]) -> String {

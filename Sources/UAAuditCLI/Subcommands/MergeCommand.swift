@@ -42,7 +42,7 @@ struct MergeCommand {
           uaaudit merge web-*/report.json
           uaaudit merge --out fleet.json --html fleet.html web-1.json web-2.json
 
-        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .output]))
+        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .output, .encoding]))
         """
 
     let console: Console
@@ -89,15 +89,10 @@ struct MergeCommand {
         for note in outcome.notes { console.note(note) }
         let report = outcome.report
 
-        let json: [UInt8]
-        do {
-            json = try ReportEncoding.encode(report)
-        } catch {
-            console.error("cannot encode the report: \(error)")
-            return .input
-        }
-        if let out = args.value("out"), !OutputFile.write(json, to: out, what: "report", console: console) {
-            return .output
+        if let out = args.value("out"),
+            let failed = ReportOutput.write(report, to: out, console: console, untouched: "the previous one is untouched")
+        {
+            return failed
         }
         if let html = args.value("html"),
             !OutputFile.write(Array(HTMLReport.render(report).utf8), to: html, what: "HTML report", console: console)
@@ -105,7 +100,7 @@ struct MergeCommand {
             return .output
         }
         if args.flag("json") {
-            console.out(bytes: json)
+            if let failed = ReportOutput.print(report, console: console) { return failed }
         } else if !args.flag("quiet") {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))

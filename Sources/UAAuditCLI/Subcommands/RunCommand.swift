@@ -72,7 +72,7 @@ struct RunCommand {
           -q, --quiet              print nothing but errors
           -h, --help               show this help
 
-        \(ExitCode.helpText(for: [.success, .usage, .input, .delivery, .locked, .output]))
+        \(ExitCode.helpText(for: [.success, .usage, .input, .delivery, .locked, .output, .encoding]))
         """
 
     let console: Console

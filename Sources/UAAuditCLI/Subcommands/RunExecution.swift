@@ -39,20 +39,11 @@ struct RunExecution {
         CrashPoint.here("after-compute")
         if let signal = stop.caught { return stopped(signal) }
 
-        let json: [UInt8]
-        do {
-            json = try ReportEncoding.encode(outcome.report)
-        } catch {
-            console.error("cannot encode the report: \(error)")
-            return .input
-        }
-        if let path = job.reportPath {
-            do {
-                try AtomicFile.write(json, to: path, mode: 0o644)
-            } catch {
-                console.error("cannot write report \(path): \(error.description); state not committed, nothing lost")
-                return .output
-            }
+        if let path = job.reportPath,
+            let failed = ReportOutput.write(
+                outcome.report, to: path, console: console, untouched: "state not committed, nothing lost")
+        {
+            return failed
         }
         if let path = job.htmlPath {
             let html = Array(HTMLReport.render(outcome.report).utf8)
@@ -90,7 +81,7 @@ struct RunExecution {
                 "\(gap.log): bytes from \(gap.fromOffset) of \(gap.file) could not be read: \(gap.reason)")
         }
         if printJSON {
-            console.out(bytes: json)
+            if let failed = ReportOutput.print(outcome.report, console: console) { return failed }
         } else if !quiet {
             console.out(Summary.render(outcome.report, width: 80))
         }

@@ -63,7 +63,7 @@ struct ScanCommand {
           uaaudit scan -q --webhook "$WECOM_URL" --host web-1 access.log
           uaaudit scan -q --html day.html access.log
 
-        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery, .output]))
+        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery, .output, .encoding]))
         """
 
     let console: Console
@@ -117,20 +117,10 @@ struct ScanCommand {
                 status = .input
             }
         }
-        let json: [UInt8]
-        do {
-            json = try ReportEncoding.encode(report)
-        } catch {
-            console.error("cannot encode the report: \(error)")
-            return .input
-        }
-        if let out = args.value("out") {
-            do {
-                try AtomicFile.write(json, to: out)
-            } catch {
-                console.error("cannot write report \(out): \(error.description); the previous report is untouched")
-                return .output
-            }
+        if let out = args.value("out"),
+            let failed = ReportOutput.write(report, to: out, console: console, untouched: "the previous report is untouched")
+        {
+            return failed
         }
         if let html = args.value("html"),
             !OutputFile.write(Array(HTMLReport.render(report).utf8), to: html, what: "HTML report", console: console)
@@ -144,7 +134,7 @@ struct ScanCommand {
             if !OutputFile.write(Array(text.utf8), to: prom, what: "metrics", console: console) { return .output }
         }
         if args.flag("json") {
-            console.out(bytes: json)
+            if let failed = ReportOutput.print(report, console: console) { return failed }
         } else if !args.flag("quiet") {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))

@@ -47,19 +47,35 @@ extension AuditResult {
     public static let clientBudget = 262_144
 
     mutating func keepClientsWithinBudget() {
-        var total = hours.values.reduce(0) { $0 + $1.clients.masks.count }
-        // Ties go to the earliest hour, so the result never depends on the dictionary's order.
-        while total > AuditResult.clientBudget,
-            let (key, hour) = hours.max(by: {
-                let (a, b) = ($0.value.clients.masks.count, $1.value.clients.masks.count)
-                return a != b ? a < b : $0.key > $1.key
-            })
-        {
-            var clients = hour.clients
-            clients.sample(atLevel: clients.level + 1)
-            total -= hour.clients.masks.count - clients.masks.count
-            hours[key]?.clients = clients
+        var total = 0
+        var heap = HourHeap()
+        for (key, hour) in hours where !hour.clients.masks.isEmpty {
+            total += hour.clients.masks.count
+            heap.items.append((hour.clients.masks.count, key))
         }
+        guard total > AuditResult.clientBudget else { return }
+        // The hour with the most entries (ties: the earliest) is sampled one level coarser,
+        // again and again: a heap, not a pass over every hour per step (quadratic in hours).
+        heap.build()
+        while total > AuditResult.clientBudget, let (count, key) = heap.pop() {
+            guard var clients = hours[key]?.clients else { continue }
+            clients.sample(atLevel: clients.level + 1)
+            total -= count - clients.masks.count
+            hours[key]?.clients = clients
+            if !clients.masks.isEmpty { heap.push((clients.masks.count, key)) }
+        }
+    }
+
+    /// Keeps the detail lists of the newest ``detailHours`` hours, and of every hour the alert
+    /// policy keeps besides: the older hours lose theirs (their counts, shares and
+    /// client figures stay). An hour that lost its lists keeps none of what later input adds.
+    mutating func keepDetailsWithinBound(touched: [HourKey]) {
+        for key in touched where hours[key]?.detailsDropped == true { hours[key]?.dropDetails() }
+        var withDetails = 0
+        for hour in hours.values where !hour.detailsDropped { withDetails += 1 }
+        guard withDetails > detailHours else { return }
+        let droppable = hours.filter { !$0.value.detailsDropped && !keepsDetails($0.value) }.keys.sorted()
+        for key in droppable.prefix(max(0, droppable.count - detailHours)) { hours[key]?.dropDetails() }
     }
 
     mutating func trimInsight(of key: HourKey) {
@@ -86,5 +102,70 @@ extension AuditResult {
             hour.paths = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
         }
         hours[key] = hour
+    }
+}
+
+extension AuditResult.HourCounts {
+    /// Forgets the detail lists, counting what they held as untracked.
+    mutating func dropDetails() {
+        detailsDropped = true
+        untrackedAlertUAs += alertUAs.values.reduce(0, +)
+        alertUAs = [:]
+        untrackedFamilies += families.values.reduce(0, +)
+        families = [:]
+        untrackedPaths += paths.values.reduce(0) { $0 + $1.count }
+        paths = [:]
+        clients.dropExamples()
+    }
+}
+
+/// A max-heap of (entries, hour): most entries first, then the earliest hour.
+private struct HourHeap {
+    var items: [(count: Int, key: HourKey)] = []
+
+    private static func above(_ a: (count: Int, key: HourKey), _ b: (count: Int, key: HourKey)) -> Bool {
+        a.count != b.count ? a.count > b.count : a.key < b.key
+    }
+
+    mutating func build() {
+        var i = items.count / 2
+        while i > 0 {
+            i -= 1
+            down(i)
+        }
+    }
+
+    mutating func push(_ item: (count: Int, key: HourKey)) {
+        items.append(item)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard Self.above(items[i], items[parent]) else { break }
+            items.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    mutating func pop() -> (count: Int, key: HourKey)? {
+        guard let first = items.first else { return nil }
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            down(0)
+        }
+        return first
+    }
+
+    private mutating func down(_ start: Int) {
+        var i = start
+        while true {
+            var best = i
+            for child in [2 * i + 1, 2 * i + 2] where child < items.count && Self.above(items[child], items[best]) {
+                best = child
+            }
+            if best == i { return }
+            items.swapAt(i, best)
+            i = best
+        }
     }
 }

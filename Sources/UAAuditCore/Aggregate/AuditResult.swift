@@ -18,6 +18,9 @@ public struct AuditResult: Sendable {
         public var paths: [[UInt8]: PathCount] = [:]
         public var untrackedPaths: Int64 = 0
         public var clients = ClientSet()
+        /// The hour's detail lists (UAs, families, paths, client examples) were dropped to keep
+        /// memory bounded (``AuditResult/detailHours``); their requests count as untracked.
+        public var detailsDropped = false
 
         /// Adds another part's counts of the same hour (bounds are applied by the caller).
         public mutating func add(_ other: HourCounts) {
@@ -62,6 +65,12 @@ public struct AuditResult: Sendable {
     /// The newest request time counted (seconds since the epoch), nil when none.
     public var newest: Int64?
     public let sampleLimit: Int
+    /// How many hours (the newest) keep their detail lists, besides every hour the alert policy keeps.
+    public var detailHours = AuditResult.defaultDetailHours
+    /// Hours this says are alerting keep their detail lists whatever their number.
+    public var keepsDetails: @Sendable (HourCounts) -> Bool = { _ in false }
+
+    public static let defaultDetailHours = 48
 
     public init(classCount: Int, sampleLimit: Int) {
         self.classCount = classCount
@@ -93,6 +102,7 @@ public struct AuditResult: Sendable {
             trimInsight(of: key)
         }
         keepClientsWithinBudget()
+        keepDetailsWithinBound(touched: tally.hours)
         malformed += tally.malformed
         if tally.newest != Int64.min { newest = max(newest ?? tally.newest, tally.newest) }
         for sample in tally.samples where samples.count < sampleLimit {

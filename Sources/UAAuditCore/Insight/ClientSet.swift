@@ -13,6 +13,9 @@ public struct ClientSet: Equatable, Sendable {
     public private(set) var masks: [UInt64: UInt8] = [:]
     /// Keys (decoded, as report text) of the first split clients.
     public private(set) var examples: [String] = []
+
+    /// Forgets the example keys (an hour whose detail lists were dropped).
+    mutating func dropExamples() { examples = [] }
     /// The counts of a closed hour, whose masks are no longer kept.
     public private(set) var frozen: ClientCounts?
 

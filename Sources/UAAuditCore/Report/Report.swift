@@ -90,6 +90,10 @@ public struct Report: Codable, Equatable, Sendable {
         public var clients: ClientsEntry? = nil
         /// UA families new against the baseline, and app class shares against it.
         public var drift: DriftEntry? = nil
+        /// True when the hour's detail lists (top UAs, paths, families, client examples) were
+        /// dropped to keep memory bounded: a scan keeps them for 48 hours and every hour over
+        /// the threshold; its counts, shares and `alert` are exact. Absent otherwise.
+        public var detailsDropped: Bool? = nil
 
         enum CodingKeys: String, CodingKey {
             case hour, requests, classes, shares, share, alert, errors, top, closed, late, impact, clients, drift
@@ -97,6 +101,7 @@ public struct Report: Codable, Equatable, Sendable {
             case topApproximate = "top_approximate"
             case topPaths = "top_paths"
             case topPathsApproximate = "top_paths_approximate"
+            case detailsDropped = "details_dropped"
         }
 
         /// True when the hour is alerted for its share or for a UA drift.

@@ -26,6 +26,7 @@ public enum ReportBuilder {
                     outOfScope: hour.counts[classCount + 1],
                     top: top(hour.alertUAs, limit: configuration.top),
                     topApproximate: hour.untrackedAlertUAs > 0))
+            if hour.detailsDropped { hours[hours.count - 1].detailsDropped = true }
             inputs.append(
                 InsightReport.HourInput(
                     key: key, requests: requests, classes: hours[hours.count - 1].classes,

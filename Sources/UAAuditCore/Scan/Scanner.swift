@@ -25,6 +25,12 @@ public final class Scanner {
     /// before a display reads it.
     public func scan(_ paths: [String], standardInput: Int32 = 0) -> AuditResult {
         var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
+        let (alert, classCount) = (configuration.rules.alertIndex, configuration.rules.classCount)
+        let (threshold, minRequests) = (configuration.threshold, configuration.minRequests)
+        result.keepsDetails = { hour in
+            let requests = hour.counts[0...classCount].reduce(0, +)
+            return requests >= minRequests && threshold.isExceeded(count: hour.counts[alert], requests: requests)
+        }
         for path in paths {
             scanOne(path, standardInput: standardInput, into: &result)
         }

@@ -4,14 +4,56 @@ import Glibc
 /// a temp file in the same directory, fsync, rename over the target, fsync of the directory.
 public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(SystemError) {
-        let directory = parentDirectory(of: path)
-        let prefix = ".\(baseName(of: path)).tmp."
-        let temp = "\(directory)/\(prefix)\(Syscalls.getpid())"
-        Syscalls.unlink(temp)
-        removeAbandonedTemps(in: directory, prefix: prefix)
-        let fd = try Syscalls.open(temp, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode)
+        let temp = try TempFile(target: path, mode: mode)
         do {
-            try Syscalls.fchmod(fd, mode)
+            try temp.append(bytes)
+        } catch {
+            temp.discard()
+            throw error
+        }
+        try temp.commit()
+    }
+
+    /// Writes what `body` hands to its `append` function, in order, then commits the file. An
+    /// error thrown by `body` (or by `append`: a ``SystemError``) leaves the old file as it
+    /// was and no temp file behind, and is rethrown as it is.
+    public static func write(
+        to path: String, mode: mode_t = 0o644, _ body: (_ append: ([UInt8]) throws -> Void) throws -> Void
+    ) throws {
+        let temp = try TempFile(target: path, mode: mode)
+        do {
+            try body { bytes throws(SystemError) in try temp.append(bytes) }
+        } catch {
+            temp.discard()
+            throw error
+        }
+        try temp.commit()
+    }
+
+    /// The temp file beside the target, written, then renamed over it.
+    private struct TempFile {
+        let target: String
+        let directory: String
+        let path: String
+        let fd: Int32
+
+        init(target: String, mode: mode_t) throws(SystemError) {
+            self.target = target
+            directory = AtomicFile.parentDirectory(of: target)
+            let prefix = ".\(AtomicFile.baseName(of: target)).tmp."
+            path = "\(directory)/\(prefix)\(Syscalls.getpid())"
+            Syscalls.unlink(path)
+            AtomicFile.removeAbandonedTemps(in: directory, prefix: prefix)
+            fd = try Syscalls.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode)
+            do {
+                try Syscalls.fchmod(fd, mode)
+            } catch {
+                discard()
+                throw error
+            }
+        }
+
+        func append(_ bytes: [UInt8]) throws(SystemError) {
             let written: Result<Void, SystemError> = bytes.withUnsafeBytes { buffer in
                 guard buffer.count > 0 else { return .success(()) }
                 do throws(SystemError) {
@@ -21,22 +63,32 @@ public enum AtomicFile {
                 }
             }
             try written.get()
-            try Syscalls.fsync(fd)
-        } catch {
+        }
+
+        func discard() {
             Syscalls.close(fd)
-            Syscalls.unlink(temp)
-            throw error
+            Syscalls.unlink(path)
         }
-        Syscalls.close(fd)
-        do {
-            try Syscalls.rename(temp, path)
-        } catch {
-            Syscalls.unlink(temp)
-            throw error
-        }
-        if let dfd = try? Syscalls.open(directory, flags: O_RDONLY | O_DIRECTORY) {
-            try? Syscalls.fsync(dfd)
-            Syscalls.close(dfd)
+
+        /// fsync, rename over the target, fsync of the directory.
+        func commit() throws(SystemError) {
+            do {
+                try Syscalls.fsync(fd)
+            } catch {
+                discard()
+                throw error
+            }
+            Syscalls.close(fd)
+            do {
+                try Syscalls.rename(path, target)
+            } catch {
+                Syscalls.unlink(path)
+                throw error
+            }
+            if let dfd = try? Syscalls.open(directory, flags: O_RDONLY | O_DIRECTORY) {
+                try? Syscalls.fsync(dfd)
+                Syscalls.close(dfd)
+            }
         }
     }
 

@@ -97,3 +97,58 @@ import Testing
         }
     }
 }
+
+/// Detail lists are kept for ``AuditResult/detailHours`` hours and for every hour the alert
+/// policy keeps; the oldest others lose theirs, and their counts stay exact.
+@Suite struct AuditResultDetailBoundTests {
+    /// `hours` hours, one alert-class request each with its own UA and path; hour 3 has ten.
+    static func result(hours: Int, detailHours: Int) -> AuditResult {
+        var result = AuditResult(classCount: 5, sampleLimit: 10)
+        result.detailHours = detailHours
+        result.keepsDetails = { $0.counts[2] >= 10 }
+        // Two inputs, so the bound is applied as hours arrive and again after.
+        for half in 0..<2 {
+            let tally = Tally(classCount: 5, sampleLimit: 10)
+            for h in stride(from: half, to: hours, by: 2) {
+                let bucket = tally.bucket(HourKey(localHour: Int64(h), offsetMinutes: 0))
+                for i in 0..<(h == 3 ? 10 : 1) {
+                    tally.count(bucket: bucket, slot: 2)
+                    Array("ua-\(h)-\(i)".utf8).withUnsafeBytes { tally.countAlertUA(bucket: bucket, raw: $0) }
+                    Array("/p\(h)".utf8).withUnsafeBytes { tally.countAlertPath(bucket: bucket, path: $0, rejected: false) }
+                }
+            }
+            result.absorb(tally, path: "in\(half)", firstLine: 1, escape: .default)
+        }
+        return result
+    }
+
+    @Test func theOldestHoursBeyondTheBoundLoseTheirListsButNotTheirCounts() {
+        let result = Self.result(hours: 20, detailHours: 8)
+        let dropped = result.hours.filter(\.value.detailsDropped).keys.map(\.localHour).sorted()
+        // 20 hours, 8 keep their lists, and hour 3 (alerting) keeps its own too.
+        #expect(dropped == [0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11])
+        for (key, hour) in result.hours {
+            let requests: Int64 = key.localHour == 3 ? 10 : 1
+            #expect(hour.counts[2] == requests)
+            if hour.detailsDropped {
+                #expect(hour.alertUAs.isEmpty && hour.paths.isEmpty)
+                #expect(hour.untrackedAlertUAs == requests)
+                #expect(hour.untrackedPaths == requests)
+            } else {
+                #expect(hour.alertUAs.count == Int(requests))
+                #expect(hour.paths.values.map(\.count) == [requests])
+            }
+        }
+        let report = ReportBuilder.build(
+            result,
+            configuration: ScanConfiguration(format: try! BuiltinFormats.named("ua_log"), rules: RuleSet.builtin()),
+            generatedAt: "x")
+        #expect(report.hours.filter { $0.detailsDropped == true }.count == 11)
+        #expect(report.hours.first { $0.hour.hasPrefix("1970-01-01T03") }?.top.count == 10)
+    }
+
+    @Test func underTheBoundNothingIsDropped() {
+        let result = Self.result(hours: 8, detailHours: 8)
+        #expect(!result.hours.values.contains { $0.detailsDropped })
+    }
+}

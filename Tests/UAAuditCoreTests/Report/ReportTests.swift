@@ -44,6 +44,37 @@ import Testing
         #expect(try ReportEncoding.decode(json) == report)
     }
 
+    /// The report is written an hour at a time; the bytes are those of one encoder pass over
+    /// the whole report, for reports with hours, with none, and with empty lists inside hours.
+    @Test func encodingHourByHourEqualsEncodingTheWholeReport() throws {
+        let dir = try TempDirectory()
+        let path = try dir.write("small.log", Array(Self.smallLog().utf8))
+        for baseline in [0, 24] {
+            var settings = InsightSettings()
+            settings.baselineHours = baseline
+            let configuration = ScanConfiguration(
+                format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: 1, insight: settings)
+            var report = ReportBuilder.build(
+                Scanner(configuration: configuration).scan([path]), configuration: configuration,
+                generatedAt: "2026-11-29T10:00:00Z")
+            for variant in 0..<3 {
+                if variant == 1 { report.hours = Array(report.hours.prefix(1)) }
+                if variant == 2 { report.hours = [] }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+                let whole = [UInt8](try encoder.encode(report)) + [0x0A]
+                var pieces = 0
+                var streamed: [UInt8] = []
+                try ReportEncoding.write(report) {
+                    pieces += 1
+                    streamed += $0
+                }
+                #expect(String(decoding: streamed, as: UTF8.self) == String(decoding: whole, as: UTF8.self))
+                #expect(pieces == (report.hours.isEmpty ? 1 : report.hours.count + 2))
+            }
+        }
+    }
+
     @Test func totalsAddUp() throws {
         let dir = try TempDirectory()
         let path = try dir.write("small.log", Array(Self.smallLog().utf8))

@@ -44,7 +44,12 @@ seed() {  # seed TARGET DIR: writes the seed inputs of TARGET into DIR
     tokenizer|unescape)
       for f in "$root"/SampleLogs/*.log; do
         while IFS= read -r line && [ $n -lt 400 ]; do printf '%s' "$line" > "$dir/seed-$n"; n=$((n + 1)); done < "$f"
-      done ;;
+      done
+      # Long inputs too: a valid line whose UA is 1.1 MB of escapes and text (the shape that
+      # once overran the decoders' buffers).
+      { printf '%s' '127.0.0.1 - - [29/Nov/2026:17:18:40 +0800] "GET / HTTP/1.1" 200 2 "-" "MyApp/5.12.1 (iPhone; iOS 17_4)'
+        head -c 1100000 /dev/zero | tr '\0' 'A' | sed 's/AAAAAAAA/\\x22\\u00e9/g'
+        printf '%s' '" rt=0.000 uct="-" uht="-" urt="-"'; } > "$dir/seed-long" ;;
     format)
       grep -h "log_format" "$root/SampleLogs/nginx.conf" | sed "s/.*log_format [a-z_]* //" > "$dir/seed-conf"
       printf '%s' '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"' > "$dir/seed-combined"
@@ -68,7 +73,10 @@ for target in "${targets[@]}"; do
   [ -n "$(ls -A "$corpus" 2>/dev/null)" ] || seed "$target" "$corpus"
   echo "fuzz: $target for ${per}s" >&2
   found=0
-  out=$(UAAUDIT_FUZZ_TARGET=$target "$bin" "$corpus" -max_total_time="$per" -timeout=10 -rss_limit_mb=2048 \
+  # The byte-level targets also get inputs of up to 2 MiB: lines longer than any buffer.
+  max_len=()
+  case "$target" in tokenizer|unescape) max_len=(-max_len=2097152) ;; esac
+  out=$(UAAUDIT_FUZZ_TARGET=$target "$bin" "$corpus" "${max_len[@]}" -max_total_time="$per" -timeout=10 -rss_limit_mb=2048 \
     ${fuzz_seed:+-seed="$fuzz_seed"} -artifact_prefix="$here/findings/$target-" -print_final_stats=1 2>&1) || found=1
   runs=$(printf '%s\n' "$out" | sed -n 's/^stat::number_of_executed_units: *//p')
   printf 'fuzz: %-10s %12s executions%s\n' "$target" "${runs:-?}" "$([ $found = 0 ] || echo ', FINDING (see Fuzz/findings)')"

@@ -24,7 +24,7 @@ import Testing
     }
 
     /// 1 GiB of random bytes: every line is malformed, none is a request.
-    @Test func aGigabyteOfRandomBytes() throws {
+    @Test(.requires(.python3)) func aGigabyteOfRandomBytes() throws {
         let dir = try Scratch()
         let path = dir.path("random.bin")
         // 16 MiB from /dev/urandom, written 64 times: random to the tokenizer, and fast to make.
@@ -62,7 +62,7 @@ import Testing
 
     /// A 50 MB line between two good ones: one malformed line with a cut sample, and the
     /// reader goes on to count the next line.
-    @Test func aFiftyMegabyteLine() throws {
+    @Test(.requires(.python3)) func aFiftyMegabyteLine() throws {
         let dir = try Scratch()
         let good = Lines.uaLog(ua: Lines.cfnetwork)
         let long = Lines.uaLog(ua: String(repeating: "A", count: 50_000_000))
@@ -86,7 +86,7 @@ import Testing
     /// Ten million requests, each with a UA of its own, in a file read by two threads: each
     /// class known by construction. The `other` UAs also differ in letters, so each is a UA
     /// family of its own too (2.5 million families against tables of 8,192 per thread).
-    @Test func tenMillionDistinctUserAgents() throws {
+    @Test(.requires(.python3)) func tenMillionDistinctUserAgents() throws {
         let perClass = 2_500_000
         // Around a number: webview, urlsession, inconsistent and other, by the built-in rules.
         let templates: [(String, String)] = [

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import UAAuditCore
 
@@ -97,7 +98,7 @@ struct ExplainCommand {
 
     /// A report file as it is, or the report of a scan of the logs.
     private func load(_ inputs: [String], _ args: Arguments) -> Result<Report, Failure> {
-        if inputs.count == 1, inputs[0] != "-", ExplainCommand.looksLikeJSON(inputs[0]) {
+        if inputs.count == 1, inputs[0] != "-", ExplainCommand.isReport(inputs[0]) {
             do {
                 return .success(try ReportMerge.load(path: inputs[0]))
             } catch {
@@ -119,12 +120,18 @@ struct ExplainCommand {
             ReportBuilder.build(result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now)))
     }
 
-    /// True when the file starts with `{` (after blanks): a JSON report rather than a log.
-    static func looksLikeJSON(_ path: String) -> Bool {
-        guard let fd = try? Syscalls.open(path, flags: O_RDONLY) else { return false }
-        defer { Syscalls.close(fd) }
-        var head = [UInt8](repeating: 0, count: 64)
-        guard let n = try? Syscalls.read(fd, into: &head), n > 0 else { return false }
-        return head[0..<n].first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "{")
+    /// Whether the file is a report rather than a log, by its content: one JSON object whose
+    /// `schema` is `uaaudit.report/…`. A JSON-lines access log (`escape=json`) is many objects
+    /// and is a log. A file whose first line is a lone `{`, as uaaudit writes reports, is taken
+    /// for a report even when it does not decode, so a damaged report is an error that says
+    /// so, not a scan of JSON as log lines.
+    static func isReport(_ path: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return false }
+        struct Schema: Decodable { var schema: String? }
+        if let decoded = try? JSONDecoder().decode(Schema.self, from: data) {
+            return decoded.schema?.hasPrefix("uaaudit.report/") == true
+        }
+        let firstLine = data.prefix { $0 != 0x0A }.filter { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }
+        return Array(firstLine) == [UInt8(ascii: "{")]
     }
 }

@@ -12,6 +12,7 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(ExitCode.delivery.rawValue, 4)
         XCTAssertEqual(ExitCode.locked.rawValue, 5)
         XCTAssertEqual(ExitCode.output.rawValue, 6)
+        XCTAssertEqual(ExitCode.encoding.rawValue, 7)
     }
 
     func testACommandListsOnlyItsStatuses() {
@@ -25,6 +26,6 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(lines.first, "Exit status:")
         XCTAssertEqual(
             lines.dropFirst().compactMap { Int32($0.trimmingCharacters(in: .whitespaces).prefix(1)) },
-            [0, 1, 2, 3, 4, 5, 6])
+            [0, 1, 2, 3, 4, 5, 6, 7])
     }
 }

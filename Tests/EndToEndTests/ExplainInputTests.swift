@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// `explain` tells a report from a log by content (`"schema": "uaaudit.report/…"`), not by the
+/// first byte: a JSON-lines access log starts with `{` too.
+@Suite struct ExplainInputTests {
+    static let format = #"{"time":"$time_iso8601","ua":"$http_user_agent","status":$status,"req":"$request"}"#
+
+    static func jsonLines() -> String {
+        (0..<150).map { i in
+            let ua = i % 3 == 0 ? Lines.cfnetwork : Lines.urlsession
+            return #"{"time":"2026-11-29T17:\#(i % 60 < 10 ? "0" : "")\#(i % 60):00+08:00","ua":"\#(ua)","status":200,"req":"GET /api/me HTTP/1.1"}"#
+        }.joined(separator: "\n") + "\n"
+    }
+
+    @Test func aJSONLinesLogIsScannedNotReadAsAReport() throws {
+        let dir = try Scratch()
+        let log = try dir.write("access.jsonl", Self.jsonLines())
+        let result = try Tool.run(["explain", "2026-11-29T17", "--log-format", Self.format, "--escape", "json", log])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.out.hasPrefix("2026-11-29 17:00+08:00"), "\(result.out)")
+        #expect(result.out.contains("inconsistent 50 of 150 requests = 33.33%"), "\(result.out)")
+    }
+
+    @Test func aReportIsReadAsAReportAndADamagedOneIsAnError() throws {
+        let dir = try Scratch()
+        let log = try dir.write("access.jsonl", Self.jsonLines())
+        let report = dir.path("report.json")
+        let scan = try Tool.run(["scan", "-q", "--out", report, "--log-format", Self.format, "--escape", "json", log])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let fromReport = try Tool.run(["explain", "2026-11-29T17", report])
+        #expect(fromReport.status == 0, "\(fromReport.stderr)")
+        #expect(fromReport.out.contains("inconsistent 50 of 150 requests = 33.33%"), "\(fromReport.out)")
+
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: report))
+        let damaged = try dir.write("damaged.json", String(decoding: bytes.prefix(bytes.count / 2), as: UTF8.self))
+        let broken = try Tool.run(["explain", "2026-11-29T17", damaged])
+        #expect(broken.status == 3)
+        #expect(broken.stderr.contains("damaged.json"), "\(broken.stderr)")
+        #expect(broken.out.isEmpty)
+    }
+}

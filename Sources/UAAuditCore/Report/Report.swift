@@ -90,9 +90,13 @@ public struct Report: Codable, Equatable, Sendable {
         public var clients: ClientsEntry? = nil
         /// UA families new against the baseline, and app class shares against it.
         public var drift: DriftEntry? = nil
+        /// The largest UA families no rule matched (classed `other`), with warnings; absent when
+        /// nothing was `other`.
+        public var coverage: CoverageEntry? = nil
 
         enum CodingKeys: String, CodingKey {
             case hour, requests, classes, shares, share, alert, errors, top, closed, late, impact, clients, drift
+            case coverage
             case outOfScope = "out_of_scope"
             case topApproximate = "top_approximate"
             case topPaths = "top_paths"
@@ -122,9 +126,11 @@ public struct RulesSummary: Codable, Equatable, Sendable {
     public var alertClass: String
     public var patterns: [String: [String]]
     public var scope: String?
+    /// The rules file's `app`, when it names one.
+    public var app: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case order, patterns, scope
+        case order, patterns, scope, app
         case alertClass = "alert_class"
     }
 }

@@ -97,7 +97,7 @@ final class ClassifyPrinter {
     func print(_ ua: UnsafeRawBufferPointer) {
         if Classifier.isMissing(raw: ua) {
             output.append(columns[rules.missingIndex])
-            if ua.isEmpty { output.append("(empty)") } else { showUA(ua) }
+            if ua.isEmpty { output.append("(empty)\n") } else { showUA(ua) }
             output.append(missingLine)
             return
         }

@@ -161,12 +161,13 @@ package struct RulesTemplate {
             class: "browser",
             patterns: [
                 "^Mozilla/5\\.0 \(RulesTemplate.iosDevice)\(RulesTemplate.webkit) Version/[\\d.]+(?: Mobile/\\w+)? Safari/[\\d.]+$",
-                "^Mozilla/5\\.0 \(RulesTemplate.iosDevice)\(RulesTemplate.webkit) (?:CriOS|FxiOS|EdgiOS)/[\\d.]+(?: Mobile/\\w+)?(?: Safari/[\\d.]+)?$",
-                #"^Mozilla/5\.0 \(Macintosh; (?:U; )?(?:Intel|PPC) Mac OS X[^)]*\) AppleWebKit/[\d.]+ \(KHTML, like Gecko\) Version/[\d.]+ Safari/[\d.]+$"#,
+                "^Mozilla/5\\.0 \(RulesTemplate.iosDevice)\(RulesTemplate.webkit) (?:CriOS|FxiOS|EdgiOS)/[\\d.]+(?: Version/[\\d.]+)?(?: Mobile/\\w+)?(?: Safari/[\\d.]+)?$",
+                #"^Mozilla/5\.0 \(Macintosh; (?:U; )?(?:Intel|PPC) Mac OS X[^)]*\) AppleWebKit/[\d.]+ \(KHTML, like Gecko\) Version/[\d.]+(?: Mobile/\w+)? Safari/[\d.]+$"#,
                 #"^Mozilla/5\.0 \((?:Windows NT|X11|Macintosh|Linux; Android)[^)]*\) (?:AppleWebKit/537\.36 \(KHTML, like Gecko\) Chrome/[\d.]+ (?:Mobile )?Safari/537\.36(?: Edg/[\d.]+)?|Gecko/\d+ Firefox/[\d.]+)$"#,
             ],
             comment: "People browsing: Mobile Safari (Version/… Mobile/… Safari/… and nothing after it), Chrome, "
-                + "Firefox and Edge on iOS (CriOS, FxiOS, EdgiOS), desktop Safari, and plain desktop and Android "
+                + "Firefox and Edge on iOS (CriOS, FxiOS, EdgiOS; Edge adds Version/), desktop Safari (and iPadOS "
+                + "desktop mode's, which may keep Mobile/15E148), and plain desktop and Android "
                 + "Chrome, Edge and Firefox. Other apps' in-app browsers add their own token and are other_app.")
     }
 
@@ -211,6 +212,10 @@ package struct RulesTemplate {
         ),
         (
             "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15",
+            "browser"
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 18_4_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) EdgiOS/135.0.3179.54 Version/18.0 Mobile/15E148 Safari/604.1",
             "browser"
         ),
         (

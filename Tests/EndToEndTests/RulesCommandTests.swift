@@ -13,7 +13,9 @@ import UAAuditCore
         #expect(rules.app == "WeatherBug Elite")
         #expect(rules.failingExamples() == [])
         let dir = try Scratch()
-        let written = try Tool.run(["rules", "init", "--app", "WeatherBug Elite", "--bundle", "WeatherBug Widget", "--out", dir.path("r.json")])
+        let written = try Tool.run([
+            "rules", "init", "--app", "WeatherBug Elite", "--bundle", "WeatherBug Widget", "--out", dir.path("r.json"),
+        ])
         #expect(written.status == 0)
         #expect(written.stdout.isEmpty)
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: dir.path("r.json")))) == printed.stdout)
@@ -21,14 +23,18 @@ import UAAuditCore
             "classify", "--rules", dir.path("r.json"), "WeatherBug Elite/5.97.0 (iPhone; iOS 18.1.1; Scale/2.00)",
             "WeatherBug%20Widget/1 CFNetwork/1494.0.7 Darwin/23.4.0",
         ])
-        #expect(classified.out.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { $0.prefix(12) } == [
-            "urlsession  ", "inconsistent",
-        ])
+        #expect(
+            classified.out.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { $0.prefix(12) } == [
+                "urlsession  ", "inconsistent",
+            ])
     }
 
     @Test(arguments: [
         (["rules", "init"], "uaaudit: rules init needs --app NAME: the name in your app's UA\n"),
-        (["rules", "init", "--app", "a/b"], "uaaudit: --app 'a/b' must be non-empty, without control characters or '/'\n"),
+        (
+            ["rules", "init", "--app", "a/b"],
+            "uaaudit: --app 'a/b' must be non-empty, without control characters or '/'\n"
+        ),
         (["rules"], "uaaudit: usage: uaaudit rules init|test|lint …; see uaaudit rules --help\n"),
         (["rules", "lint"], "uaaudit: usage: uaaudit rules lint FILE\n"),
     ])
@@ -82,7 +88,9 @@ import UAAuditCore
                   inconsistent          1  CFNetwork/
 
                 """)
-        let fromStdin = try Tool.run(["rules", "test", Tool.repoRoot.appendingPathComponent("rules/ios-defaults.json").path, "-"], stdin: Array("curl/8\n".utf8))
+        let fromStdin = try Tool.run(
+            ["rules", "test", Tool.repoRoot.appendingPathComponent("rules/ios-defaults.json").path, "-"],
+            stdin: Array("curl/8\n".utf8))
         #expect(fromStdin.status == 0)
         #expect(fromStdin.out.hasPrefix("examples: 24 of 24 pass\n\nUAs in stdin: 1\n"))
         let missing = try Tool.run(["rules", "test", rules, dir.path("nope.txt")])
@@ -99,13 +107,17 @@ import UAAuditCore
                 == "shadowed: rule 'inconsistent': earlier rule 'urlsession' takes its example "
                 + "'MyApp/1 CFNetwork/1 Darwin/2' (pattern ^MyApp/)\n"
                 + "\(rules): 1 finding\n")
-        let shipped = try Tool.run(["rules", "lint", Tool.repoRoot.appendingPathComponent("rules/ios-defaults.json").path])
+        let shipped = try Tool.run([
+            "rules", "lint", Tool.repoRoot.appendingPathComponent("rules/ios-defaults.json").path,
+        ])
         #expect(shipped.status == 0)
     }
 
     @Test func classifyStreamsManyLinesInOrder() throws {
         var input = ""
-        for i in 0..<20_000 { input += i % 2 == 0 ? "curl/\(i)\n" : "MyApp/5.12.1 (iPhone; iPhone15,3; iOS 17_\(i % 9))\n" }
+        for i in 0..<20_000 {
+            input += i % 2 == 0 ? "curl/\(i)\n" : "MyApp/5.12.1 (iPhone; iPhone15,3; iOS 17_\(i % 9))\n"
+        }
         let result = try Tool.run(["classify"], stdin: Array(input.utf8))
         #expect(result.status == 0)
         let heads = result.out.split(separator: "\n").filter { !$0.hasPrefix(" ") }

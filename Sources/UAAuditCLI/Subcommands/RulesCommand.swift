@@ -84,7 +84,9 @@ struct RulesCommand {
     // MARK: init
 
     private func initRules(_ args: Arguments) -> ExitCode {
-        guard let app = args.value("app") else { return usage("rules init needs --app NAME: the name in your app's UA") }
+        guard let app = args.value("app") else {
+            return usage("rules init needs --app NAME: the name in your app's UA")
+        }
         let file: RulesFile
         do {
             file = try RulesTemplate(

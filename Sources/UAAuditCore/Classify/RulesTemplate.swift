@@ -62,7 +62,8 @@ package struct RulesTemplate {
     }
 
     /// The device and OS parenthesis of an iOS WebKit UA, any OS version with underscores.
-    static let iosDevice = #"\((?:iPhone|iPad|iPod(?: touch)?);(?: U;)? CPU (?:iPhone )?OS \d+(?:_\d+)* like Mac OS X[^)]*\)"#
+    static let iosDevice =
+        #"\((?:iPhone|iPad|iPod(?: touch)?);(?: U;)? CPU (?:iPhone )?OS \d+(?:_\d+)* like Mac OS X[^)]*\)"#
     /// What follows the app's bundle name in an extension's or widget's: ' WatchKit Extension',
     /// 'WidgetExtension', ' Intents'. It must end in such a word, so another app that merely
     /// starts with the same name ('WhatsApp Business' for 'WhatsApp') is not taken.
@@ -238,9 +239,18 @@ package struct RulesTemplate {
     var examples: [RulesFile.ExampleEntry] {
         let token = webviewToken
         var list: [(String, String)] = [
-            ("\(app)/5.12.1 (iPhone; iOS 17.4.1) Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148", "webview"),
-            ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 \(token)/5.12.1", "webview"),
-            ("Mozilla/5.0 (iPad; CPU OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 \(token) 5.12.1", "webview"),
+            (
+                "\(app)/5.12.1 (iPhone; iOS 17.4.1) Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+                "webview"
+            ),
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 \(token)/5.12.1",
+                "webview"
+            ),
+            (
+                "Mozilla/5.0 (iPad; CPU OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 \(token) 5.12.1",
+                "webview"
+            ),
             ("\(app)/5.12.1 (iPhone; iOS 17.4.1; Scale/3.00)", "urlsession"),
             ("\(app)/5.12.1 (iPad; iPad13,4; iPadOS 17_4_1)", "urlsession"),
             ("\(app)/5.12.1 (iPhone; iPhone15,3; iOS 17_4)", "urlsession"),
@@ -254,8 +264,14 @@ package struct RulesTemplate {
         }
         list += [
             ("\(app) WatchKit Extension/1 CFNetwork/1494.0.7 Darwin/23.4.0", "inconsistent"),
-            ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148", "inconsistent"),
-            ("Mozilla/5.0 (iPad; CPU OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148", "inconsistent"),
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+                "inconsistent"
+            ),
+            (
+                "Mozilla/5.0 (iPad; CPU OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+                "inconsistent"
+            ),
             ("YourSDK/1.0 com.apple.CFNetwork/1494.0.7", "inconsistent"),
         ]
         let own = ([app, webviewToken] + bundles).map { $0.lowercased() }

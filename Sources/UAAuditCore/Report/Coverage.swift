@@ -93,8 +93,9 @@ package enum Coverage {
 
     /// The largest `other` families over several hours (each hour's list summed, so an
     /// approximation when hours listed only their largest), and the hours' warnings.
-    package static func overall(_ hours: [Report.HourEntry]) -> (families: [Report.OtherFamilyEntry], warnings: [String])
-    {
+    package static func overall(_ hours: [Report.HourEntry]) -> (
+        families: [Report.OtherFamilyEntry], warnings: [String]
+    ) {
         var sums: [String: (count: Int64, app: Bool)] = [:]
         var requests: Int64 = 0
         var warnings: [String] = []
@@ -107,12 +108,14 @@ package enum Coverage {
             }
             for w in coverage.warnings where !warnings.contains(w) { warnings.append(w) }
         }
-        let families = sums.sorted { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }
-            .prefix(listed).map {
-                Report.OtherFamilyEntry(
-                    family: $0.key, count: $0.value.count, share: ReportBuilder.share($0.value.count, requests),
-                    app: $0.value.app ? true : nil)
-            }
+        let families = sums.sorted {
+            $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key
+        }
+        .prefix(listed).map {
+            Report.OtherFamilyEntry(
+                family: $0.key, count: $0.value.count, share: ReportBuilder.share($0.value.count, requests),
+                app: $0.value.app ? true : nil)
+        }
         return (Array(families), warnings)
     }
 }

@@ -29,7 +29,8 @@ import Testing
 
     static func rows() throws -> [Row] {
         guard present else {
-            Issue.record("UAAUDIT_REQUIRE_SERVERS=1 but the real-UA corpus \(path) is absent: run scripts/real-ua-corpus.py")
+            Issue.record(
+                "UAAUDIT_REQUIRE_SERVERS=1 but the real-UA corpus \(path) is absent: run scripts/real-ua-corpus.py")
             return []
         }
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -48,7 +49,9 @@ import Testing
 
     /// The modern default WKWebView: any app's, so it may be in the alert class whoever sent it.
     static let defaultWebView = try! NSRegularExpression(
-        pattern: #"^Mozilla/5\.0 \((?:iPhone|iPad|iPod touch); CPU (?:iPhone )?OS \d+(?:_\d+)+ like Mac OS X\) AppleWebKit/605\.1\.15 \(KHTML, like Gecko\) Mobile/15E148$"#)
+        pattern:
+            #"^Mozilla/5\.0 \((?:iPhone|iPad|iPod touch); CPU (?:iPhone )?OS \d+(?:_\d+)+ like Mac OS X\) AppleWebKit/605\.1\.15 \(KHTML, like Gecko\) Mobile/15E148$"#
+    )
 
     static func isDefaultWebView(_ ua: String) -> Bool {
         defaultWebView.firstMatch(in: ua, range: NSRange(ua.startIndex..., in: ua)) != nil
@@ -56,7 +59,9 @@ import Testing
 
     /// The class a UA naming the app should get, from its shape alone (nil: not one of the app's iOS stacks).
     static func expectedShape(_ ua: String, app: String, token: String) -> String? {
-        if ua.hasPrefix(app + "/"), ua.range(of: #"^[^ ]+ CFNetwork/[\d.]+ Darwin/[\d.]+$"#, options: .regularExpression) != nil {
+        if ua.hasPrefix(app + "/"),
+            ua.range(of: #"^[^ ]+ CFNetwork/[\d.]+ Darwin/[\d.]+$"#, options: .regularExpression) != nil
+        {
             return "inconsistent"
         }
         if ua.hasPrefix("Mozilla/5.0 (iP"), ua.contains("(KHTML, like Gecko)"), ua.contains(" " + token) {

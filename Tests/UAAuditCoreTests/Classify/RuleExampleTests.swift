@@ -21,10 +21,11 @@ import Testing
             #"{"ua": "MyApp/1 (iPhone; iOS 17.4)", "class": "urlsession"}, {"ua": "curl/8", "class": "other"}"#)
         #expect(rules.app == "MyApp")
         #expect(rules.summary.app == "MyApp")
-        #expect(rules.examples == [
-            RuleExample(ua: Array("MyApp/1 (iPhone; iOS 17.4)".utf8), className: "urlsession"),
-            RuleExample(ua: Array("curl/8".utf8), className: "other"),
-        ])
+        #expect(
+            rules.examples == [
+                RuleExample(ua: Array("MyApp/1 (iPhone; iOS 17.4)".utf8), className: "urlsession"),
+                RuleExample(ua: Array("curl/8".utf8), className: "other"),
+            ])
     }
 
     @Test func aFailingExampleNamesItselfAndTheRuleThatTookIt() {
@@ -41,7 +42,9 @@ import Testing
             _ = try parse(#"{"ua": "curl/8", "class": "urlsession"}"#)
             Issue.record("expected a failing example")
         } catch {
-            #expect(error.description == "rules file r.json: example 'curl/8' should be urlsession, but no rule matched it (other)")
+            #expect(
+                error.description
+                    == "rules file r.json: example 'curl/8' should be urlsession, but no rule matched it (other)")
         }
     }
 

@@ -17,10 +17,13 @@ import Testing
             "MyApp/#.#.# (iPhone; iOS #_#)": ["urlsession": 42],
         ]
         let entry = try #require(
-            Coverage.entry(families: families, approximate: false, requests: 100, minRequests: 10, rules: Self.rules(app: "MyApp")))
+            Coverage.entry(
+                families: families, approximate: false, requests: 100, minRequests: 10, rules: Self.rules(app: "MyApp"))
+        )
         #expect(
             entry.otherFamilies == [
-                Report.OtherFamilyEntry(family: "MyApp/#.#.# (iPhone; iOS #.#; Scale/#.##)", count: 41, share: 0.41, app: true),
+                Report.OtherFamilyEntry(
+                    family: "MyApp/#.#.# (iPhone; iOS #.#; Scale/#.##)", count: 41, share: 0.41, app: true),
                 Report.OtherFamilyEntry(family: "curl/#.#.#", count: 12, share: 0.12, app: nil),
                 Report.OtherFamilyEntry(family: "Mozilla/#.# (Windows NT #.#)", count: 5, share: 0.05, app: nil),
             ])
@@ -51,7 +54,8 @@ import Testing
         #expect(few?.warnings == [])
         #expect(
             Coverage.entry(
-                families: ["x": ["webview": 5]], approximate: false, requests: 5, minRequests: 1, rules: Self.rules(app: nil))
+                families: ["x": ["webview": 5]], approximate: false, requests: 5, minRequests: 1,
+                rules: Self.rules(app: nil))
                 == nil)
     }
 

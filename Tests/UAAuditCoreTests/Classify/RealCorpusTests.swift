@@ -16,8 +16,9 @@ import Testing
         let found = FileManager.default.fileExists(atPath: path)
         if !found {
             print(
-                "\n*** THE REAL-UA CORPUS IS ABSENT (\(path)): RealCorpusTests are SKIPPED. "
-                    + "Run scripts/real-ua-corpus.py to fetch it. ***\n")
+                "\n*** THE REAL-UA CORPUS IS ABSENT (\(path)): RealCorpusTests "
+                    + (required ? "FAIL (UAAUDIT_REQUIRE_SERVERS=1)" : "are SKIPPED")
+                    + ". Run scripts/real-ua-corpus.py to fetch it. ***\n")
         }
         return found
     }()

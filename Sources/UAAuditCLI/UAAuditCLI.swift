@@ -18,6 +18,7 @@ public enum UAAuditCLI {
           state show        what run remembers: offsets, open hours, pending alerts
           alert test        send a test message through each --webhook
           classify UA...    show which class and rule a User-Agent gets
+          rules init|test|lint  write rules for your app; test and lint rules files
           help [COMMAND]    show help for a command
           version           print the version
 
@@ -49,11 +50,14 @@ public enum UAAuditCLI {
         case "state":
             status = StateCommand(console: console).run(rest)
         case "classify":
-            status = ClassifyCommand(console: console, readStandardInput: readAllStandardInput).run(rest)
+            status = ClassifyCommand(console: console).run(rest)
+        case "rules":
+            status = RulesCommand(console: console).run(rest)
         case "help", "-h", "--help":
             switch rest.first {
             case "scan": console.out(ScanCommand.help + "\n")
             case "classify": console.out(ClassifyCommand.help + "\n")
+            case "rules": console.out(RulesCommand.help + "\n")
             case "run": console.out(RunCommand.help + "\n")
             case "merge": console.out(MergeCommand.help + "\n")
             case "explain": console.out(ExplainCommand.help + "\n")
@@ -67,20 +71,10 @@ public enum UAAuditCLI {
             status = .success
         default:
             console.error(
-                "unknown command '\(command)'; commands are scan, explain, merge, run, state, alert, classify, help, version"
+                "unknown command '\(command)'; commands are scan, explain, merge, run, state, alert, classify, rules, help, version"
             )
             status = .usage
         }
         return status.rawValue
-    }
-
-    private static func readAllStandardInput() -> [UInt8] {
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while let n = try? Syscalls.read(0, into: &chunk), n > 0 {
-            result.append(contentsOf: chunk[0..<n])
-            if result.count > 64 << 20 { break }
-        }
-        return result
     }
 }

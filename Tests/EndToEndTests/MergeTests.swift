@@ -155,7 +155,8 @@ import UAAuditCore
         #expect(
             merged.stderr
                 == "uaaudit: \(a) and \(b) were made with different rules (classes webview, urlsession, inconsistent vs "
-                + "webview, urlsession, inconsistent, browser); only reports of the same rules can be merged\n")
+                + "webview, urlsession, inconsistent, ambiguous, bot, spoofed, browser, other_app); only reports of the "
+                + "same rules can be merged\n")
     }
 
     @Test func thresholdsThatDifferNeedAChoice() throws {

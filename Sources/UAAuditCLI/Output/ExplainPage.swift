@@ -97,6 +97,19 @@ enum ExplainPage {
             out += "  (drift is off: --baseline-hours 0)\n"
         }
 
+        out += "\n" + palette.strong("What no rule matched") + "\n"
+        if let c = hour.coverage {
+            out += "  largest UA families classed other" + (c.approximate ? " (approximate)" : "") + ":\n"
+            for f in c.otherFamilies.prefix(5) { out += InsightSummary.familyRow(f, width: width) }
+            for warning in c.warnings {
+                for line in TerminalText.wrapped("coverage: " + warning, indent: "  ", width: width) {
+                    out += palette.alert(line) + "\n"
+                }
+            }
+        } else {
+            out += "  nothing: every request matched a rule\n"
+        }
+
         if !hour.top.isEmpty {
             out += "\n" + palette.strong("Top \(alert) UAs") + (hour.topApproximate ? " (approximate)" : "") + "\n"
             for entry in hour.top.prefix(5) {

@@ -10,6 +10,7 @@ enum InsightSummary {
         if let cost = impact(report, alert: alert) { out += cost }
         out += clients(report, alert: alert, width: width)
         out += drift(report, width: width, palette: palette)
+        out += coverage(report, width: width, palette: palette)
         out += paths(report, alert: alert, width: width, palette: palette)
         return out.isEmpty ? "" : "\n" + out
     }
@@ -73,6 +74,27 @@ enum InsightSummary {
             }
         }
         return out
+    }
+
+    /// The largest UA families no rule matched, over every hour, and the coverage warnings.
+    static func coverage(_ report: Report, width: Int, palette: Palette) -> String {
+        guard report.hours.contains(where: { $0.coverage != nil }) else { return "" }
+        let (families, warnings) = Coverage.overall(report.hours)
+        var out = "classed other (no rule matched), largest UA families:\n"
+        for f in families.prefix(3) { out += familyRow(f, width: width) }
+        for warning in warnings.prefix(3) {
+            for line in TerminalText.wrapped("coverage: " + warning, indent: "  ", width: width) {
+                out += palette.alert(line) + "\n"
+            }
+        }
+        if warnings.count > 3 { out += "  (\(warnings.count - 3) more coverage warnings in the report)\n" }
+        return out
+    }
+
+    /// One family row: requests, share, and the family escaped and cut to the width.
+    static func familyRow(_ f: Report.OtherFamilyEntry, width: Int) -> String {
+        let head = String(f.count).rightAligned(8) + " " + Summary.percent(f.share).rightAligned(7) + "  "
+        return head + TerminalText.escape(f.family, limit: max(width - head.count, 10)) + "\n"
     }
 
     /// The alert class's most requested paths over every hour.

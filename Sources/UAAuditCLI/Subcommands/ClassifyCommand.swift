@@ -10,7 +10,9 @@ struct ClassifyCommand {
 
         Prints the class of each User-Agent given as an argument, or of each line of
         stdin when none is given, with the rule and the pattern that matched. UAs are
-        taken as nginx received them (not escaped).
+        taken as nginx received them (not escaped). Stdin is read and answered line by
+        line, in constant memory: it can be a pipe that never ends. A line longer
+        than 64 KiB is reported by its length and not classified.
 
         Options:
         \(AuditOptions.rulesHelp)
@@ -20,11 +22,10 @@ struct ClassifyCommand {
           uaaudit classify 'App/1 CFNetwork/1494.0.7 Darwin/23.4.0'
           uaaudit classify --rules rules/ios-defaults.json < uas.txt
 
-        \(ExitCode.helpText(for: [.success, .usage]))
+        \(ExitCode.helpText(for: [.success, .usage, .input]))
         """
 
     let console: Console
-    let readStandardInput: () -> [UInt8]
 
     func run(_ words: [String]) -> ExitCode {
         let args: Arguments
@@ -40,29 +41,94 @@ struct ClassifyCommand {
             console.error(error.message)
             return .usage
         }
-        var uas: [[UInt8]] = args.positional.map { Array($0.utf8) }
-        if uas.isEmpty {
-            let input = readStandardInput()
-            uas = input.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
-            if uas.last?.isEmpty == true { uas.removeLast() }
+        let output = BufferedOutput(console: console)
+        let printer = ClassifyPrinter(rules: rules, output: output)
+        if !args.positional.isEmpty {
+            for ua in args.positional { Array(ua.utf8).withUnsafeBytes { printer.print($0) } }
+            output.flush()
+            return .success
         }
-        let classifier = Classifier(rules: rules)
-        let width = max(rules.classNames.map(\.count).max() ?? 0, "errors".count) + 2
-        for ua in uas {
-            let explanation = classifier.explain(ua)
-            let shown = TerminalText.escape(ReportText.render(ua), limit: 200)
-            console.out(explanation.className.padded(width) + (ua.isEmpty ? "(empty)" : shown) + "\n")
-            if let failure = explanation.failure, let pattern = explanation.pattern {
-                console.out(String(repeating: " ", count: width) + "pattern \(pattern) failed: \(failure)\n")
-            } else if let pattern = explanation.pattern {
-                console.out(
-                    String(repeating: " ", count: width) + "rule \(explanation.className), pattern \(pattern)\n")
-            } else if explanation.className == "other" {
-                console.out(String(repeating: " ", count: width) + "no rule matched\n")
-            } else {
-                console.out(String(repeating: " ", count: width) + "no UA (empty or '-')\n")
-            }
+        do {
+            try UALines.read(
+                fd: 0, path: "stdin", beforeWaiting: { output.flush() }, line: { printer.print($0) },
+                overlong: { printer.printOverlong(length: $0) })
+        } catch {
+            output.flush()
+            console.error(error.description)
+            return .input
         }
+        output.flush()
         return .success
+    }
+}
+
+/// Prints one UA's class and the rule that gave it, on bytes: the class column and each rule's
+/// line are made once, and a printable ASCII UA is copied as it is (others are escaped).
+final class ClassifyPrinter {
+    let classifier: Classifier
+    let output: BufferedOutput
+    let width: Int
+    /// The class column of each class index, and of `missing` and `errors`.
+    private let columns: [[UInt8]]
+    private let errorsColumn: [UInt8]
+    /// The second line of each rule's patterns, and of `other` and `missing`.
+    private let ruleLines: [[[UInt8]]]
+    private let otherLine: [UInt8]
+    private let missingLine: [UInt8]
+    private let rules: RuleSet
+    static let shownLimit = 200
+
+    init(rules: RuleSet, output: BufferedOutput) {
+        self.rules = rules
+        self.classifier = Classifier(rules: rules)
+        self.output = output
+        let width = max(rules.classNames.map(\.count).max() ?? 0, "errors".count) + 2
+        self.width = width
+        columns = rules.classNames.map { Array($0.padded(width).utf8) }
+        errorsColumn = Array("errors".padded(width).utf8)
+        let indent = String(repeating: " ", count: width)
+        ruleLines = rules.rules.map { rule in
+            rule.patterns.map { Array((indent + "rule \(rule.name), pattern \($0.source)\n").utf8) }
+        }
+        otherLine = Array((indent + "no rule matched\n").utf8)
+        missingLine = Array((indent + "no UA (empty or '-')\n").utf8)
+    }
+
+    func print(_ ua: UnsafeRawBufferPointer) {
+        if Classifier.isMissing(raw: ua) {
+            output.append(columns[rules.missingIndex])
+            if ua.isEmpty { output.append("(empty)\n") } else { showUA(ua) }
+            output.append(missingLine)
+            return
+        }
+        guard let match = classifier.firstMatch(ua) else {
+            // A pattern could not finish: say which, with its message (rare, so the slow path).
+            let explanation = classifier.explain(Array(ua))
+            output.append(errorsColumn)
+            showUA(ua)
+            output.append(
+                String(repeating: " ", count: width)
+                    + "pattern \(explanation.pattern ?? "") failed: \(explanation.failure ?? "")\n")
+            return
+        }
+        output.append(columns[match.rule])
+        showUA(ua)
+        output.append(match.rule < ruleLines.count ? ruleLines[match.rule][match.pattern] : otherLine)
+    }
+
+    func printOverlong(length: Int) {
+        output.append(errorsColumn)
+        output.append("(a line of \(length) bytes, over the \(UALines.maxLineBytes)-byte limit: not classified)\n")
+        output.append(String(repeating: " ", count: width) + "not classified\n")
+    }
+
+    /// The UA and its newline: as it is when it is printable ASCII that fits, else escaped and cut.
+    private func showUA(_ ua: UnsafeRawBufferPointer) {
+        if ua.count <= ClassifyPrinter.shownLimit, ua.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            output.append(ua)
+        } else {
+            output.append(TerminalText.escape(ReportText.render(Array(ua)), limit: ClassifyPrinter.shownLimit))
+        }
+        output.append([0x0A])
     }
 }

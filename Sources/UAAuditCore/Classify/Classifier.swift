@@ -31,6 +31,26 @@ public final class Classifier {
         return UInt8(rules.otherIndex)
     }
 
+    /// The rule and pattern indexes that take a decoded, present UA: `(otherIndex, -1)` when no
+    /// rule does, nil when a pattern could not finish. No allocation: for streaming `classify`.
+    package func firstMatch(_ ua: UnsafeRawBufferPointer) -> (rule: Int, pattern: Int)? {
+        for (index, rule) in rules.rules.enumerated() {
+            for (p, pattern) in rule.patterns.enumerated() {
+                switch matcher.search(pattern, in: ua) {
+                case .match: return (index, p)
+                case .noMatch: continue
+                case .failed: return nil
+                }
+            }
+        }
+        return (rules.otherIndex, -1)
+    }
+
+    /// True when `pattern` matches the UA (for `rules lint`).
+    package func matches(_ pattern: Pattern, _ ua: [UInt8]) -> Bool {
+        ua.withUnsafeBytes { matcher.search(pattern, in: $0) == .match }
+    }
+
     /// Why a UA got its class: for `uaaudit classify`.
     public struct Explanation: Equatable, Sendable {
         public var className: String

@@ -13,6 +13,10 @@ public struct RuleSet: Sendable {
     /// Only requests whose path matches are audited; the rest are counted as out of scope.
     public let scope: Pattern?
     public let limits: MatchLimits
+    /// The name the operator's app puts in its own UA (the rules file's `app`), for coverage warnings.
+    public let app: String?
+    /// UAs with the class the rules must give them (the rules file's `examples`).
+    public let examples: [RuleExample]
 
     /// All class names, in index order.
     public let classNames: [String]
@@ -24,7 +28,7 @@ public struct RuleSet: Sendable {
 
     public init(
         rules: [Rule], alertClass: String = "inconsistent", scope: Pattern? = nil,
-        limits: MatchLimits = .standard
+        limits: MatchLimits = .standard, app: String? = nil, examples: [RuleExample] = []
     ) throws(RulesError) {
         if rules.count > RuleSet.maxRules { throw RulesError.tooManyRules(count: rules.count, maximum: RuleSet.maxRules) }
         var seen = Set<String>()
@@ -42,6 +46,8 @@ public struct RuleSet: Sendable {
         self.alertClass = alertClass
         self.scope = scope
         self.limits = limits
+        self.app = app
+        self.examples = examples
         self.classNames = names
         self.alertIndex = alertIndex
     }
@@ -76,6 +82,16 @@ public struct RuleSet: Sendable {
         RulesSummary(
             order: rules.map(\.name), alertClass: alertClass,
             patterns: Dictionary(uniqueKeysWithValues: rules.map { ($0.name, $0.patterns.map(\.source)) }),
-            scope: scope?.source)
+            scope: scope?.source, app: app)
+    }
+
+    /// The examples these rules classify otherwise than they say, in the file's order.
+    public func failingExamples() -> [ExampleFailure] {
+        let classifier = Classifier(rules: self)
+        return examples.compactMap { example in
+            let got = classifier.explain(example.ua)
+            guard got.className != example.className else { return nil }
+            return ExampleFailure(example: example, got: got)
+        }
     }
 }

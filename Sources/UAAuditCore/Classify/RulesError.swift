@@ -11,6 +11,9 @@ public enum RulesError: Error, Equatable, CustomStringConvertible {
     case badPattern(rule: String, pattern: String, message: String, offset: Int)
     case unknownAlertClass(name: String, classes: [String])
     case tooManyRules(count: Int, maximum: Int)
+    case badApp(path: String, app: String)
+    case unknownExampleClass(path: String, ua: String, name: String)
+    case failingExample(path: String, ExampleFailure)
 
     public var description: String {
         switch self {
@@ -36,6 +39,12 @@ public enum RulesError: Error, Equatable, CustomStringConvertible {
             return "alert class '\(name)' is not one of the classes (\(classes.joined(separator: ", ")))"
         case .tooManyRules(let count, let maximum):
             return "the rules file has \(count) rules; at most \(maximum) are allowed (join patterns into fewer classes)"
+        case .badApp(let path, let app):
+            return "rules file \(path): app '\(app)' must be a non-empty name without control characters"
+        case .unknownExampleClass(let path, let ua, let name):
+            return "rules file \(path): example '\(ua)' names class '\(name)', which no rule defines"
+        case .failingExample(let path, let failure):
+            return "rules file \(path): \(failure.description)"
         }
     }
 }

@@ -4,14 +4,19 @@ import Foundation
 ///
 ///     {
 ///       "version": 1,
+///       "app": "MyApp",
 ///       "alert_class": "inconsistent",
 ///       "scope": {"path": "^/api/"},
 ///       "match_limit": 1000000,
 ///       "rules": [
 ///         {"class": "webview", "patterns": ["…"], "comment": "why"},
 ///         …
-///       ]
+///       ],
+///       "examples": [{"ua": "MyApp/1.2.3 (iPhone; iOS 17.4.1; Scale/3.00)", "class": "urlsession"}, …]
 ///     }
+///
+/// `app` (the name the app puts in its own UA) lets reports warn when that app's UAs fall into
+/// `other`; `examples` are checked every time the file is loaded.
 public struct RulesFile: Codable, Equatable, Sendable {
     public struct RuleEntry: Codable, Equatable, Sendable {
         public var `class`: String
@@ -24,16 +29,25 @@ public struct RulesFile: Codable, Equatable, Sendable {
         public var comment: String?
     }
 
+    /// A UA and the class the file's rules must give it.
+    public struct ExampleEntry: Codable, Equatable, Sendable {
+        public var ua: String
+        public var `class`: String
+        public var comment: String?
+    }
+
     public var version: Int?
     public var alertClass: String?
     public var scope: ScopeEntry?
     public var matchLimit: UInt32?
     public var heapLimitKiB: UInt32?
     public var comment: String?
+    public var app: String?
     public var rules: [RuleEntry]
+    public var examples: [ExampleEntry]?
 
     enum CodingKeys: String, CodingKey {
-        case version, scope, rules, comment
+        case version, scope, rules, comment, app, examples
         case alertClass = "alert_class"
         case matchLimit = "match_limit"
         case heapLimitKiB = "heap_limit_kib"
@@ -50,14 +64,25 @@ public struct RulesFile: Codable, Equatable, Sendable {
         return try parse(bytes, path: path)
     }
 
-    /// Compiles rules-file JSON (`path` names it in messages).
+    /// Compiles rules-file JSON (`path` names it in messages) and checks its examples.
     public static func parse(_ bytes: [UInt8], path: String) throws(RulesError) -> RuleSet {
-        let file: RulesFile
+        let rules = try decode(bytes, path: path).compile(path: path)
+        if let failure = rules.failingExamples().first { throw RulesError.failingExample(path: path, failure) }
+        return rules
+    }
+
+    /// Decodes rules-file JSON without compiling it.
+    public static func decode(_ bytes: [UInt8], path: String) throws(RulesError) -> RulesFile {
         do {
-            file = try JSONDecoder().decode(RulesFile.self, from: Data(bytes))
+            return try JSONDecoder().decode(RulesFile.self, from: Data(bytes))
         } catch {
             throw RulesError.invalidJSON(path: path, message: JSONErrors.describe(error, in: bytes))
         }
+    }
+
+    /// Compiles the file's rules; examples are carried, not checked.
+    package func compile(path: String) throws(RulesError) -> RuleSet {
+        let file = self
         if let version = file.version, version != 1 {
             throw RulesError.unsupportedVersion(path: path, version: version)
         }
@@ -78,6 +103,15 @@ public struct RulesFile: Codable, Equatable, Sendable {
         var limits = MatchLimits.standard
         if let m = file.matchLimit { limits.matchLimit = max(m, 1) }
         if let h = file.heapLimitKiB { limits.heapLimitKiB = max(h, 1) }
-        return try RuleSet(rules: rules, alertClass: file.alertClass ?? "inconsistent", scope: scope, limits: limits)
+        if let app = file.app, app.isEmpty || app.utf8.contains(where: { $0 < 0x20 }) {
+            throw RulesError.badApp(path: path, app: app)
+        }
+        let examples = (file.examples ?? []).map { RuleExample(ua: Array($0.ua.utf8), className: $0.class) }
+        for example in examples where !(rules.map(\.name) + ["other", "missing"]).contains(example.className) {
+            throw RulesError.unknownExampleClass(path: path, ua: example.text, name: example.className)
+        }
+        return try RuleSet(
+            rules: rules, alertClass: file.alertClass ?? "inconsistent", scope: scope, limits: limits, app: file.app,
+            examples: examples)
     }
 }

@@ -52,6 +52,7 @@ public enum HTMLReport {
         html += "</p>\n</section>\n"
         html += hoursTable(report)
         html += topSection(report)
+        html += coverageSection(report)
         html += details(report)
         html += "</body>\n</html>\n"
         return html
@@ -121,7 +122,7 @@ public enum HTMLReport {
         return html + "</section>\n"
     }
 
-    private static func uaTable(_ rows: [(ua: String, count: Int64)]) -> String {
+    static func uaTable(_ rows: [(ua: String, count: Int64)]) -> String {
         var html = "<table class=\"uas\"><thead><tr><th>count</th><th>User-Agent</th></tr></thead><tbody>\n"
         for row in rows {
             html +=
@@ -199,7 +200,7 @@ public enum HTMLReport {
         table.uas td:last-child,table.uas th:last-child,#malformed td,#inputs td,#gaps td{text-align:left}
         table.uas td:first-child{text-align:right;width:4em}#malformed td:not(:last-child){white-space:nowrap}
         code{font:12px ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
-        details{margin:6px 0}summary{cursor:pointer}
+        details{margin:6px 0}summary{cursor:pointer}.warnings li{color:#a11}
 
         """
 }

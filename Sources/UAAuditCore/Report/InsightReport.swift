@@ -44,6 +44,9 @@ public enum InsightReport {
             if configuration.insight.baselineHours > 0 {
                 entries[i].drift = drift(at: i, in: inputs, configuration: configuration)
             }
+            entries[i].coverage = Coverage.entry(
+                families: insight.families, approximate: insight.familiesApproximate, requests: inputs[i].requests,
+                minRequests: configuration.minRequests, rules: configuration.rules.summary)
         }
     }
 

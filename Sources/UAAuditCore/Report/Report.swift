@@ -94,9 +94,13 @@ public struct Report: Codable, Equatable, Sendable {
         /// dropped to keep memory bounded: a scan keeps them for 48 hours and every hour over
         /// the threshold; its counts, shares and `alert` are exact. Absent otherwise.
         public var detailsDropped: Bool? = nil
+        /// The largest UA families no rule matched (classed `other`), with warnings; absent when
+        /// nothing was `other`.
+        public var coverage: CoverageEntry? = nil
 
         enum CodingKeys: String, CodingKey {
             case hour, requests, classes, shares, share, alert, errors, top, closed, late, impact, clients, drift
+            case coverage
             case outOfScope = "out_of_scope"
             case topApproximate = "top_approximate"
             case topPaths = "top_paths"
@@ -127,9 +131,11 @@ public struct RulesSummary: Codable, Equatable, Sendable {
     public var alertClass: String
     public var patterns: [String: [String]]
     public var scope: String?
+    /// The rules file's `app`, when it names one.
+    public var app: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case order, patterns, scope
+        case order, patterns, scope, app
         case alertClass = "alert_class"
     }
 }

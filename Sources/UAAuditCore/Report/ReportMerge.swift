@@ -138,7 +138,7 @@ public enum ReportMerge {
                 errors: sum.errors, outOfScope: sum.outOfScope, top: Array(top),
                 topApproximate: sum.approximate || (sum.reports > 1 && sum.cutLists > 0),
                 closed: sum.closed, late: sum.late)
-            sum.fillInsight(&entry, top: options.top)
+            sum.fillInsight(&entry, top: options.top, minRequests: minRequests, rules: rules)
             entries.append(entry)
         }
         if hours.values.contains(where: { $0.reports > 1 && $0.perReport }) {
@@ -185,6 +185,9 @@ public enum ReportMerge {
         var only: Report.HourEntry?
         /// True when some report had clients or drift for the hour.
         var perReport = false
+        /// Requests classed `other` per family, from each report's listed families.
+        var otherFamilies: [String: Int64] = [:]
+        var coverageApproximate = false
 
         mutating func add(_ entry: Report.HourEntry, alertClass: String) {
             only = reports == 0 ? entry : nil
@@ -204,6 +207,12 @@ public enum ReportMerge {
                 longestPathList = max(longestPathList, list.count)
             }
             pathsApproximate = pathsApproximate || entry.topPathsApproximate == true
+            if let coverage = entry.coverage {
+                for f in coverage.otherFamilies { otherFamilies[f.family, default: 0] += f.count }
+                // A report lists only its largest families: the sum may miss some.
+                coverageApproximate =
+                    coverageApproximate || coverage.approximate || coverage.otherFamilies.count >= Coverage.listed
+            }
             for (name, n) in entry.classes { classes[name, default: 0] += n }
             errors += entry.errors
             outOfScope += entry.outOfScope
@@ -215,8 +224,8 @@ public enum ReportMerge {
             if let l = entry.late { late = (late ?? 0) + l }
         }
 
-        /// Impact and paths add up; clients and drift are kept only from a single report.
-        func fillInsight(_ entry: inout Report.HourEntry, top: Int) {
+        /// Impact, paths and coverage add up; clients and drift are kept only from a single report.
+        func fillInsight(_ entry: inout Report.HourEntry, top: Int, minRequests: Int64, rules: RulesSummary) {
             entry.impact = impact
             if let paths {
                 entry.topPaths = paths.sorted {
@@ -226,6 +235,11 @@ public enum ReportMerge {
             }
             entry.clients = only?.clients
             entry.drift = only?.drift
+            entry.coverage =
+                only?.coverage
+                ?? Coverage.entry(
+                    other: otherFamilies, approximate: coverageApproximate, requests: entry.requests,
+                    minRequests: minRequests, rules: rules)
         }
     }
 

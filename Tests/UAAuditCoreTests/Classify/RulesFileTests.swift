@@ -65,7 +65,12 @@ import Testing
     }
 
     static let iosDefaults: [(String, String)] = [
-        ("App/1 CFNetwork/1494.0.7 Darwin/23.4.0", "inconsistent"),
+        // Another app's default URLSession UA is not MyApp's problem (it was 'inconsistent' before
+        // ios-defaults.json became `rules init --app MyApp`); MyApp's own is.
+        ("App/1 CFNetwork/1494.0.7 Darwin/23.4.0", "other_app"),
+        ("MyApp/51200 CFNetwork/1494.0.7 Darwin/23.4.0", "inconsistent"),
+        ("MyApp/5.97.0 (iPhone; iOS 18.1.1; Scale/2.00)", "urlsession"),
+        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)", "ambiguous"),
         (
             "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
             "inconsistent"

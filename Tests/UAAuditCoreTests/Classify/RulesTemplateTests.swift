@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+@testable import UAAuditCore
+
+/// `rules init` rules on hand-picked real UAs of each shape. Sources: "dd" is the fixtures of
+/// PyPI's device-detector 6.5.1 (device_detector/tests/fixtures/upstream/*.yml); "apple" is the
+/// shape Apple's stacks send by default; "issue" is quoted in issue 16 from fake-useragent's data.
+@Suite struct RulesTemplateTests {
+    struct Case: Sendable, CustomStringConvertible {
+        var app: String
+        var token: String? = nil
+        var bundles: [String] = []
+        var ua: String
+        var expected: String
+        var source: String
+        var description: String { "\(app): \(ua) → \(expected) (\(source))" }
+    }
+
+    static let cases: [Case] = [
+        // The app's own custom UA (urlsession): dots, underscores, extra parts, iPad, Alamofire.
+        Case(
+            app: "iHeartRadio", ua: "iHeartRadio/10.25.1 (iPhone; iOS 16.3.1; iPhone12,1)", expected: "urlsession",
+            source: "dd"),
+        Case(
+            app: "LiveJournal", ua: "LiveJournal/4.6.2 (iPad; iOS 12.5.5; Scale/2.00)", expected: "urlsession",
+            source: "dd"),
+        Case(
+            app: "Himalaya", ua: "Himalaya/2.6.32 (iPhone; iOS 16.5.1; Scale/3.00; CFNetwork; iPhone13,4)",
+            expected: "urlsession", source: "dd"),
+        Case(
+            app: "Liulo", ua: "Liulo/1.1.6 (vn.bachminh.podcastvn; build:6; iOS 17.0.0) Alamofire/5.6.4",
+            expected: "urlsession", source: "dd"),
+        Case(
+            app: "WeatherBug Elite", ua: "WeatherBug Elite/5.97.0 (iPhone; iOS 18.1.1; Scale/2.00)",
+            expected: "urlsession", source: "issue"),
+        Case(
+            app: "MyApp", ua: "MyApp/5.12.1 (iPhone; iPhone15,3; Scale/3.00; iOS 17_4)", expected: "urlsession",
+            source: "seed"),
+        Case(
+            app: "Instagram", ua: "Instagram 5.0.2 (iPhone5,1; iPhone OS 7_0_4; en_US; en) AppleWebKit/420+",
+            expected: "urlsession", source: "dd"),
+        // The app's WKWebView: engine first, the app's token after it.
+        Case(
+            app: "NAVER",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 15_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/15.1 Mobile/15E148 Safari/605.1 NAVER(inapp; search; 1000; 11.8.10; 13)",
+            expected: "webview", source: "dd"),
+        Case(
+            app: "KakaoTalk", token: "KAKAOTALK",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 13_3 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 KAKAOTALK 8.6.3",
+            expected: "webview", source: "dd"),
+        Case(
+            app: "Instagram",
+            ua:
+                "Mozilla/5.0 (iPod touch; CPU iPhone OS 10_1_1 like Mac OS X) AppleWebKit/602.2.14 (KHTML, like Gecko) Mobile/14B100 Instagram 46.0.0.14.96 (iPod7,1; iOS 10_1_1; pt_PT; pt-PT; scale=2.00; gamut=normal; 640x1136)",
+            expected: "webview", source: "dd"),
+        Case(
+            app: "Facebook", token: "FBAN/FBIOS",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_6_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/21G93 [FBAN/FBIOS;FBAV/479.1.0.33.109;FBBV/637241220;FBDV/iPhone15,2;FBMD/iPhone;FBSN/iOS;FBSV/17.6.1;FBSS/3;FBID/phone;FBLC/es_ES;FBOP/5;FBRV/639094949;IABMV/1]",
+            expected: "webview", source: "dd"),
+        Case(app: "MyApp", ua: LogLines.webview, expected: "webview", source: "seed"),
+        // The app's stacks without its UA (inconsistent): default CFNetwork per bundle name.
+        Case(app: "NAVER", ua: "NAVER/10.2.3.1 CFNetwork/976 Darwin/18.2.0", expected: "inconsistent", source: "dd"),
+        Case(
+            app: "KakaoTalk", token: "KAKAOTALK", ua: "KakaoTalk/2023.4.17.1 CFNetwork/1406.0.4 Darwin/22.4.0",
+            expected: "inconsistent", source: "dd"),
+        Case(
+            app: "TuneIn Radio", ua: "TuneIn%20Radio/1383 CFNetwork/1125.2 Darwin/19.4.0", expected: "inconsistent",
+            source: "dd"),
+        Case(
+            app: "NYT Audio", ua: "NYT Audio/1.6.2 CFNetwork/1410.0.2 Darwin/22.6.0", expected: "inconsistent",
+            source: "dd"),
+        Case(
+            app: "ESPN", ua: "ESPN Watch Extension/6396 CFNetwork/1333.0.4 Darwin/21.5.0", expected: "inconsistent",
+            source: "dd"),
+        Case(
+            app: "Podcasts", bundles: ["ActionExtension"], ua: "ActionExtension/5328 CFNetwork/1404.0.5 Darwin/22.3.0",
+            expected: "inconsistent", source: "dd"),
+        Case(
+            app: "MyApp",
+            ua: "Mozilla/5.0 (iPad; CPU OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+            expected: "inconsistent", source: "apple"),
+        // Everybody else: never the alert class.
+        Case(app: "MyApp", ua: "NAVER/10.2.3.1 CFNetwork/976 Darwin/18.2.0", expected: "other_app", source: "dd"),
+        Case(app: "MyApp", ua: "Mail/3731.600.7 CFNetwork/1408.0.4 Darwin/22.5.0", expected: "other_app", source: "dd"),
+        Case(
+            app: "Reeder", ua: "Reeder/1020.09.00 CFNetwork/596.3.3 Darwin/12.3.0 (x86_64) (iMac9%2C1)",
+            expected: "other_app", source: "dd"),
+        Case(
+            app: "ESPN", ua: "ESPN Business/1 CFNetwork/1333.0.4 Darwin/21.5.0", expected: "other_app",
+            source: "made up"),
+        Case(
+            app: "MyApp",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 16_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 283.0.0.16.103 (iPhone15,3; iOS 16_5; ru_UZ; ru-UZ; scale=3.00; 1290x2796; 474411477)",
+            expected: "other_app", source: "dd"),
+        Case(
+            app: "MyApp",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 7_0_4 like Mac OS X) AppleWebKit/537.51.1 (KHTML, like Gecko) Version/7.0 Mobile/11B554a Safari/9537.53",
+            expected: "browser", source: "dd"),
+        Case(
+            app: "MyApp",
+            ua:
+                "Mozilla/5.0 (iPad; CPU OS 6_0_1 like Mac OS X) AppleWebKit/536.26 (KHTML, like Gecko) CriOS/31.0.1650.18 Mobile/10A523 Safari/8536.25",
+            expected: "browser", source: "dd"),
+        Case(
+            app: "MyApp",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 6_0 like Mac OS X) AppleWebKit/536.26 (KHTML, like Gecko) Version/6.0 Mobile/10A5376e Safari/8536.25 (compatible; Googlebot-Mobile/2.1; +http://www.google.com/bot.html)",
+            expected: "bot", source: "dd"),
+        Case(
+            app: "MyApp",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 9_1 like Mac OS X) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/44.0.2403.155 Mobile Safari/537.36",
+            expected: "spoofed", source: "issue"),
+        Case(
+            app: "MyApp",
+            ua: "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)",
+            expected: "ambiguous", source: "apple"),
+        Case(
+            app: "MyApp",
+            ua:
+                "Mozilla/5.0 (iPhone; U; CPU iPhone OS 4_2_1 like Mac OS X; ar) AppleWebKit/533.17.9 (KHTML, like Gecko) Mobile/8C148",
+            expected: "other", source: "dd"),
+    ]
+
+    static func rules(_ c: Case) throws -> RuleSet {
+        try RulesTemplate(app: c.app, bundles: c.bundles, webviewToken: c.token).file().compile(path: "init")
+    }
+
+    @Test(arguments: cases)
+    func classifiesRealUAs(_ c: Case) throws {
+        #expect(Classifier(rules: try Self.rules(c)).explain(Array(c.ua.utf8)).className == c.expected)
+    }
+
+    @Test(arguments: ["MyApp", "WeatherBug Elite", "NAVER", "C++ App (beta)", "Mail"])
+    func writtenFilesPassTheirExamplesAndLintClean(app: String) throws {
+        let file = try RulesTemplate(app: app, bundles: ["\(app) Widget"]).file()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let rules = try RulesFile.parse(Array(try encoder.encode(file)), path: "init.json")
+        #expect(rules.app == app)
+        #expect(rules.alertClass == "inconsistent")
+        #expect(
+            rules.rules.map(\.name)
+                == ["webview", "urlsession", "inconsistent", "ambiguous", "bot", "spoofed", "browser", "other_app"])
+        #expect(RulesLint.findings(rules) == [])
+        // Every class gets examples.
+        for rule in rules.rules { #expect(rules.examples.contains { $0.className == rule.name }, "\(rule.name)") }
+    }
+
+    @Test func namesWithASlashOrControlCharactersAreRefused() {
+        #expect(throws: RulesTemplateError(option: "--app", value: "My/App")) { try RulesTemplate(app: "My/App") }
+        #expect(throws: RulesTemplateError(option: "--bundle", value: "")) {
+            try RulesTemplate(app: "A", bundles: [""])
+        }
+        #expect(throws: RulesTemplateError(option: "--webview-token", value: "a\u{1B}b")) {
+            try RulesTemplate(app: "A", webviewToken: "a\u{1B}b")
+        }
+    }
+
+    @Test func regexCharactersInNamesAreLiteral() throws {
+        let rules = try RulesTemplate(app: "C++ App (beta)").file().compile(path: "init")
+        let classifier = Classifier(rules: rules)
+        #expect(
+            classifier.explain(Array("C++ App (beta)/3 CFNetwork/1494.0.7 Darwin/23.4.0".utf8)).className
+                == "inconsistent")
+        #expect(
+            classifier.explain(Array("CCC App (beta)/3 CFNetwork/1494.0.7 Darwin/23.4.0".utf8)).className == "other_app"
+        )
+    }
+}

@@ -33,8 +33,10 @@ per=$(( seconds / ${#targets[@]} ))
 [ "$per" -ge 1 ] || per=1
 
 echo "fuzz: building (release, -sanitize=fuzzer,address)" >&2
+# -enable-testing: the targets reach the core's internal byte-level types (@testable import),
+# which are not package API (no package declaration takes a raw pointer).
 (cd "$here" && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
-  -Xswiftc -use-ld=lld >&2)
+  -Xswiftc -use-ld=lld -Xswiftc -enable-testing >&2)
 bin="$here/.build/release/uaaudit-fuzz"
 
 seed() {  # seed TARGET DIR: writes the seed inputs of TARGET into DIR

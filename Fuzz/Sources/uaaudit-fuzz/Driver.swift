@@ -1,6 +1,6 @@
 import CFuzzerDriver
 import Glibc
-import UAAuditCore
+@testable import UAAuditCore
 
 /// One fuzzing binary, many targets: UAAUDIT_FUZZ_TARGET picks one (Fuzz/run.sh sets it).
 /// Every target checks properties, not only "no crash"; a broken property is a trap, which

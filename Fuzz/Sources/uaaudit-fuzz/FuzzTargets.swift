@@ -1,4 +1,4 @@
-import UAAuditCore
+@testable import UAAuditCore
 
 /// The fuzz targets: the parts of uaaudit that read outside input.
 enum FuzzTargets {

@@ -1,4 +1,4 @@
-import UAAuditCore
+@testable import UAAuditCore
 
 /// Gzip target: any bytes either decompress or fail with an error; never a crash, and the
 /// output read is capped so a decompression bomb cannot exhaust memory.

@@ -1,4 +1,4 @@
-import UAAuditCore
+@testable import UAAuditCore
 
 /// Tokenizer target: every field of a matched line lies inside the line, in order; with
 /// `escape=default` or `json`, the UA field holds no unescaped quote.

@@ -1,39 +1,19 @@
-import Glibc
 import UAAuditCore
 
-/// Reads User-Agents one per line from stdin or a file, in constant memory: the reader's
-/// buffer is allocated once, and `beforeWaiting` runs before every read that may block, so
-/// buffered output is flushed before uaaudit waits for more input (a pipe answered line by line).
+/// Reads User-Agents one per line from stdin or a file, in constant memory
+/// (``LineStream``): `beforeWaiting` runs before every read that may block, so buffered
+/// output is flushed before uaaudit waits for more input (a pipe answered line by line).
 enum UALines {
     /// The longest UA line read whole; longer lines are reported by length and skipped.
     static let maxLineBytes = 64 << 10
 
     static func read(
         fd: Int32, path: String, beforeWaiting: @escaping () -> Void,
-        line: @escaping (UnsafeRawBufferPointer) -> Void, overlong: @escaping (Int) -> Void
+        line: @escaping (RawSpan) -> Void, overlong: @escaping (Int) -> Void
     ) throws(InputError) {
-        let reader = LineReader(blockSize: 64 << 10, maxLineBytes: maxLineBytes)
-        var source = FlushingSource(
-            base: FileRangeSource(fd: fd, path: path, seekable: false), beforeRead: beforeWaiting)
-        var sink = Sink(onLine: line, onOverlong: overlong)
-        try reader.read(&source, into: &sink)
-    }
-
-    struct Sink: LineSink {
-        let onLine: (UnsafeRawBufferPointer) -> Void
-        let onOverlong: (Int) -> Void
-        mutating func line(_ bytes: UnsafeRawBufferPointer) { onLine(bytes) }
-        mutating func overlongLine(prefix: UnsafeRawBufferPointer, length: Int) { onOverlong(length) }
-    }
-
-    struct FlushingSource: ByteSource {
-        var base: FileRangeSource
-        let beforeRead: () -> Void
-        var consumed: Int64 { base.consumed }
-        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-            beforeRead()
-            return try base.read(into: buffer)
-        }
+        try LineStream.read(
+            fd: fd, path: path, maxLineBytes: maxLineBytes, beforeWaiting: beforeWaiting, line: line,
+            overlong: overlong)
     }
 }
 
@@ -58,8 +38,8 @@ final class BufferedOutput {
     }
 
     @inline(__always)
-    func append(_ bytes: UnsafeRawBufferPointer) {
-        buffer.append(contentsOf: bytes)
+    func append(_ bytes: RawSpan) {
+        bytes.withUnsafeBytes { buffer.append(contentsOf: $0) }
         if buffer.count >= BufferedOutput.flushBytes { flush() }
     }
 

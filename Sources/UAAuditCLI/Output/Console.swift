@@ -41,21 +41,16 @@ final class Console {
 
     /// Raw bytes to stderr from any thread (the progress line); a failed write is ignored.
     static func writeStandardError(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            guard buffer.count > 0 else { return }
-            try? Syscalls.writeAll(2, buffer.baseAddress!, buffer.count)
-        }
+        try? Syscalls.writeAll(2, bytes)
     }
 
     private func write(_ bytes: [UInt8], fd: Int32) {
-        let failed: Bool = bytes.withUnsafeBytes { buffer in
-            guard buffer.count > 0 else { return false }
-            do {
-                try Syscalls.writeAll(fd, buffer.baseAddress!, buffer.count)
-                return false
-            } catch {
-                return true
-            }
+        let failed: Bool
+        do {
+            try Syscalls.writeAll(fd, bytes)
+            failed = false
+        } catch {
+            failed = true
         }
         if failed, fd == 1 { stdoutClosed = true }
     }

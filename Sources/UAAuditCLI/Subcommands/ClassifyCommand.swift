@@ -44,7 +44,7 @@ struct ClassifyCommand {
         let output = BufferedOutput(console: console)
         let printer = ClassifyPrinter(rules: rules, output: output)
         if !args.positional.isEmpty {
-            for ua in args.positional { Array(ua.utf8).withUnsafeBytes { printer.print($0) } }
+            for ua in args.positional { printer.print(Array(ua.utf8).span.bytes) }
             output.flush()
             return .success
         }
@@ -94,16 +94,16 @@ final class ClassifyPrinter {
         missingLine = Array((indent + "no UA (empty or '-')\n").utf8)
     }
 
-    func print(_ ua: UnsafeRawBufferPointer) {
-        if Classifier.isMissing(raw: ua) {
+    func print(_ ua: RawSpan) {
+        if Classifier.isMissing(ua) {
             output.append(columns[rules.missingIndex])
-            if ua.isEmpty { output.append("(empty)\n") } else { showUA(ua) }
+            if ua.byteCount == 0 { output.append("(empty)\n") } else { showUA(ua) }
             output.append(missingLine)
             return
         }
         guard let match = classifier.firstMatch(ua) else {
             // A pattern could not finish: say which, with its message (rare, so the slow path).
-            let explanation = classifier.explain(Array(ua))
+            let explanation = classifier.explain(ua.withUnsafeBytes { Array($0) })
             output.append(errorsColumn)
             showUA(ua)
             output.append(
@@ -123,11 +123,15 @@ final class ClassifyPrinter {
     }
 
     /// The UA and its newline: as it is when it is printable ASCII that fits, else escaped and cut.
-    private func showUA(_ ua: UnsafeRawBufferPointer) {
-        if ua.count <= ClassifyPrinter.shownLimit, ua.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+    private func showUA(_ ua: RawSpan) {
+        let printable = ua.byteCount <= ClassifyPrinter.shownLimit
+            && ua.withUnsafeBytes { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+        if printable {
             output.append(ua)
         } else {
-            output.append(TerminalText.escape(ReportText.render(Array(ua)), limit: ClassifyPrinter.shownLimit))
+            output.append(
+                TerminalText.escape(
+                    ReportText.render(ua.withUnsafeBytes { Array($0) }), limit: ClassifyPrinter.shownLimit))
         }
         output.append([0x0A])
     }

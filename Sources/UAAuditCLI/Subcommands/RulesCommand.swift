@@ -177,7 +177,7 @@ struct RulesCommand {
                 fd: fd, path: list, beforeWaiting: {},
                 line: { ua in
                     total += 1
-                    if Classifier.isMissing(raw: ua) {
+                    if Classifier.isMissing(ua) {
                         byClass[rules.missingIndex] += 1
                     } else if let m = classifier.firstMatch(ua) {
                         byClass[m.rule] += 1

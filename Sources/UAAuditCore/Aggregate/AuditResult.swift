@@ -2,28 +2,28 @@
 ///
 /// Tallies are absorbed in input order, so malformed samples keep file order and the result is
 /// the same whatever the number of threads.
-public struct AuditResult: Sendable {
-    public struct HourCounts: Sendable, Equatable {
+package struct AuditResult: Sendable {
+    package struct HourCounts: Sendable, Equatable {
         /// One counter per class, then errors, then out of scope, then ``StatusCounts/slots``
         /// status counters per class.
-        public var counts: [Int64]
+        package var counts: [Int64]
         /// Alert-class UAs (decoded) and their counts.
-        public var alertUAs: [[UInt8]: Int64] = [:]
+        package var alertUAs: [[UInt8]: Int64] = [:]
         /// Alert-class requests whose UA did not fit the bounded table.
-        public var untrackedAlertUAs: Int64 = 0
+        package var untrackedAlertUAs: Int64 = 0
         /// Requests per (UA family, class index); bounded per hour.
-        public var families: [FamilyKey: Int64] = [:]
-        public var untrackedFamilies: Int64 = 0
+        package var families: [FamilyKey: Int64] = [:]
+        package var untrackedFamilies: Int64 = 0
         /// Alert-class request paths (decoded) with their counts; bounded per hour.
-        public var paths: [[UInt8]: PathCount] = [:]
-        public var untrackedPaths: Int64 = 0
-        public var clients = ClientSet()
+        package var paths: [[UInt8]: PathCount] = [:]
+        package var untrackedPaths: Int64 = 0
+        package var clients = ClientSet()
         /// The hour's detail lists (UAs, families, paths, client examples) were dropped to keep
         /// memory bounded (``AuditResult/detailHours``); their requests count as untracked.
-        public var detailsDropped = false
+        package var detailsDropped = false
 
         /// Adds another part's counts of the same hour (bounds are applied by the caller).
-        public mutating func add(_ other: HourCounts) {
+        package mutating func add(_ other: HourCounts) {
             for i in counts.indices { counts[i] += other.counts[i] }
             for (ua, n) in other.alertUAs { alertUAs[ua, default: 0] += n }
             untrackedAlertUAs += other.untrackedAlertUAs
@@ -38,49 +38,49 @@ public struct AuditResult: Sendable {
         }
     }
 
-    public struct FamilyKey: Hashable, Sendable {
-        public var family: [UInt8]
-        public var cls: Int
+    package struct FamilyKey: Hashable, Sendable {
+        package var family: [UInt8]
+        package var cls: Int
     }
 
-    public struct Sample: Sendable, Equatable {
-        public var path: String
-        public var line: Int64
-        public var text: [UInt8]
-        public var reason: MalformedReason
+    package struct Sample: Sendable, Equatable {
+        package var path: String
+        package var line: Int64
+        package var text: [UInt8]
+        package var reason: MalformedReason
     }
 
-    public struct Source: Sendable, Equatable {
-        public var path: String
-        public var lines: Int64 = 0
-        public var bytes: Int64 = 0
-        public var error: String?
+    package struct Source: Sendable, Equatable {
+        package var path: String
+        package var lines: Int64 = 0
+        package var bytes: Int64 = 0
+        package var error: String?
     }
 
-    public let classCount: Int
-    public var hours: [HourKey: HourCounts] = [:]
-    public var malformed: Int64 = 0
-    public var samples: [Sample] = []
-    public var sources: [Source] = []
+    package let classCount: Int
+    package var hours: [HourKey: HourCounts] = [:]
+    package var malformed: Int64 = 0
+    package var samples: [Sample] = []
+    package var sources: [Source] = []
     /// The newest request time counted (seconds since the epoch), nil when none.
-    public var newest: Int64?
-    public let sampleLimit: Int
+    package var newest: Int64?
+    package let sampleLimit: Int
     /// How many hours (the newest) keep their detail lists, besides every hour the alert policy keeps.
-    public var detailHours = AuditResult.defaultDetailHours
+    package var detailHours = AuditResult.defaultDetailHours
     /// Hours this says are alerting keep their detail lists whatever their number.
-    public var keepsDetails: @Sendable (HourCounts) -> Bool = { _ in false }
+    package var keepsDetails: @Sendable (HourCounts) -> Bool = { _ in false }
 
-    public static let defaultDetailHours = 48
+    package static let defaultDetailHours = 48
 
-    public init(classCount: Int, sampleLimit: Int) {
+    package init(classCount: Int, sampleLimit: Int) {
         self.classCount = classCount
         self.sampleLimit = sampleLimit
     }
 
-    public var lines: Int64 { sources.reduce(0) { $0 + $1.lines } }
+    package var lines: Int64 { sources.reduce(0) { $0 + $1.lines } }
 
     /// Adds a tally of `path`, whose first line is line `firstLine` of that file.
-    public mutating func absorb(_ tally: Tally, path: String, firstLine: Int64, escape: EscapeMode) {
+    package mutating func absorb(_ tally: Tally, path: String, firstLine: Int64, escape: EscapeMode) {
         let width = tally.width
         for (b, key) in tally.hours.enumerated() {
             var hour = hours[key] ?? HourCounts(counts: [Int64](repeating: 0, count: width))
@@ -113,7 +113,7 @@ public struct AuditResult: Sendable {
 
     /// The most distinct alert-class UAs an hour keeps across inputs; beyond that the least
     /// frequent are dropped (counted as untracked, so `top_approximate` says so).
-    public static let maxAlertUAsPerHour = 20_000
+    package static let maxAlertUAsPerHour = 20_000
 
     private mutating func trimAlertUAs(of key: HourKey) {
         guard let hour = hours[key], hour.alertUAs.count > AuditResult.maxAlertUAsPerHour else { return }
@@ -127,7 +127,7 @@ public struct AuditResult: Sendable {
     }
 
     /// Requests of an hour: every class plus the UAs that could not be classified (errors).
-    public func requests(in hour: HourCounts) -> Int64 {
+    package func requests(in hour: HourCounts) -> Int64 {
         hour.counts[0...classCount].reduce(0, +)
     }
 }

@@ -11,23 +11,23 @@
 /// bits, the mask in 2; 0 is an empty slot), at most half the slots used: a lookup touches one
 /// cache line, and the 131,072-client table is 2 MiB. Two clients share an entry only if their
 /// hashes agree in 44 bits (for 131,072 clients, about one chance in 2,000 that any pair does).
-public final class ClientSample {
+package final class ClientSample {
     /// Mask bits: seen with an app class, seen with the alert class.
-    public static let app: UInt8 = 1
-    public static let alert: UInt8 = 2
-    public static let split: UInt8 = 3
-    public static let examplesPerHour = 3
-    public static let maxExampleBytes = 128
+    package static let app: UInt8 = 1
+    package static let alert: UInt8 = 2
+    package static let split: UInt8 = 3
+    package static let examplesPerHour = 3
+    package static let maxExampleBytes = 128
 
     /// The hash bits an entry keeps (the top 44; the sampling level reads the top bits).
-    public static let hashMask: UInt64 = ~((1 << 20) - 1)
+    package static let hashMask: UInt64 = ~((1 << 20) - 1)
     /// Buckets from this one on are not counted (2^18 hours: thirty years in one chunk).
-    public static let maxBuckets = 1 << 18
+    package static let maxBuckets = 1 << 18
 
-    public let maxEntries: Int
-    public private(set) var count = 0
+    package let maxEntries: Int
+    package private(set) var count = 0
     /// Key bytes (as logged) of the first split clients of each bucket.
-    public private(set) var examples: [Int: [[UInt8]]] = [:]
+    package private(set) var examples: [Int: [[UInt8]]] = [:]
 
     private let slotMask: Int
     private let slots: UnsafeMutablePointer<UInt64>
@@ -36,9 +36,9 @@ public final class ClientSample {
     private var levelOf: UnsafeMutablePointer<Int32>
     private var entriesOf: UnsafeMutablePointer<Int32>
     private var bucketCapacity = 64
-    public private(set) var bucketCount = 0
+    package private(set) var bucketCount = 0
 
-    public init(maxEntries: Int) {
+    package init(maxEntries: Int) {
         self.maxEntries = max(maxEntries, 2)
         var slotCount = 16
         while slotCount < self.maxEntries * 2 { slotCount <<= 1 }
@@ -57,16 +57,16 @@ public final class ClientSample {
 
     /// True when a client of this hash is kept at `level`.
     @inline(__always)
-    public static func keeps(_ hash: UInt64, level: Int) -> Bool {
+    package static func keeps(_ hash: UInt64, level: Int) -> Bool {
         level == 0 || (level < 64 && hash >> UInt64(64 - level) == 0)
     }
 
     /// The sampling level of `bucket` (0 for a bucket never seen).
-    public func level(of bucket: Int) -> Int { bucket < bucketCount ? Int(levelOf[bucket]) : 0 }
+    package func level(of bucket: Int) -> Int { bucket < bucketCount ? Int(levelOf[bucket]) : 0 }
 
     /// Notes that the client whose key field is `key` made a request of kind `bits` in `bucket`.
     @inline(__always)
-    public func note(bucket: Int, key: UnsafeRawBufferPointer, bits: UInt8) {
+    func note(bucket: Int, key: UnsafeRawBufferPointer, bits: UInt8) {
         guard bucket < ClientSample.maxBuckets else { return }
         if bucket >= bucketCount { addBuckets(through: bucket) }
         let hash = ByteHash.hash(key)
@@ -96,7 +96,7 @@ public final class ClientSample {
     }
 
     /// Calls `body` with each entry: its bucket, hash (its kept bits) and mask.
-    public func forEachEntry(_ body: (_ bucket: Int, _ hash: UInt64, _ mask: UInt8) -> Void) {
+    package func forEachEntry(_ body: (_ bucket: Int, _ hash: UInt64, _ mask: UInt8) -> Void) {
         for i in 0...slotMask where slots[i] != 0 {
             body(Self.bucket(slots[i]), slots[i] & Self.hashMask, UInt8(slots[i] & 3))
         }

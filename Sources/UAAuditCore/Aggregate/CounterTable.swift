@@ -2,16 +2,16 @@
 ///
 /// ``add(_:_:)`` refuses a new key (returns false) once the table holds `maxEntries` keys, so
 /// however many distinct keys arrive it never grows; the caller counts what was refused.
-public final class CounterTable {
-    public let maxEntries: Int
-    public private(set) var count = 0
+package final class CounterTable {
+    package let maxEntries: Int
+    package private(set) var count = 0
 
     private let slotMask: Int
     private let slots: UnsafeMutablePointer<Int32>  // entry index + 1; 0 is empty
     private let keys: UnsafeMutablePointer<UInt64>
     private let values: UnsafeMutablePointer<Int64>
 
-    public init(maxEntries: Int) {
+    package init(maxEntries: Int) {
         self.maxEntries = max(maxEntries, 1)
         (slots, slotMask) = ByteTable.emptySlots(for: self.maxEntries)
         keys = .allocate(capacity: self.maxEntries)
@@ -27,7 +27,7 @@ public final class CounterTable {
     /// Adds `n` to the counter of `key`; false when the key is new and the table is full.
     @inline(__always)
     @discardableResult
-    public func add(_ key: UInt64, _ n: Int64 = 1) -> Bool {
+    package func add(_ key: UInt64, _ n: Int64 = 1) -> Bool {
         var slot = Int(truncatingIfNeeded: CounterTable.spread(key)) & slotMask
         while true {
             let e = Int(slots[slot]) - 1
@@ -47,8 +47,8 @@ public final class CounterTable {
         return true
     }
 
-    public func key(_ e: Int) -> UInt64 { keys[e] }
-    public func value(_ e: Int) -> Int64 { values[e] }
+    package func key(_ e: Int) -> UInt64 { keys[e] }
+    package func value(_ e: Int) -> Int64 { values[e] }
 
     @inline(__always)
     static func spread(_ key: UInt64) -> UInt64 {

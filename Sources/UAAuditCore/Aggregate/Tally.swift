@@ -9,44 +9,44 @@
 /// Beside the counters: requests per (bucket, UA family, class), the alert class's request
 /// paths, and the clients seen per kind of request (``ClientSample``), all in bounded tables
 /// whose overflow is counted so the report can say what is approximate.
-public final class Tally {
-    public struct Sample: Sendable, Equatable {
+package final class Tally {
+    package struct Sample: Sendable, Equatable {
         /// 1-based line number within this tally's stretch of input.
-        public var line: Int64
-        public var text: [UInt8]
-        public var reason: MalformedReason
+        package var line: Int64
+        package var text: [UInt8]
+        package var reason: MalformedReason
     }
 
-    public let classCount: Int
-    public let width: Int
-    public var errorsSlot: Int { classCount }
-    public var outOfScopeSlot: Int { classCount + 1 }
+    package let classCount: Int
+    package let width: Int
+    package var errorsSlot: Int { classCount }
+    package var outOfScopeSlot: Int { classCount + 1 }
     /// The first status counter of a class.
     @inline(__always)
-    public func statusSlot(_ cls: Int) -> Int { classCount &+ 2 &+ cls &* StatusCounts.slots }
+    package func statusSlot(_ cls: Int) -> Int { classCount &+ 2 &+ cls &* StatusCounts.slots }
 
-    public private(set) var hours: [HourKey] = []
+    package private(set) var hours: [HourKey] = []
     /// `width` counters per bucket, grown by doubling; a raw buffer so the per-line
     /// increment has no copy-on-write or bounds check.
     private var storage: UnsafeMutablePointer<Int64>
     private var storageCapacity: Int
-    public private(set) var untracked: [Int64] = []
+    package private(set) var untracked: [Int64] = []
     /// Per bucket: requests whose family, or alert-class path, did not fit its table.
-    public private(set) var untrackedFamilies: [Int64] = []
-    public private(set) var untrackedPaths: [Int64] = []
-    public var lines: Int64 = 0
+    package private(set) var untrackedFamilies: [Int64] = []
+    package private(set) var untrackedPaths: [Int64] = []
+    package var lines: Int64 = 0
     /// The newest request time counted (seconds since the epoch), Int64.min when none.
-    public var newest = Int64.min
-    public private(set) var malformed: Int64 = 0
-    public private(set) var samples: [Sample] = []
-    public let alertUAs: ByteTable
+    package var newest = Int64.min
+    package private(set) var malformed: Int64 = 0
+    package private(set) var samples: [Sample] = []
+    package let alertUAs: ByteTable
     /// Requests per (bucket << 40 | family id << 8 | class).
-    public let familyCounts: CounterTable
+    package let familyCounts: CounterTable
     /// The family table the ids refer to (the worker's ``UACache/families``), if counted.
-    public let families: ByteTable?
+    package let families: ByteTable?
     /// Alert-class request paths as logged (no query), tagged `bucket * 2 + (401/403 ? 1 : 0)`.
-    public let alertPaths: ByteTable
-    public let clients: ClientSample?
+    package let alertPaths: ByteTable
+    package let clients: ClientSample?
 
     private let sampleLimit: Int
     /// One bit per family id: tracked in this tally (see ``tracks(family:)``).
@@ -57,9 +57,9 @@ public final class Tally {
     private var lastKey = HourKey(localHour: Int64.min, offsetMinutes: 0)
     private var lastBucket = -1
 
-    public static let sampleTextBytes = 512
+    package static let sampleTextBytes = 512
 
-    public init(
+    package init(
         classCount: Int, sampleLimit: Int, alertTableEntries: Int = 16_384, alertArenaBytes: Int = 2 << 20,
         families: ByteTable? = nil, clientEntries: Int = 0
     ) {
@@ -87,7 +87,7 @@ public final class Tally {
     /// distinct families it sees are tracked, later new ones are not (their requests count as
     /// untracked families). Deterministic per stretch of input, whatever thread reads it.
     @inline(__always)
-    public func tracks(family id: UInt32) -> Bool {
+    package func tracks(family id: UInt32) -> Bool {
         let i = Int(id)
         let word = i &>> 6
         guard word < familyWords else { return false }
@@ -100,11 +100,11 @@ public final class Tally {
     }
 
     /// The counters of every bucket, `width` per bucket, in bucket order.
-    public var counts: [Int64] { Array(UnsafeBufferPointer(start: storage, count: hours.count * width)) }
+    package var counts: [Int64] { Array(UnsafeBufferPointer(start: storage, count: hours.count * width)) }
 
     /// The bucket index of `key`, created on first use.
     @inline(__always)
-    public func bucket(_ key: HourKey) -> Int {
+    package func bucket(_ key: HourKey) -> Int {
         if key == lastKey { return lastBucket }
         let b: Int
         if let found = index[key] {
@@ -131,13 +131,13 @@ public final class Tally {
     }
 
     @inline(__always)
-    public func count(bucket: Int, slot: Int) {
+    package func count(bucket: Int, slot: Int) {
         storage[bucket &* width &+ slot] &+= 1
     }
 
     /// Counts one alert-class request's UA (raw bytes as logged) in its bucket.
     @inline(__always)
-    public func countAlertUA(bucket: Int, raw: UnsafeRawBufferPointer) {
+    func countAlertUA(bucket: Int, raw: UnsafeRawBufferPointer) {
         let hash = ByteHash.hash(raw, seed: UInt64(bucket))
         if let e = alertUAs.find(raw, tag: Int32(bucket), hash: hash)
             ?? alertUAs.insert(raw, tag: Int32(bucket), hash: hash)
@@ -150,7 +150,7 @@ public final class Tally {
 
     /// Counts a request's status (3 validated digits) for its class.
     @inline(__always)
-    public func countStatus(bucket: Int, cls: Int, status: UnsafeRawBufferPointer) {
+    func countStatus(bucket: Int, cls: Int, status: UnsafeRawBufferPointer) {
         let (family, exact) = StatusCounts.slots(of: status)
         let base = bucket &* width &+ statusSlot(cls)
         storage[base &+ family] &+= 1
@@ -159,13 +159,13 @@ public final class Tally {
 
     /// Counts a request whose family did not fit the family tables (the sink counts the others
     /// in ``familyCounts``, keyed `bucket << 40 | family id << 8 | class`).
-    public func countUntrackedFamily(bucket: Int) {
+    package func countUntrackedFamily(bucket: Int) {
         untrackedFamilies[bucket] &+= 1
     }
 
     /// Counts an alert-class request's path (as logged, without the query).
     @inline(__always)
-    public func countAlertPath(bucket: Int, path: UnsafeRawBufferPointer, rejected: Bool) {
+    func countAlertPath(bucket: Int, path: UnsafeRawBufferPointer, rejected: Bool) {
         let tag = Int32(truncatingIfNeeded: bucket &* 2 &+ (rejected ? 1 : 0))
         let hash = ByteHash.hash(path, seed: UInt64(tag))
         if let e = alertPaths.find(path, tag: tag, hash: hash) ?? alertPaths.insert(path, tag: tag, hash: hash) {
@@ -175,18 +175,18 @@ public final class Tally {
         }
     }
 
-    public func countMalformed(line: Int64, text: UnsafeRawBufferPointer, reason: MalformedReason) {
+    func countMalformed(line: Int64, text: UnsafeRawBufferPointer, reason: MalformedReason) {
         malformed += 1
         if samples.count < sampleLimit {
             samples.append(Sample(line: line, text: Array(text.prefix(Tally.sampleTextBytes)), reason: reason))
         }
     }
 
-    public func value(bucket b: Int, slot: Int) -> Int64 { storage[b * width + slot] }
+    package func value(bucket b: Int, slot: Int) -> Int64 { storage[b * width + slot] }
 }
 
 /// Why a line was counted as malformed.
-public enum MalformedReason: String, Sendable, Codable {
+package enum MalformedReason: String, Sendable, Codable {
     case format = "does not match the log format"
     case tooLong = "longer than the line limit"
 }

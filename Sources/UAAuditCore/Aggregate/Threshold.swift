@@ -1,20 +1,20 @@
 /// The alert threshold as an exact decimal fraction, so `0.1%` of 1000 requests is exactly 1.
 ///
 /// An hour is over the threshold when `count / requests` is strictly above it, computed in integers.
-public struct Threshold: Sendable, Equatable, CustomStringConvertible {
+package struct Threshold: Sendable, Equatable, CustomStringConvertible {
     /// The threshold is `numerator / denominator`.
-    public let numerator: Int64
-    public let denominator: Int64
+    package let numerator: Int64
+    package let denominator: Int64
 
-    public static let standard = Threshold(numerator: 1, denominator: 1000)
+    package static let standard = Threshold(numerator: 1, denominator: 1000)
 
-    public init(numerator: Int64, denominator: Int64) {
+    package init(numerator: Int64, denominator: Int64) {
         self.numerator = numerator
         self.denominator = denominator
     }
 
     /// Parses `0.001`, `1e-3` is not accepted; `0.1%` means 0.001. Nil unless 0 ≤ value ≤ 1.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var s = Substring(text.trimmingSpaces)
         var percent = false
         if s.hasSuffix("%") {
@@ -45,17 +45,17 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         self.init(numerator: numerator, denominator: denominator)
     }
 
-    public var value: Double { Double(numerator) / Double(denominator) }
+    package var value: Double { Double(numerator) / Double(denominator) }
 
     /// True when `count / requests` is strictly above the threshold.
-    public func isExceeded(count: Int64, requests: Int64) -> Bool {
+    package func isExceeded(count: Int64, requests: Int64) -> Bool {
         guard requests > 0 else { return false }
         let left = count.multipliedFullWidth(by: denominator)
         let right = numerator.multipliedFullWidth(by: requests)
         return left.high > right.high || (left.high == right.high && left.low > right.low)
     }
 
-    public var description: String { "\(value)" }
+    package var description: String { "\(value)" }
 }
 
 extension String {

@@ -17,15 +17,15 @@ import Foundation
 ///
 /// The channel is resolved (environment read, files read, kind inferred) when it is used, so
 /// a config file can be checked without the secrets at hand; its description never shows them.
-public struct AlertChannel: Codable, Hashable, Sendable, CustomStringConvertible {
-    public var kind: ChannelKind?
-    public var url: ConfiguredValue
-    public var secret: ConfiguredValue?
-    public var msgtype: WeComMessageType?
-    public var mentionedList: [String]
-    public var mentionedMobileList: [String]
+package struct AlertChannel: Codable, Hashable, Sendable, CustomStringConvertible {
+    package var kind: ChannelKind?
+    package var url: ConfiguredValue
+    package var secret: ConfiguredValue?
+    package var msgtype: WeComMessageType?
+    package var mentionedList: [String]
+    package var mentionedMobileList: [String]
 
-    public init(
+    package init(
         kind: ChannelKind? = nil, url: ConfiguredValue, secret: ConfiguredValue? = nil,
         msgtype: WeComMessageType? = nil, mentionedList: [String] = [], mentionedMobileList: [String] = []
     ) {
@@ -38,7 +38,7 @@ public struct AlertChannel: Codable, Hashable, Sendable, CustomStringConvertible
     }
 
     /// The URL, the secret and the kind, ready to send to; checks the options against the kind.
-    public func resolve(environment: [String: String]) throws(AlertError) -> ResolvedChannel {
+    package func resolve(environment: [String: String]) throws(AlertError) -> ResolvedChannel {
         let text = try url.resolve(environment: environment, what: "the webhook URL")
         let shown = Redaction.url(text)
         guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(),
@@ -74,14 +74,14 @@ public struct AlertChannel: Codable, Hashable, Sendable, CustomStringConvertible
     /// A name for the channel that is safe to store and stable from run to run (the cron
     /// mode keeps per channel what it has not delivered): the description, then 8 hex digits
     /// of a SHA-256 of the whole channel, so that two robots behind one redacted URL differ.
-    public var key: String {
+    package var key: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let bytes = (try? encoder.encode(self)).map { [UInt8]($0) } ?? Array(description.utf8)
         return "\(description) #\(SHA256.hex(SHA256.hash(bytes)).prefix(8))"
     }
 
-    public var description: String {
+    package var description: String {
         let kindText = kind?.rawValue ?? "webhook"
         switch url {
         case .literal(let text): return "\(kindText) \(Redaction.url(text))"
@@ -101,7 +101,7 @@ public struct AlertChannel: Codable, Hashable, Sendable, CustomStringConvertible
         case mentionedMobileList = "mentioned_mobile_list"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let place = decoder.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         let path = place.hasPrefix(".") ? String(place.dropFirst()) : (place.isEmpty ? "(top level)" : place)
         func invalid(_ message: String) -> AlertError { AlertError.invalidChannel(path: path, message: message) }
@@ -150,7 +150,7 @@ public struct AlertChannel: Codable, Hashable, Sendable, CustomStringConvertible
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(kind, forKey: .kind)
         switch url {

@@ -7,15 +7,15 @@ import Foundation
 /// failure means. Each attempt has ``DeliveryOptions/timeout``; connection errors, timeouts,
 /// 5xx and rate limits are retried up to ``DeliveryOptions/retries`` times with a doubling
 /// backoff or the service's `Retry-After`; other 4xx and service errors are not retried.
-public struct AlertDispatcher: Sendable {
-    public var options: DeliveryOptions
+package struct AlertDispatcher: Sendable {
+    package var options: DeliveryOptions
     let environment: [String: String]
     let transport: any HTTPTransport
     let clock: @Sendable () -> Date
     let sleep: @Sendable (Double) -> Void
 
     /// `environment` is where `url_env` and `secret_env` are looked up.
-    public init(
+    package init(
         options: DeliveryOptions = DeliveryOptions(), environment: [String: String],
         transport: any HTTPTransport = URLSessionTransport()
     ) {
@@ -37,7 +37,7 @@ public struct AlertDispatcher: Sendable {
 
     /// One result per channel, in the order of `channels`. A channel that cannot be resolved
     /// (an unset environment variable, say) is not delivered, after 0 attempts.
-    public func deliver(_ notification: AlertNotification, to channels: [AlertChannel]) -> [DeliveryResult] {
+    package func deliver(_ notification: AlertNotification, to channels: [AlertChannel]) -> [DeliveryResult] {
         channels.map { channel in
             do throws(AlertError) {
                 return deliver(notification, to: try channel.resolve(environment: environment))
@@ -50,7 +50,7 @@ public struct AlertDispatcher: Sendable {
     }
 
     /// Delivers to one resolved channel, retrying as ``DeliveryOptions`` says.
-    public func deliver(_ notification: AlertNotification, to channel: ResolvedChannel) -> DeliveryResult {
+    package func deliver(_ notification: AlertNotification, to channel: ResolvedChannel) -> DeliveryResult {
         let format = channel.kind.format
         var attempts = 0
         func result(_ failure: DeliveryFailure?) -> DeliveryResult {

@@ -1,5 +1,5 @@
 /// Why an alert channel cannot be used as configured. Messages never contain a secret.
-public enum AlertError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum AlertError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The URL is not an http or https URL with a host; `shown` is already redacted.
     case badURL(shown: String)
     /// No kind was given and the host does not tell; `shown` is already redacted.
@@ -14,7 +14,7 @@ public enum AlertError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A channel in a config file is malformed; `path` is where (`alerts[1]`).
     case invalidChannel(path: String, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badURL(let shown):
             return "webhook URL \(shown) is not an http:// or https:// URL with a host"

@@ -3,28 +3,28 @@
 ///
 /// It is the body the `generic` channel posts (schema `uaaudit.alert/1`, keys sorted), and it
 /// holds no secret, so the cron mode can keep an undelivered one in its state and send it later.
-public struct AlertNotification: Codable, Equatable, Sendable {
-    public static let schemaID = "uaaudit.alert/1"
+package struct AlertNotification: Codable, Equatable, Sendable {
+    package static let schemaID = "uaaudit.alert/1"
 
-    public var schema: String = AlertNotification.schemaID
+    package var schema: String = AlertNotification.schemaID
     /// A stable hash of host, alert class and hours: the same breach always has the same id,
     /// so a receiver can drop a duplicate.
-    public var id: String
+    package var id: String
     /// A test message (`uaaudit alert test`), not an alert.
-    public var test: Bool
-    public var host: String
-    public var alertClass: String
+    package var test: Bool
+    package var host: String
+    package var alertClass: String
     /// All class names in rule order (the order in which messages list the counts).
-    public var classOrder: [String]
-    public var threshold: Double
-    public var minRequests: Int64
+    package var classOrder: [String]
+    package var threshold: Double
+    package var minRequests: Int64
     /// The start of the first breached hour and the end of the last (`2026-11-29T18:00:00+08:00`).
-    public var from: String?
-    public var to: String?
+    package var from: String?
+    package var to: String?
     /// The breached hours, exactly as the report has them.
-    public var hours: [Report.HourEntry]
+    package var hours: [Report.HourEntry]
     /// When the report (or the test) was made.
-    public var generatedAt: String
+    package var generatedAt: String
 
     enum CodingKeys: String, CodingKey {
         case schema, id, test, host, threshold, from, to, hours
@@ -34,7 +34,7 @@ public struct AlertNotification: Codable, Equatable, Sendable {
         case generatedAt = "generated_at"
     }
 
-    public init(
+    package init(
         host: String, alertClass: String, classOrder: [String], threshold: Double, minRequests: Int64,
         hours: [Report.HourEntry], generatedAt: String, test: Bool = false
     ) {
@@ -58,7 +58,7 @@ public struct AlertNotification: Codable, Equatable, Sendable {
 
     /// The id of the alert for these hours: the same whenever it is sent again (the cron mode
     /// keeps it with an undelivered alert), so a receiver can drop a duplicate.
-    public static func alertID(host: String, alertClass: String, hours: [String]) -> String {
+    package static func alertID(host: String, alertClass: String, hours: [String]) -> String {
         id(of: ["alert", host, alertClass] + hours)
     }
 
@@ -69,7 +69,7 @@ public struct AlertNotification: Codable, Equatable, Sendable {
     /// The notification for the report's breached hours (``Report/HourEntry/alert``: share
     /// strictly above the threshold with at least `min_requests` requests), or, with `hours`,
     /// for the report's hours of those names (an alert the cron mode kept); nil when none is.
-    public init?(report: Report, host: String, hours: [String]? = nil) {
+    package init?(report: Report, host: String, hours: [String]? = nil) {
         let chosen = hours.map { Set($0) }
         let selected = report.hours.filter { chosen?.contains($0.hour) ?? $0.alerted }
         if selected.isEmpty { return nil }
@@ -80,7 +80,7 @@ public struct AlertNotification: Codable, Equatable, Sendable {
     }
 
     /// A clearly marked test message, with no hours.
-    public static func test(host: String, generatedAt: String) -> AlertNotification {
+    package static func test(host: String, generatedAt: String) -> AlertNotification {
         AlertNotification(
             host: host, alertClass: "inconsistent", classOrder: [], threshold: 0, minRequests: 0, hours: [],
             generatedAt: generatedAt, test: true)

@@ -1,5 +1,5 @@
 /// The services uaaudit notifies, each with its own payload and its own rule for success.
-public enum ChannelKind: String, Codable, CaseIterable, Sendable {
+package enum ChannelKind: String, Codable, CaseIterable, Sendable {
     /// WeCom (企业微信) group robot.
     case wecom
     /// DingTalk (钉钉) custom robot, optionally signed.
@@ -14,7 +14,7 @@ public enum ChannelKind: String, Codable, CaseIterable, Sendable {
     case alertmanager
 
     /// The kind a webhook's host implies, for the services that have one fixed host.
-    public static func inferred(fromHost host: String) -> ChannelKind? {
+    package static func inferred(fromHost host: String) -> ChannelKind? {
         switch host.lowercased() {
         case "qyapi.weixin.qq.com": return .wecom
         case "oapi.dingtalk.com": return .dingtalk
@@ -25,10 +25,10 @@ public enum ChannelKind: String, Codable, CaseIterable, Sendable {
     }
 
     /// The kinds, for messages: `wecom, dingtalk, feishu, slack, generic, alertmanager`.
-    public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// Whether the service can check a signature made with a secret.
-    public var takesSecret: Bool { self == .dingtalk || self == .feishu }
+    package var takesSecret: Bool { self == .dingtalk || self == .feishu }
 
     /// The payload and answer rules of this kind.
     var format: any ChannelFormat {

@@ -4,7 +4,7 @@ import Foundation
 /// variable, or a file (so that it need not sit in a crontab or a config file).
 ///
 /// Its description (and its mirror) names the variable or the file, never a value.
-public enum ConfiguredValue: Hashable, Sendable, CustomStringConvertible, CustomReflectable {
+package enum ConfiguredValue: Hashable, Sendable, CustomStringConvertible, CustomReflectable {
     case literal(String)
     case environment(String)
     case file(String)
@@ -13,7 +13,7 @@ public enum ConfiguredValue: Hashable, Sendable, CustomStringConvertible, Custom
     static let fileLimit = 64 << 10
 
     /// The value, with surrounding white space (a file's final newline) removed.
-    public func resolve(environment: [String: String], what: String) throws(AlertError) -> String {
+    package func resolve(environment: [String: String], what: String) throws(AlertError) -> String {
         switch self {
         case .literal(let value):
             return value.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -34,7 +34,7 @@ public enum ConfiguredValue: Hashable, Sendable, CustomStringConvertible, Custom
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .literal: return "(given inline)"
         case .environment(let name): return "$\(name)"
@@ -43,5 +43,5 @@ public enum ConfiguredValue: Hashable, Sendable, CustomStringConvertible, Custom
     }
 
     /// `dump` and debuggers see the description too, not the value.
-    public var customMirror: Mirror { Mirror(self, children: ["source": description]) }
+    package var customMirror: Mirror { Mirror(self, children: ["source": description]) }
 }

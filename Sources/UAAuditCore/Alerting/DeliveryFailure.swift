@@ -1,7 +1,7 @@
 /// Why a channel did not take an alert, in the channel's own words where it gave some.
 ///
 /// Every text in it has been scrubbed of the channel's secrets and of control characters.
-public enum DeliveryFailure: Error, Equatable, Sendable, Codable, CustomStringConvertible {
+package enum DeliveryFailure: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// The channel could not be resolved (an unset environment variable, an unreadable file).
     case configuration(String)
     /// No connection: refused, reset, host not found.
@@ -15,7 +15,7 @@ public enum DeliveryFailure: Error, Equatable, Sendable, Codable, CustomStringCo
     /// A success status, but an answer the service never gives on success.
     case unexpectedAnswer(status: Int, body: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .configuration(let message): return message
         case .connection(let reason): return reason

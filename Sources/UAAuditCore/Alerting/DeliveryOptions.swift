@@ -1,17 +1,17 @@
 /// How hard delivery tries: the timeout of one attempt, the retries and the waits between them.
-public struct DeliveryOptions: Sendable, Equatable {
+package struct DeliveryOptions: Sendable, Equatable {
     /// Seconds one attempt may take, connection included.
-    public var timeout: Double
+    package var timeout: Double
     /// Attempts after the first, made on connection errors, timeouts, 5xx and rate limits.
-    public var retries: Int
+    package var retries: Int
     /// Seconds before the first retry; each later wait doubles.
-    public var backoff: Double
+    package var backoff: Double
     /// The longest wait before a retry, a service's `Retry-After` included.
-    public var maxWait: Double
+    package var maxWait: Double
     /// The `User-Agent` header of the requests.
-    public var userAgent: String
+    package var userAgent: String
 
-    public init(
+    package init(
         timeout: Double = 10, retries: Int = 2, backoff: Double = 1, maxWait: Double = 30,
         userAgent: String = "uaaudit"
     ) {
@@ -24,7 +24,7 @@ public struct DeliveryOptions: Sendable, Equatable {
 
     /// Seconds to wait before retry number `retry` (1 for the first): the service's
     /// `Retry-After` when it gave one, else the doubling backoff; never above ``maxWait``.
-    public func wait(beforeRetry retry: Int, retryAfter: Double?) -> Double {
+    package func wait(beforeRetry retry: Int, retryAfter: Double?) -> Double {
         if let retryAfter { return min(max(retryAfter, 0), maxWait) }
         var wait = backoff
         for _ in 1..<max(retry, 1) { wait *= 2 }

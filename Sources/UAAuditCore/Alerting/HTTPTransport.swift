@@ -1,4 +1,4 @@
 /// Sends one POST and waits for its answer: the seam between the delivery rules and the network.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError>
 }

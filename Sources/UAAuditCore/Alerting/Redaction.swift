@@ -7,14 +7,14 @@ import Foundation
 /// every query value, any user info, the fragment, each path segment after `hook`, `hooks` or
 /// `services`, and any path segment that looks like a token replaced by `***`.
 /// ``scrub(_:secrets:)`` removes known secret values from free text, such as a service's answer.
-public enum Redaction {
-    public static let mask = "***"
+package enum Redaction {
+    package static let mask = "***"
 
     /// Path segments after which every segment is the hook's secret id.
     static let hookMarkers: Set<String> = ["hook", "hooks", "services"]
 
     /// The URL with its secrets masked; text that does not parse as a URL is masked whole.
-    public static func url(_ text: String) -> String {
+    package static func url(_ text: String) -> String {
         guard let parts = URLComponents(string: text), let scheme = parts.scheme, let host = parts.host,
             !host.isEmpty
         else { return mask }
@@ -31,7 +31,7 @@ public enum Redaction {
     }
 
     /// The secret strings inside a URL, as given and percent-decoded, longest first.
-    public static func secrets(in text: String) -> [String] {
+    package static func secrets(in text: String) -> [String] {
         guard let parts = URLComponents(string: text) else { return [text] }
         var found: [String] = []
         found += [parts.percentEncodedUser, parts.percentEncodedPassword, parts.percentEncodedFragment]
@@ -47,7 +47,7 @@ public enum Redaction {
     /// `text` with every occurrence of each secret of at least 4 characters replaced by `***`.
     ///
     /// Shorter values (a `v=1` in a query) are masked in URLs but not hunted in free text.
-    public static func scrub(_ text: String, secrets: [String]) -> String {
+    package static func scrub(_ text: String, secrets: [String]) -> String {
         var out = text
         for secret in secrets.sorted(by: { $0.count > $1.count }) where secret.count >= 4 {
             out = out.replacingOccurrences(of: secret, with: mask)

@@ -3,11 +3,11 @@ import Foundation
 /// A channel ready to send to: its URL and secret read, its kind known, its options checked.
 ///
 /// Its description and its mirror show the URL redacted, so it is safe to print or dump.
-public struct ResolvedChannel: Sendable, CustomStringConvertible, CustomReflectable {
-    public let kind: ChannelKind
+package struct ResolvedChannel: Sendable, CustomStringConvertible, CustomReflectable {
+    package let kind: ChannelKind
     let url: URL
     /// The URL as uaaudit shows it (``Redaction/url(_:)``).
-    public let shownURL: String
+    package let shownURL: String
     let secret: String?
     /// Every secret value of this channel, to scrub from whatever text is shown.
     let secrets: [String]
@@ -15,10 +15,10 @@ public struct ResolvedChannel: Sendable, CustomStringConvertible, CustomReflecta
     let mentionedList: [String]
     let mentionedMobileList: [String]
 
-    public var description: String { "\(kind.rawValue) \(shownURL)" }
+    package var description: String { "\(kind.rawValue) \(shownURL)" }
 
     /// `dump` and debuggers see the redacted URL only.
-    public var customMirror: Mirror { Mirror(self, children: ["kind": kind, "url": shownURL]) }
+    package var customMirror: Mirror { Mirror(self, children: ["kind": kind, "url": shownURL]) }
 
     /// `text` without any of this channel's secrets.
     func scrub(_ text: String) -> String { Redaction.scrub(text, secrets: secrets) }

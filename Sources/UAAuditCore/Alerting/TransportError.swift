@@ -1,5 +1,5 @@
 /// Why a request got no HTTP answer at all.
-public enum TransportError: Error, Equatable, Sendable {
+package enum TransportError: Error, Equatable, Sendable {
     /// No answer within the timeout.
     case timeout
     /// The connection failed (refused, reset, host not found); worth another try.

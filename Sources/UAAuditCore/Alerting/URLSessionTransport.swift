@@ -13,10 +13,10 @@ import Foundation
 /// The timeout is kept here, not by URLSession: FoundationNetworking hands libcurl whole
 /// seconds, rounded down, so 0.3 s timed out at once and 1.5 s after 1 s. URLSession gets a
 /// looser limit, and the request is cancelled when the exact deadline passes.
-public struct URLSessionTransport: HTTPTransport {
-    public init() {}
+package struct URLSessionTransport: HTTPTransport {
+    package init() {}
 
-    public func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError> {
+    package func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError> {
         let configuration = URLSessionConfiguration.ephemeral
         let looser = timeout.rounded(.up) + 1
         configuration.timeoutIntervalForRequest = looser

@@ -1,24 +1,34 @@
 /// Classifies user agents with a ``RuleSet``: one per thread (it owns PCRE2 match state).
-public final class Classifier {
+package final class Classifier {
     /// Returned by ``classify(_:)`` when a pattern could not finish (a match limit, say).
-    public static let failed: UInt8 = 255
+    package static let failed: UInt8 = 255
 
-    public let rules: RuleSet
+    package let rules: RuleSet
     private let matcher: PatternMatcher
 
-    public init(rules: RuleSet) {
+    package init(rules: RuleSet) {
         self.rules = rules
         self.matcher = PatternMatcher(limits: rules.limits)
     }
 
     /// True when a logged UA field means "no UA": `-` (unset) or empty.
     @inline(__always)
-    public static func isMissing(raw: UnsafeRawBufferPointer) -> Bool {
+    static func isMissing(raw: UnsafeRawBufferPointer) -> Bool {
         raw.count == 0 || (raw.count == 1 && raw[0] == 0x2D)
     }
 
+    /// ``isMissing(raw:)`` for a borrowed span of bytes (the CLI's view of a line).
+    package static func isMissing(_ ua: RawSpan) -> Bool {
+        ua.byteCount == 0 || (ua.byteCount == 1 && ua.unsafeLoad(fromByteOffset: 0, as: UInt8.self) == 0x2D)
+    }
+
+    /// ``firstMatch(_:)`` for a borrowed span of decoded UA bytes.
+    package func firstMatch(_ ua: RawSpan) -> (rule: Int, pattern: Int)? {
+        ua.withUnsafeBytes { firstMatch($0) }
+    }
+
     /// The class index of a decoded, present UA, or ``failed``.
-    public func classify(_ ua: UnsafeRawBufferPointer) -> UInt8 {
+    func classify(_ ua: UnsafeRawBufferPointer) -> UInt8 {
         for (index, rule) in rules.rules.enumerated() {
             for pattern in rule.patterns {
                 switch matcher.search(pattern, in: ua) {
@@ -33,7 +43,7 @@ public final class Classifier {
 
     /// The rule and pattern indexes that take a decoded, present UA: `(otherIndex, -1)` when no
     /// rule does, nil when a pattern could not finish. No allocation: for streaming `classify`.
-    package func firstMatch(_ ua: UnsafeRawBufferPointer) -> (rule: Int, pattern: Int)? {
+    func firstMatch(_ ua: UnsafeRawBufferPointer) -> (rule: Int, pattern: Int)? {
         for (index, rule) in rules.rules.enumerated() {
             for (p, pattern) in rule.patterns.enumerated() {
                 switch matcher.search(pattern, in: ua) {
@@ -52,15 +62,15 @@ public final class Classifier {
     }
 
     /// Why a UA got its class: for `uaaudit classify`.
-    public struct Explanation: Equatable, Sendable {
-        public var className: String
+    package struct Explanation: Equatable, Sendable {
+        package var className: String
         /// The rule and the pattern that matched (nil for `other` and `missing`).
-        public var pattern: String?
+        package var pattern: String?
         /// Set when a pattern could not finish: the UA is counted under `errors`.
-        public var failure: String?
+        package var failure: String?
     }
 
-    public func explain(_ ua: [UInt8]) -> Explanation {
+    package func explain(_ ua: [UInt8]) -> Explanation {
         if ua.isEmpty || ua == [0x2D] { return Explanation(className: "missing") }
         return ua.withUnsafeBytes { buffer in
             for rule in rules.rules {
@@ -79,7 +89,7 @@ public final class Classifier {
 
     /// True when the request path is inside the rule set's scope (always, without a scope).
     @inline(__always)
-    public func inScope(path: UnsafeRawBufferPointer?) -> Bool {
+    func inScope(path: UnsafeRawBufferPointer?) -> Bool {
         guard let scope = rules.scope else { return true }
         guard let path else { return false }
         return matcher.search(scope, in: path) == .match

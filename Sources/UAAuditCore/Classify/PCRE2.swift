@@ -4,12 +4,12 @@ import CPCRE2
 ///
 /// Patterns run on raw bytes (no UTF mode), unanchored. The compiled code is read-only and shared
 /// between threads; each thread matches through its own ``PatternMatcher``.
-public final class Pattern: @unchecked Sendable {
-    public let source: String
+package final class Pattern: @unchecked Sendable {
+    package let source: String
     let code: OpaquePointer
 
     /// Compiles `source`; the error carries PCRE2's message and the offset in the pattern.
-    public init(_ source: String) throws(PatternError) {
+    package init(_ source: String) throws(PatternError) {
         self.source = source
         var errorCode: Int32 = 0
         var errorOffset = 0
@@ -35,29 +35,29 @@ public final class Pattern: @unchecked Sendable {
 }
 
 /// A pattern that did not compile.
-public struct PatternError: Error, Equatable {
-    public let pattern: String
-    public let message: String
-    public let offset: Int
+package struct PatternError: Error, Equatable {
+    package let pattern: String
+    package let message: String
+    package let offset: Int
 }
 
 /// Limits that bound every match, so that no pattern can hang a run.
-public struct MatchLimits: Sendable, Equatable, Codable {
+package struct MatchLimits: Sendable, Equatable, Codable {
     /// PCRE2's match limit (backtracking steps); JIT obeys it.
-    public var matchLimit: UInt32
+    package var matchLimit: UInt32
     /// PCRE2's heap limit in KiB.
-    public var heapLimitKiB: UInt32
+    package var heapLimitKiB: UInt32
 
-    public static let standard = MatchLimits(matchLimit: 1_000_000, heapLimitKiB: 20_000)
+    package static let standard = MatchLimits(matchLimit: 1_000_000, heapLimitKiB: 20_000)
 
-    public init(matchLimit: UInt32, heapLimitKiB: UInt32) {
+    package init(matchLimit: UInt32, heapLimitKiB: UInt32) {
         self.matchLimit = matchLimit
         self.heapLimitKiB = heapLimitKiB
     }
 }
 
 /// The outcome of one match.
-public enum MatchOutcome: Equatable, Sendable {
+package enum MatchOutcome: Equatable, Sendable {
     case match
     case noMatch
     /// The match was abandoned (a limit hit, or another PCRE2 error): the UA cannot be classified.
@@ -65,11 +65,11 @@ public enum MatchOutcome: Equatable, Sendable {
 }
 
 /// Per-thread match state: PCRE2 match data and a match context carrying the limits.
-public final class PatternMatcher {
+package final class PatternMatcher {
     private let matchData: OpaquePointer
     private let context: OpaquePointer
 
-    public init(limits: MatchLimits = .standard) {
+    package init(limits: MatchLimits = .standard) {
         matchData = pcre2_match_data_create_8(1, nil)
         context = pcre2_match_context_create_8(nil)
         pcre2_set_match_limit_8(context, limits.matchLimit)
@@ -83,7 +83,7 @@ public final class PatternMatcher {
     }
 
     /// Searches `subject` for `pattern` anywhere (unanchored).
-    public func search(_ pattern: Pattern, in subject: UnsafeRawBufferPointer) -> MatchOutcome {
+    func search(_ pattern: Pattern, in subject: UnsafeRawBufferPointer) -> MatchOutcome {
         let base = subject.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptySubject
         let rc = pcre2_match_8(pattern.code, base, subject.count, 0, 0, matchData, context)
         if rc >= 0 { return .match }

@@ -1,32 +1,32 @@
 /// The ordered rules, the alert class, the optional scope and the match limits of an audit.
 ///
 /// Class indexes: the rules in order, then `other`, then `missing`.
-public struct RuleSet: Sendable {
-    public static let reservedNames: Set<String> = ["other", "missing", "errors", "out_of_scope"]
+package struct RuleSet: Sendable {
+    package static let reservedNames: Set<String> = ["other", "missing", "errors", "out_of_scope"]
     /// The most rules a set may have. A class index is one byte on the hot path (the rules,
     /// `other` and `missing`, with 255 kept for "the pattern could not finish"), so the bound
     /// is checked here, where a rules file is read, never assumed later.
-    public static let maxRules = 250
+    package static let maxRules = 250
 
-    public let rules: [Rule]
-    public let alertClass: String
+    package let rules: [Rule]
+    package let alertClass: String
     /// Only requests whose path matches are audited; the rest are counted as out of scope.
-    public let scope: Pattern?
-    public let limits: MatchLimits
+    package let scope: Pattern?
+    package let limits: MatchLimits
     /// The name the operator's app puts in its own UA (the rules file's `app`), for coverage warnings.
-    public let app: String?
+    package let app: String?
     /// UAs with the class the rules must give them (the rules file's `examples`).
-    public let examples: [RuleExample]
+    package let examples: [RuleExample]
 
     /// All class names, in index order.
-    public let classNames: [String]
-    public let alertIndex: Int
+    package let classNames: [String]
+    package let alertIndex: Int
 
-    public var otherIndex: Int { rules.count }
-    public var missingIndex: Int { rules.count + 1 }
-    public var classCount: Int { rules.count + 2 }
+    package var otherIndex: Int { rules.count }
+    package var missingIndex: Int { rules.count + 1 }
+    package var classCount: Int { rules.count + 2 }
 
-    public init(
+    package init(
         rules: [Rule], alertClass: String = "inconsistent", scope: Pattern? = nil,
         limits: MatchLimits = .standard, app: String? = nil, examples: [RuleExample] = []
     ) throws(RulesError) {
@@ -60,13 +60,13 @@ public struct RuleSet: Sendable {
     }
 
     /// The rules uaaudit uses when no rules file is given.
-    public static let builtinSources: [(name: String, pattern: String)] = [
+    package static let builtinSources: [(name: String, pattern: String)] = [
         ("webview", #"MyApp/\d+\.\d+\.\d+ \(iPhone;.*iOS \d+_\d+\).*Safari/\d+\.\d+"#),
         ("urlsession", #"MyApp/\d+\.\d+\.\d+ \(iPhone;.*iOS \d+_\d+\)"#),
         ("inconsistent", #"com\.apple\.CFNetwork|Mozilla/5\.0 \(iPhone; CPU iPhone OS \d+_\d+ like Mac OS X\)"#),
     ]
 
-    public static func builtin() -> RuleSet {
+    package static func builtin() -> RuleSet {
         do {
             let rules = try builtinSources.map { source throws(RulesError) in
                 try Rule(name: source.name, sources: [source.pattern])
@@ -78,7 +78,7 @@ public struct RuleSet: Sendable {
     }
 
     /// A description of the rule set that reports carry, so that merged reports can check they agree.
-    public var summary: RulesSummary {
+    package var summary: RulesSummary {
         RulesSummary(
             order: rules.map(\.name), alertClass: alertClass,
             patterns: Dictionary(uniqueKeysWithValues: rules.map { ($0.name, $0.patterns.map(\.source)) }),
@@ -86,7 +86,7 @@ public struct RuleSet: Sendable {
     }
 
     /// The examples these rules classify otherwise than they say, in the file's order.
-    public func failingExamples() -> [ExampleFailure] {
+    package func failingExamples() -> [ExampleFailure] {
         let classifier = Classifier(rules: self)
         return examples.compactMap { example in
             let got = classifier.explain(example.ua)

@@ -1,5 +1,5 @@
 /// Why a rule set could not be built.
-public enum RulesError: Error, Equatable, CustomStringConvertible {
+package enum RulesError: Error, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     case invalidJSON(path: String, message: String)
     case unsupportedVersion(path: String, version: Int)
@@ -15,7 +15,7 @@ public enum RulesError: Error, Equatable, CustomStringConvertible {
     case unknownExampleClass(path: String, ua: String, name: String)
     case failingExample(path: String, ExampleFailure)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let reason):
             return "cannot read rules file \(path): \(reason)"

@@ -17,34 +17,34 @@ import Foundation
 ///
 /// `app` (the name the app puts in its own UA) lets reports warn when that app's UAs fall into
 /// `other`; `examples` are checked every time the file is loaded.
-public struct RulesFile: Codable, Equatable, Sendable {
-    public struct RuleEntry: Codable, Equatable, Sendable {
-        public var `class`: String
-        public var patterns: [String]
-        public var comment: String?
+package struct RulesFile: Codable, Equatable, Sendable {
+    package struct RuleEntry: Codable, Equatable, Sendable {
+        package var `class`: String
+        package var patterns: [String]
+        package var comment: String?
     }
 
-    public struct ScopeEntry: Codable, Equatable, Sendable {
-        public var path: String
-        public var comment: String?
+    package struct ScopeEntry: Codable, Equatable, Sendable {
+        package var path: String
+        package var comment: String?
     }
 
     /// A UA and the class the file's rules must give it.
-    public struct ExampleEntry: Codable, Equatable, Sendable {
-        public var ua: String
-        public var `class`: String
-        public var comment: String?
+    package struct ExampleEntry: Codable, Equatable, Sendable {
+        package var ua: String
+        package var `class`: String
+        package var comment: String?
     }
 
-    public var version: Int?
-    public var alertClass: String?
-    public var scope: ScopeEntry?
-    public var matchLimit: UInt32?
-    public var heapLimitKiB: UInt32?
-    public var comment: String?
-    public var app: String?
-    public var rules: [RuleEntry]
-    public var examples: [ExampleEntry]?
+    package var version: Int?
+    package var alertClass: String?
+    package var scope: ScopeEntry?
+    package var matchLimit: UInt32?
+    package var heapLimitKiB: UInt32?
+    package var comment: String?
+    package var app: String?
+    package var rules: [RuleEntry]
+    package var examples: [ExampleEntry]?
 
     enum CodingKeys: String, CodingKey {
         case version, scope, rules, comment, app, examples
@@ -54,7 +54,7 @@ public struct RulesFile: Codable, Equatable, Sendable {
     }
 
     /// Reads and compiles the rules file at `path`.
-    public static func load(path: String) throws(RulesError) -> RuleSet {
+    package static func load(path: String) throws(RulesError) -> RuleSet {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.readAll(path: path, limit: 4 << 20)
@@ -65,14 +65,14 @@ public struct RulesFile: Codable, Equatable, Sendable {
     }
 
     /// Compiles rules-file JSON (`path` names it in messages) and checks its examples.
-    public static func parse(_ bytes: [UInt8], path: String) throws(RulesError) -> RuleSet {
+    package static func parse(_ bytes: [UInt8], path: String) throws(RulesError) -> RuleSet {
         let rules = try decode(bytes, path: path).compile(path: path)
         if let failure = rules.failingExamples().first { throw RulesError.failingExample(path: path, failure) }
         return rules
     }
 
     /// Decodes rules-file JSON without compiling it.
-    public static func decode(_ bytes: [UInt8], path: String) throws(RulesError) -> RulesFile {
+    package static func decode(_ bytes: [UInt8], path: String) throws(RulesError) -> RulesFile {
         do {
             return try JSONDecoder().decode(RulesFile.self, from: Data(bytes))
         } catch {

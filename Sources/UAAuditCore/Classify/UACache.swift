@@ -5,33 +5,33 @@
 /// compare, no copy. Bounded: when full, it is emptied and starts again. Family ids index the
 /// ``families`` table, which does not empty (tallies refer to its ids) but refuses new families
 /// once full: those UAs get ``untrackedFamily``.
-public final class UACache {
+package final class UACache {
     /// The family id of a UA whose family did not fit the bounded family table.
-    public static let untrackedFamily: UInt32 = .max
-    public static let defaultFamilies = 8_192
+    package static let untrackedFamily: UInt32 = .max
+    package static let defaultFamilies = 8_192
     /// The most distinct families one chunk's tally tracks (first seen, first kept); the rest
     /// of its requests are counted as untracked families. Half the family table, so that a
     /// table emptied when more than this is left over at a chunk's start (``startChunk()``)
     /// never refuses a family the chunk tracks: what a chunk tracks depends on the chunk alone,
     /// not on which chunks the same thread read before it.
-    public static let familiesPerChunk = defaultFamilies / 2
+    package static let familiesPerChunk = defaultFamilies / 2
 
-    public static let defaultEntries = 32_768
-    public static let defaultArenaBytes = 4 << 20
+    package static let defaultEntries = 32_768
+    package static let defaultArenaBytes = 4 << 20
     /// UAs longer than this are classified every time rather than cached.
-    public static let maxKeyBytes = 16_384
+    package static let maxKeyBytes = 16_384
 
     private let table: ByteTable
     /// Family bytes → id (the entry index); shared with the tallies that count by family.
-    public let families: ByteTable
+    package let families: ByteTable
     private let familyScratch: UnsafeMutableBufferPointer<UInt8>
     private let classifier: Classifier
     private let escape: EscapeMode
     /// Room for one decoded UA: the longest line the reader hands out (``LineReader``).
     private let scratch: UnsafeMutableBufferPointer<UInt8>
-    public private(set) var misses = 0
+    package private(set) var misses = 0
 
-    public init(
+    package init(
         classifier: Classifier, escape: EscapeMode, entries: Int = defaultEntries,
         arenaBytes: Int = defaultArenaBytes, maxLineBytes: Int
     ) {
@@ -63,13 +63,13 @@ public final class UACache {
 
     /// The class index of a present (non-missing) raw UA field, or ``Classifier/failed``.
     @inline(__always)
-    public func classOf(raw: UnsafeRawBufferPointer) -> UInt8 {
+    func classOf(raw: UnsafeRawBufferPointer) -> UInt8 {
         UInt8(truncatingIfNeeded: lookup(raw: raw))
     }
 
     /// The class index (low 8 bits) and family id (the 32 bits above) of a present raw UA field.
     @inline(__always)
-    public func lookup(raw: UnsafeRawBufferPointer) -> UInt64 {
+    func lookup(raw: UnsafeRawBufferPointer) -> UInt64 {
         if raw.count > UACache.maxKeyBytes { return classifyRaw(raw) }
         let hash = ByteHash.hash(raw)
         if let e = table.find(raw, hash: hash) { return UInt64(bitPattern: table.values[e]) }

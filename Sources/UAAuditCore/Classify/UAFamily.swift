@@ -2,9 +2,9 @@
 /// `MyApp/3.2.1 (iPhone; iPhone15,2; iOS 18_1)` and `MyApp/3.2.2 (iPhone; iPhone14,5; iOS 17_6)`
 /// are one family, `MyApp/#.#.# (iPhone; iPhone#,#; iOS #_#)`, and a new shape (`iOS 18.1`
 /// instead of `iOS 18_1`, a renamed app) is a new family.
-public enum UAFamily {
+package enum UAFamily {
     /// Families are cut to this many bytes (an attacker's 8 KiB UA is one family per shape).
-    public static let maxBytes = 256
+    package static let maxBytes = 256
 
     /// Writes the family of a decoded UA into `out` (cut to its room and to ``maxBytes``);
     /// returns its length.
@@ -31,7 +31,7 @@ public enum UAFamily {
     }
 
     /// The family of a UA given as bytes.
-    public static func of(_ ua: [UInt8]) -> [UInt8] {
+    package static func of(_ ua: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: maxBytes)
         let n = ua.withUnsafeBytes { src in out.withUnsafeMutableBufferPointer { normalize(src, into: $0) } }
         return Array(out.prefix(n))

@@ -1,20 +1,20 @@
 /// The log formats uaaudit knows by name.
-public enum BuiltinFormats {
+package enum BuiltinFormats {
     /// The format the operators' nginx writes; uaaudit's default.
-    public static let uaLog =
+    package static let uaLog =
         "$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
         + "\"$http_referer\" \"$http_user_agent\" rt=$request_time uct=\"$upstream_connect_time\" "
         + "uht=\"$upstream_header_time\" urt=\"$upstream_response_time\""
 
     /// nginx's predefined `combined` format.
-    public static let combined =
+    package static let combined =
         "$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
         + "\"$http_referer\" \"$http_user_agent\""
 
-    public static let names = ["ua_log", "combined"]
+    package static let names = ["ua_log", "combined"]
 
     /// The compiled built-in format called `name`.
-    public static func named(_ name: String) throws -> LogFormat {
+    package static func named(_ name: String) throws -> LogFormat {
         switch name {
         case "ua_log": return try LogFormat(uaLog, name: name)
         case "combined": return try LogFormat(combined, name: name)

@@ -2,7 +2,7 @@
 ///
 /// Most variables are only skipped over; the audit reads the user agent, the time,
 /// and (for scope rules and impact figures) the request and the status.
-public enum FieldRole: Sendable, Equatable {
+package enum FieldRole: Sendable, Equatable {
     case userAgent
     case timeLocal
     case timeISO8601
@@ -17,7 +17,7 @@ public enum FieldRole: Sendable, Equatable {
     case other
 
     /// The role of an nginx variable name (without the `$`).
-    public init(variableName name: String) {
+    package init(variableName name: String) {
         switch name {
         case "http_user_agent": self = .userAgent
         case "time_local": self = .timeLocal
@@ -34,7 +34,7 @@ public enum FieldRole: Sendable, Equatable {
     }
 
     /// True for the time variables; a format needs exactly one of them to bucket by hour.
-    public var isTime: Bool {
+    package var isTime: Bool {
         switch self {
         case .timeLocal, .timeISO8601, .msec: return true
         default: return false

@@ -1,5 +1,5 @@
 /// Why a log format could not be compiled or found.
-public enum FormatError: Error, Equatable, CustomStringConvertible {
+package enum FormatError: Error, Equatable, CustomStringConvertible {
     case invalidVariable(format: String, column: Int)
     case unterminatedBrace(format: String, column: Int)
     case adjacentVariables(first: String, second: String)
@@ -12,7 +12,7 @@ public enum FormatError: Error, Equatable, CustomStringConvertible {
     case badEscapeParameter(value: String, path: String, line: Int)
     case nginxConfNeedsName(path: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidVariable(let format, let column):
             return "log format has a '$' with no variable name at column \(column): \(format)"

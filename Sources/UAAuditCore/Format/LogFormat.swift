@@ -1,20 +1,20 @@
 /// A compiled nginx `log_format`: the segments a line is made of, and how values were escaped.
 ///
 /// Compile once with ``init(_:escape:name:)``; ``LineTokenizer`` then splits lines against it.
-public struct LogFormat: Sendable, Equatable {
+package struct LogFormat: Sendable, Equatable {
     /// The name given to the format (`ua_log`, `combined`, a name from nginx.conf), if any.
-    public let name: String?
+    package let name: String?
     /// The format string as nginx reads it (config-file escapes already applied).
-    public let string: String
-    public let escape: EscapeMode
-    public let segments: [Segment]
+    package let string: String
+    package let escape: EscapeMode
+    package let segments: [Segment]
 
     /// Compiles an nginx format string.
     ///
     /// Variables are `$name` or `${name}` with name characters `[A-Za-z0-9_]`, as nginx reads them.
     /// - Throws: ``FormatError`` when a variable is malformed, two variables touch, or the format
     ///   lacks the user agent or a time variable.
-    public init(_ string: String, escape: EscapeMode = .default, name: String? = nil) throws {
+    package init(_ string: String, escape: EscapeMode = .default, name: String? = nil) throws {
         self.name = name
         self.string = string
         self.escape = escape
@@ -23,7 +23,7 @@ public struct LogFormat: Sendable, Equatable {
     }
 
     /// The variable names in order, without `$`.
-    public var variableNames: [String] {
+    package var variableNames: [String] {
         segments.compactMap { if case .variable(let name, _) = $0 { return name } else { return nil } }
     }
 

@@ -3,10 +3,10 @@
 /// The config is split into directives the way nginx's own reader does (quotes, `\` escapes,
 /// `#` comments, blocks); `include` directives are not followed: when the format is not
 /// found, the error names them, since the format may be in one of them.
-public enum NginxConfig {
+package enum NginxConfig {
 
     /// Reads the config at `path` and compiles its `log_format` called `name`.
-    public static func logFormat(named name: String, path: String) throws -> LogFormat {
+    package static func logFormat(named name: String, path: String) throws -> LogFormat {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.readAll(path: path, limit: 16 << 20)
@@ -17,7 +17,7 @@ public enum NginxConfig {
     }
 
     /// Compiles the `log_format` called `name` from config text (`path` is only used in messages).
-    public static func logFormat(named name: String, config: [UInt8], path: String) throws -> LogFormat {
+    package static func logFormat(named name: String, config: [UInt8], path: String) throws -> LogFormat {
         let directives = try parse(config, path: path)
         var includes: [String] = []
         var found: [String] = []

@@ -1,5 +1,5 @@
 /// One piece of a compiled log format: literal bytes, or a variable's value.
-public enum Segment: Sendable, Equatable {
+package enum Segment: Sendable, Equatable {
     case literal([UInt8])
     case variable(name: String, role: FieldRole)
 }

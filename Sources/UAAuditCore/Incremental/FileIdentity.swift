@@ -2,21 +2,21 @@ import Glibc
 
 /// Who a log file is: its device and inode, and a fingerprint of its first bytes, so that a
 /// reused inode is not mistaken for the old file and a copied or compressed file is recognised.
-public struct FileIdentity: Codable, Equatable, Sendable {
-    public var device: UInt64
-    public var inode: UInt64
+package struct FileIdentity: Codable, Equatable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
     /// Hex hash of the first `fingerprintBytes` bytes of the (decompressed) content.
-    public var fingerprint: String
-    public var fingerprintBytes: Int
+    package var fingerprint: String
+    package var fingerprintBytes: Int
 
-    public static let maxFingerprintBytes = 4096
+    package static let maxFingerprintBytes = 4096
 
     enum CodingKeys: String, CodingKey {
         case device, inode, fingerprint
         case fingerprintBytes = "fingerprint_bytes"
     }
 
-    public init(device: UInt64, inode: UInt64, fingerprint: String, fingerprintBytes: Int) {
+    package init(device: UInt64, inode: UInt64, fingerprint: String, fingerprintBytes: Int) {
         self.device = device
         self.inode = inode
         self.fingerprint = fingerprint
@@ -24,7 +24,7 @@ public struct FileIdentity: Codable, Equatable, Sendable {
     }
 
     /// The fingerprint of `bytes` (the first bytes of a file's content).
-    public static func fingerprint(of bytes: [UInt8]) -> String {
+    package static func fingerprint(of bytes: [UInt8]) -> String {
         let h = bytes.withUnsafeBytes { ByteHash.hash($0, seed: 0x75_61_61_75_64_69_74) }
         let s = String(h, radix: 16)
         return String(repeating: "0", count: 16 - s.count) + s
@@ -32,9 +32,9 @@ public struct FileIdentity: Codable, Equatable, Sendable {
 }
 
 /// Reads the first bytes of a file's content, decompressing gzip, for fingerprints.
-public enum ContentPrefix {
+package enum ContentPrefix {
     /// Up to `count` bytes from the start of the content of `path` (gzip decompressed).
-    public static func read(path: String, count: Int) throws(InputError) -> [UInt8] {
+    package static func read(path: String, count: Int) throws(InputError) -> [UInt8] {
         let fd: Int32
         do {
             fd = try Syscalls.open(path, flags: O_RDONLY)
@@ -76,7 +76,7 @@ public enum ContentPrefix {
     }
 
     /// True when the content of `path` starts with the bytes `identity` fingerprinted.
-    public static func matches(path: String, identity: FileIdentity) -> Bool {
+    package static func matches(path: String, identity: FileIdentity) -> Bool {
         guard let prefix = try? read(path: path, count: identity.fingerprintBytes),
             prefix.count == identity.fingerprintBytes
         else { return false }

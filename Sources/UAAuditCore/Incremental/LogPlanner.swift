@@ -1,22 +1,22 @@
 import Glibc
 
 /// One stretch of a file to read in this run.
-public struct ReadStep: Sendable, Equatable {
-    public var path: String
-    public var compressed: Bool
+package struct ReadStep: Sendable, Equatable {
+    package var path: String
+    package var compressed: Bool
     /// Offset in the (decompressed) content to start at.
-    public var from: Int64
+    package var from: Int64
     /// Where to stop (after the last complete line); nil reads to the end of the content.
-    public var to: Int64?
+    package var to: Int64?
 }
 
 /// What to read of one log in this run, what could not be read, and where reading will stand.
-public struct LogPlan: Sendable {
-    public var steps: [ReadStep] = []
-    public var gaps: [RunState.Gap] = []
-    public var next = RunState.LogState()
+package struct LogPlan: Sendable {
+    package var steps: [ReadStep] = []
+    package var gaps: [RunState.Gap] = []
+    package var next = RunState.LogState()
     /// Files that could not be read while planning: the log must not be advanced this run.
-    public var errors: [InputError] = []
+    package var errors: [InputError] = []
 }
 
 /// Decides, from the saved position and what is on disk now, which bytes of a log to read.
@@ -28,8 +28,8 @@ public struct LogPlan: Sendable {
 /// truncation, a reused inode): look for the old content among the rotated files; what cannot
 /// be found is a gap, never a silent skip. The current file is read up to its last complete
 /// line; a partial last line waits for the next run.
-public enum LogPlanner {
-    public static func plan(logPath: String, saved: RunState.LogState?, detectedAt: String) -> LogPlan {
+package enum LogPlanner {
+    package static func plan(logPath: String, saved: RunState.LogState?, detectedAt: String) -> LogPlan {
         var plan = LogPlan()
         let candidates = RotationCandidates.list(for: logPath)
         let now = try? Syscalls.status(logPath)

@@ -1,14 +1,14 @@
 /// Finds the files a log may have been rotated to: `access.log.1`, `.0`, `-YYYYMMDD[HH]`, and
 /// their `.gz` variants, in the log's directory.
-public enum RotationCandidates {
-    public struct Candidate: Sendable, Equatable {
-        public var path: String
-        public var status: FileStatus
-        public var compressed: Bool
+package enum RotationCandidates {
+    package struct Candidate: Sendable, Equatable {
+        package var path: String
+        package var status: FileStatus
+        package var compressed: Bool
     }
 
     /// The rotated siblings of `logPath`, oldest first (by modification time; gzip keeps it).
-    public static func list(for logPath: String) -> [Candidate] {
+    package static func list(for logPath: String) -> [Candidate] {
         let directory = AtomicFile.parentDirectory(of: logPath)
         let base = AtomicFile.baseName(of: logPath)
         guard let names = try? Syscalls.listDirectory(directory) else { return [] }

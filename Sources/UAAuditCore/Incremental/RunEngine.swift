@@ -5,20 +5,20 @@ import Glibc
 /// Nothing is written here: the caller writes the report, delivers ``RunOutcome/newAlerts``
 /// and the pending ones, then commits ``RunOutcome/state``. A run that dies before the commit
 /// leaves the old state, and the next run reads the same bytes again: nothing is counted twice.
-public enum RunEngine {
-    public struct RunOutcome: Sendable {
-        public var state: RunState
-        public var report: Report
+package enum RunEngine {
+    package struct RunOutcome: Sendable {
+        package var state: RunState
+        package var report: Report
         /// Alerts created by this run (already added to `state.alertsPending`).
-        public var newAlerts: [RunState.PendingAlert]
+        package var newAlerts: [RunState.PendingAlert]
         /// Inputs that failed; their logs were not advanced and will be read again next run.
-        public var errors: [String]
+        package var errors: [String]
     }
 
     /// The most alert-class UAs each hour keeps in the state.
-    public static let uasPerHour = 200
+    package static let uasPerHour = 200
 
-    public static func run(_ settings: RunSettings, state saved: RunState, generatedAt: String) -> RunOutcome {
+    package static func run(_ settings: RunSettings, state saved: RunState, generatedAt: String) -> RunOutcome {
         var state = saved
         let configuration = settings.scan
         let worker = Worker(configuration: configuration, progress: nil)
@@ -190,7 +190,7 @@ public enum RunEngine {
     }
 
     /// A stable id for an alert, so that a receiver can drop a duplicate: the one its message carries.
-    public static func alertID(host: String, alertClass: String, hours: [String]) -> String {
+    package static func alertID(host: String, alertClass: String, hours: [String]) -> String {
         AlertNotification.alertID(host: host, alertClass: alertClass, hours: hours)
     }
 

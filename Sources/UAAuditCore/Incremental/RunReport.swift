@@ -1,6 +1,6 @@
 /// The report `uaaudit run` writes: the scan report's schema over the state's hours, each hour
 /// with `closed` and `late`, plus the gaps.
-public enum RunReport {
+package enum RunReport {
     /// The state's hours as drift inputs, by instant.
     static func insightInputs(state: RunState, rules: RuleSet) -> [InsightReport.HourInput] {
         state.hours.compactMap { iso, hour -> InsightReport.HourInput? in
@@ -13,7 +13,7 @@ public enum RunReport {
         }.sorted { $0.key < $1.key }
     }
 
-    public static func build(
+    package static func build(
         state: RunState, sources: [AuditResult.Source], settings: RunSettings, generatedAt: String
     ) -> Report {
         let configuration = settings.scan

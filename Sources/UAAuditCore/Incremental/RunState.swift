@@ -5,23 +5,23 @@ import Foundation
 /// Per log: where reading stopped (file identity and the offset after the last complete line)
 /// and rotated files not yet finished. Per hour: the tallies, whether the hour is closed, and
 /// lines that came late. The alert ledger and the alerts not yet delivered.
-public struct RunState: Codable, Equatable, Sendable {
-    public static let currentVersion = 1
+package struct RunState: Codable, Equatable, Sendable {
+    package static let currentVersion = 1
 
-    public var version: Int = RunState.currentVersion
-    public var logs: [String: LogState] = [:]
-    public var hours: [String: HourState] = [:]
+    package var version: Int = RunState.currentVersion
+    package var logs: [String: LogState] = [:]
+    package var hours: [String: HourState] = [:]
     /// The newest request time seen in any log (seconds since the epoch).
-    public var newestSeen: Int64?
+    package var newestSeen: Int64?
     /// Malformed lines per run hour ("2026-11-29T17:00:00Z" of the run), kept for the history window.
-    public var malformed: [String: Int64] = [:]
-    public var malformedSamples: [Report.SampleEntry] = []
-    public var gaps: [Gap] = []
-    public var alertsSent: [SentAlert] = []
-    public var alertsPending: [PendingAlert] = []
+    package var malformed: [String: Int64] = [:]
+    package var malformedSamples: [Report.SampleEntry] = []
+    package var gaps: [Gap] = []
+    package var alertsSent: [SentAlert] = []
+    package var alertsPending: [PendingAlert] = []
     /// Counts since totals began, for the Prometheus counters (absent from states written
     /// before uaaudit kept them; they then start at the next run).
-    public var totals: RunTotals?
+    package var totals: RunTotals?
 
     enum CodingKeys: String, CodingKey {
         case version, logs, hours, malformed, gaps, totals
@@ -31,39 +31,39 @@ public struct RunState: Codable, Equatable, Sendable {
         case alertsPending = "alerts_pending"
     }
 
-    public init() {}
+    package init() {}
 
     /// Where reading of one configured log path stands.
-    public struct LogState: Codable, Equatable, Sendable {
+    package struct LogState: Codable, Equatable, Sendable {
         /// The file at the log's path when it was last read.
-        public var current: Tracked?
+        package var current: Tracked?
         /// Rotated files that may still get lines (nginx writes to a renamed file until it reopens).
-        public var draining: [Tracked] = []
+        package var draining: [Tracked] = []
     }
 
-    public struct Tracked: Codable, Equatable, Sendable {
-        public var identity: FileIdentity
+    package struct Tracked: Codable, Equatable, Sendable {
+        package var identity: FileIdentity
         /// Bytes read: the offset after the last complete line.
-        public var offset: Int64
+        package var offset: Int64
         /// Size and modification time (ns) when last seen.
-        public var size: Int64
-        public var modified: Int64
-        public var path: String
+        package var size: Int64
+        package var modified: Int64
+        package var path: String
     }
 
-    public struct HourState: Codable, Equatable, Sendable {
-        public var classes: [String: Int64] = [:]
-        public var errors: Int64 = 0
-        public var outOfScope: Int64 = 0
+    package struct HourState: Codable, Equatable, Sendable {
+        package var classes: [String: Int64] = [:]
+        package var errors: Int64 = 0
+        package var outOfScope: Int64 = 0
         /// The alert class's UAs (report text) and counts; bounded.
-        public var uas: [String: Int64] = [:]
-        public var uasApproximate = false
-        public var late: Int64 = 0
-        public var closed = false
+        package var uas: [String: Int64] = [:]
+        package var uasApproximate = false
+        package var late: Int64 = 0
+        package var closed = false
         /// Whether the hour breached when it closed.
-        public var breached = false
+        package var breached = false
         /// Impact, paths, families and clients (absent from states written before uaaudit kept them).
-        public var insight: HourInsight?
+        package var insight: HourInsight?
 
         enum CodingKeys: String, CodingKey {
             case classes, errors, uas, late, closed, breached, insight
@@ -73,14 +73,14 @@ public struct RunState: Codable, Equatable, Sendable {
     }
 
     /// Bytes of a log that could not be read: reported, never silently skipped.
-    public struct Gap: Codable, Equatable, Sendable {
-        public var log: String
-        public var file: String
-        public var fromOffset: Int64
+    package struct Gap: Codable, Equatable, Sendable {
+        package var log: String
+        package var file: String
+        package var fromOffset: Int64
         /// The end of the lost range, when known; nil means unknown.
-        public var toOffset: Int64?
-        public var reason: String
-        public var detectedAt: String
+        package var toOffset: Int64?
+        package var reason: String
+        package var detectedAt: String
 
         enum CodingKeys: String, CodingKey {
             case log, file, reason
@@ -90,13 +90,13 @@ public struct RunState: Codable, Equatable, Sendable {
         }
     }
 
-    public struct SentAlert: Codable, Equatable, Sendable {
-        public var id: String
-        public var hours: [String]
-        public var sentAt: String
-        public var channels: [String]
+    package struct SentAlert: Codable, Equatable, Sendable {
+        package var id: String
+        package var hours: [String]
+        package var sentAt: String
+        package var channels: [String]
 
-        public init(id: String, hours: [String], sentAt: String, channels: [String]) {
+        package init(id: String, hours: [String], sentAt: String, channels: [String]) {
             self.id = id
             self.hours = hours
             self.sentAt = sentAt
@@ -109,14 +109,14 @@ public struct RunState: Codable, Equatable, Sendable {
         }
     }
 
-    public struct PendingAlert: Codable, Equatable, Sendable {
-        public var id: String
-        public var hours: [String]
-        public var createdAt: String
+    package struct PendingAlert: Codable, Equatable, Sendable {
+        package var id: String
+        package var hours: [String]
+        package var createdAt: String
         /// Channels (by their redacted key) that have not yet accepted the alert.
-        public var channels: [String]
-        public var attempts: Int = 0
-        public var lastError: String?
+        package var channels: [String]
+        package var attempts: Int = 0
+        package var lastError: String?
 
         enum CodingKeys: String, CodingKey {
             case id, hours, channels, attempts
@@ -127,18 +127,18 @@ public struct RunState: Codable, Equatable, Sendable {
 }
 
 /// Why a state file could not be used; it is never overwritten then.
-public struct StateError: Error, Equatable, CustomStringConvertible {
-    public let path: String
-    public let reason: String
+package struct StateError: Error, Equatable, CustomStringConvertible {
+    package let path: String
+    package let reason: String
 
-    public var description: String {
+    package var description: String {
         "state file \(path): \(reason); it was left as it is (move it away to start afresh)"
     }
 }
 
 extension RunState {
     /// Reads the state at `path`; a missing file is a fresh state.
-    public static func load(path: String) throws(StateError) -> RunState {
+    package static func load(path: String) throws(StateError) -> RunState {
         let exists: Bool
         do {
             exists = try Syscalls.status(path) != nil
@@ -157,7 +157,7 @@ extension RunState {
 
     /// Decodes state JSON (`path` names it in messages): a clear error for truncated, corrupt
     /// or newer-version content.
-    public static func decode(_ bytes: [UInt8], path: String) throws(StateError) -> RunState {
+    package static func decode(_ bytes: [UInt8], path: String) throws(StateError) -> RunState {
         struct Version: Decodable { var version: Int? }
         if let syntax = JSONErrors.syntaxError(in: bytes) {
             throw StateError(path: path, reason: "is not valid JSON: \(syntax)")
@@ -176,7 +176,7 @@ extension RunState {
         }
     }
 
-    public func encoded() throws -> [UInt8] {
+    package func encoded() throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         var bytes = [UInt8](try encoder.encode(self))

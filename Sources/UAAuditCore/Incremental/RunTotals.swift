@@ -4,17 +4,17 @@
 /// The state's hours are pruned after the history window; these totals never are. They are
 /// updated in memory with the run's other changes and committed with the state, so a run
 /// that dies before its commit adds nothing and the next run counts the same lines once.
-public struct RunTotals: Codable, Equatable, Sendable {
+package struct RunTotals: Codable, Equatable, Sendable {
     /// Requests per class (every class the rules have had while counting).
-    public var classes: [String: Int64] = [:]
+    package var classes: [String: Int64] = [:]
     /// Requests whose UA could not be classified (a PCRE2 match or heap limit was hit).
-    public var errors: Int64 = 0
-    public var outOfScope: Int64 = 0
-    public var malformed: Int64 = 0
+    package var errors: Int64 = 0
+    package var outOfScope: Int64 = 0
+    package var malformed: Int64 = 0
     /// When counting began: the first run that kept totals (ISO-8601 UTC).
-    public var since: String
+    package var since: String
     /// The `now` of the last run that read every log without an error (seconds since the epoch).
-    public var lastSuccess: Int64?
+    package var lastSuccess: Int64?
 
     enum CodingKeys: String, CodingKey {
         case classes, errors, malformed, since
@@ -22,12 +22,12 @@ public struct RunTotals: Codable, Equatable, Sendable {
         case lastSuccess = "last_success"
     }
 
-    public init(since: String) {
+    package init(since: String) {
         self.since = since
     }
 
     /// Adds the counts of a run's lines (only the logs that were read and advanced).
-    public mutating func add(_ result: AuditResult, rules: RuleSet) {
+    package mutating func add(_ result: AuditResult, rules: RuleSet) {
         let names = rules.classNames
         for hour in result.hours.values {
             for (i, name) in names.enumerated() { classes[name, default: 0] += hour.counts[i] }
@@ -39,7 +39,7 @@ public struct RunTotals: Codable, Equatable, Sendable {
 
     /// The totals after a run: `saved` (or new ones starting at `generatedAt`) plus the run's
     /// lines, with the success time moved to `now` when no log failed.
-    public static func after(
+    package static func after(
         _ saved: RunTotals?, adding result: AuditResult, rules: RuleSet, now: Int64, succeeded: Bool,
         generatedAt: String
     ) -> RunTotals {

@@ -1,5 +1,5 @@
 /// Something that fills a buffer with the next bytes of an input: a file range, stdin, a gzip stream.
-public protocol ByteSource {
+protocol ByteSource {
     /// Reads up to `buffer.count` bytes; returns 0 at the end.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
     /// How many bytes of the underlying input have been consumed (for error offsets and progress).
@@ -7,7 +7,7 @@ public protocol ByteSource {
 }
 
 /// A byte range of an open file, read with pread(2): chunks of one file can be read side by side.
-public struct FileRangeSource: ByteSource {
+package struct FileRangeSource: ByteSource {
     let fd: Int32
     let path: String
     var position: Int64
@@ -15,7 +15,7 @@ public struct FileRangeSource: ByteSource {
     let start: Int64
 
     /// Reads `fd` from `start` up to `end` (nil: to the end of the file; a pipe must use nil and start 0).
-    public init(fd: Int32, path: String, start: Int64 = 0, end: Int64? = nil, seekable: Bool = true) {
+    package init(fd: Int32, path: String, start: Int64 = 0, end: Int64? = nil, seekable: Bool = true) {
         self.fd = fd
         self.path = path
         self.position = start
@@ -26,9 +26,9 @@ public struct FileRangeSource: ByteSource {
 
     let seekable: Bool
 
-    public var consumed: Int64 { position - start }
+    package var consumed: Int64 { position - start }
 
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         var want = buffer.count
         if let end { want = Int(min(Int64(want), max(0, end - position))) }
         if want == 0 { return 0 }
@@ -46,19 +46,19 @@ public struct FileRangeSource: ByteSource {
 }
 
 /// Serves some already-read bytes first, then the wrapped source (used after sniffing gzip magic).
-public struct PrefixedSource<Base: ByteSource>: ByteSource {
+struct PrefixedSource<Base: ByteSource>: ByteSource {
     var prefix: [UInt8]
     var prefixUsed = 0
     var base: Base
 
-    public init(prefix: [UInt8], base: Base) {
+    package init(prefix: [UInt8], base: Base) {
         self.prefix = prefix
         self.base = base
     }
 
-    public var consumed: Int64 { base.consumed - Int64(prefix.count - prefixUsed) }
+    package var consumed: Int64 { base.consumed - Int64(prefix.count - prefixUsed) }
 
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         if prefixUsed < prefix.count {
             let n = min(buffer.count, prefix.count - prefixUsed)
             prefix.withUnsafeBytes { src in

@@ -1,8 +1,8 @@
 import Glibc
 
 /// Whole-file reads for small files (configs, rules), bounded so a wrong path cannot eat memory.
-public enum FileBytes {
-    public static func readAll(path: String, limit: Int) throws(InputError) -> [UInt8] {
+package enum FileBytes {
+    package static func readAll(path: String, limit: Int) throws(InputError) -> [UInt8] {
         let fd: Int32
         do {
             fd = try Syscalls.open(path, flags: O_RDONLY)

@@ -1,7 +1,7 @@
 /// Decompresses a gzip input as it is read; concatenated members are read one after another.
 ///
 /// A stream that ends inside a member is an error (``InputError``), not a silent short count.
-public struct GzipSource<Base: ByteSource>: ByteSource {
+struct GzipSource<Base: ByteSource>: ByteSource {
     private var base: Base
     private let path: String
     private let inflater: Inflater
@@ -19,11 +19,11 @@ public struct GzipSource<Base: ByteSource>: ByteSource {
     }
 
     /// True when `bytes` start with gzip's magic number.
-    public static func isGzip(_ bytes: [UInt8]) -> Bool {
+    package static func isGzip(_ bytes: [UInt8]) -> Bool {
         bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
     }
 
-    public init(base: Base, path: String) throws(InputError) {
+    package init(base: Base, path: String) throws(InputError) {
         self.base = base
         self.path = path
         do {
@@ -36,9 +36,9 @@ public struct GzipSource<Base: ByteSource>: ByteSource {
     }
 
     /// Compressed bytes consumed so far.
-    public var consumed: Int64 { base.consumed - Int64(inflater.pendingInput) }
+    package var consumed: Int64 { base.consumed - Int64(inflater.pendingInput) }
 
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         while true {
             if inflater.pendingInput == 0, !baseEnded {
                 let n = try base.read(into: UnsafeMutableRawBufferPointer(start: input, count: inputCapacity))

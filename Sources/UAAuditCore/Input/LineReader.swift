@@ -1,5 +1,5 @@
 /// Receives the lines a ``LineReader`` finds.
-public protocol LineSink {
+protocol LineSink {
     /// One line, without its `\n`; the bytes are valid only during the call.
     mutating func line(_ bytes: UnsafeRawBufferPointer)
     /// A line longer than the reader's limit, once it has ended: its first bytes and its whole length.
@@ -12,11 +12,11 @@ public protocol LineSink {
 /// buffer or not, is handed to ``LineSink/overlongLine(prefix:length:)`` instead (and skipped
 /// without being held in memory when it does not fit): ``LineSink/line(_:)`` never gets more
 /// than `maxLineBytes` bytes, so sinks may size their scratch buffers to that limit.
-public final class LineReader {
-    public static let defaultBlockSize = 256 << 10
-    public static let defaultMaxLineBytes = 1 << 20
+package final class LineReader {
+    package static let defaultBlockSize = 256 << 10
+    package static let defaultMaxLineBytes = 1 << 20
     /// How much of an overlong line is kept as its sample.
-    public static let overlongPrefixBytes = 512
+    package static let overlongPrefixBytes = 512
     static let minimumRead = 16
 
     private let blockSize: Int
@@ -26,7 +26,7 @@ public final class LineReader {
     private let overlongPrefix: UnsafeMutableRawPointer
     private var overlongPrefixCount = 0
 
-    public init(blockSize: Int = defaultBlockSize, maxLineBytes: Int = defaultMaxLineBytes) {
+    package init(blockSize: Int = defaultBlockSize, maxLineBytes: Int = defaultMaxLineBytes) {
         self.blockSize = max(blockSize, 16)
         self.maxLineBytes = max(maxLineBytes, 16)
         self.capacity = self.blockSize + self.maxLineBytes
@@ -42,7 +42,7 @@ public final class LineReader {
     /// Reads `source` to its end, handing every line to `sink`.
     ///
     /// - Throws: the source's ``InputError``; lines before the failure have been delivered.
-    public func read<Source: ByteSource, Sink: LineSink>(_ source: inout Source, into sink: inout Sink)
+    func read<Source: ByteSource, Sink: LineSink>(_ source: inout Source, into sink: inout Sink)
         throws(InputError)
     {
         var filled = 0  // bytes held in buffer[0..<filled]

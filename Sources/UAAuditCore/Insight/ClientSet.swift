@@ -6,23 +6,23 @@ import Foundation
 ///
 /// `uaaudit run` keeps an open hour's set in its state, so an hour read over several runs counts
 /// each client once; when the hour closes only the counts are kept (``freeze()``).
-public struct ClientSet: Equatable, Sendable {
-    public static let maxEntries = 131_072
+package struct ClientSet: Equatable, Sendable {
+    package static let maxEntries = 131_072
 
-    public private(set) var level = 0
-    public private(set) var masks: [UInt64: UInt8] = [:]
+    package private(set) var level = 0
+    package private(set) var masks: [UInt64: UInt8] = [:]
     /// Keys (decoded, as report text) of the first split clients.
-    public private(set) var examples: [String] = []
+    package private(set) var examples: [String] = []
 
     /// Forgets the example keys (an hour whose detail lists were dropped).
     mutating func dropExamples() { examples = [] }
     /// The counts of a closed hour, whose masks are no longer kept.
-    public private(set) var frozen: ClientCounts?
+    package private(set) var frozen: ClientCounts?
 
-    public init() {}
+    package init() {}
 
     /// The sampled counts.
-    public var counts: ClientCounts {
+    package var counts: ClientCounts {
         if let frozen { return frozen }
         var c = ClientCounts(level: level)
         for mask in masks.values {
@@ -34,18 +34,18 @@ public struct ClientSet: Equatable, Sendable {
     }
 
     /// Adds one client's mask sampled at `level` (the level of the table it came from).
-    public mutating func add(hash: UInt64, mask: UInt8, level sourceLevel: Int) {
+    package mutating func add(hash: UInt64, mask: UInt8, level sourceLevel: Int) {
         if sourceLevel > level { raise(to: sourceLevel) }
         guard ClientSample.keeps(hash, level: level) else { return }
         masks[hash, default: 0] |= mask
         if masks.count > ClientSet.maxEntries { raise(to: level + 1) }
     }
 
-    public mutating func addExample(_ key: String) {
+    package mutating func addExample(_ key: String) {
         if examples.count < ClientSample.examplesPerHour, !examples.contains(key) { examples.append(key) }
     }
 
-    public mutating func merge(_ other: ClientSet) {
+    package mutating func merge(_ other: ClientSet) {
         if let theirs = other.frozen ?? (frozen != nil ? other.counts : nil) {
             // A closed hour's set has no masks left: counts can only be added (not deduplicated).
             var mine = counts
@@ -60,13 +60,13 @@ public struct ClientSet: Equatable, Sendable {
     }
 
     /// Keeps the counts and drops the masks (a closed hour gets no new clients to deduplicate).
-    public mutating func freeze() {
+    package mutating func freeze() {
         frozen = counts
         masks = [:]
     }
 
     /// Makes the set a sample at least as coarse as `newLevel` (a source that sampled at that level).
-    public mutating func sample(atLevel newLevel: Int) {
+    package mutating func sample(atLevel newLevel: Int) {
         if newLevel > level { raise(to: newLevel) }
     }
 
@@ -77,13 +77,13 @@ public struct ClientSet: Equatable, Sendable {
 }
 
 /// Sampled client counts and their sampling level.
-public struct ClientCounts: Codable, Equatable, Sendable {
-    public var level: Int
-    public var app: Int64 = 0
-    public var alert: Int64 = 0
-    public var split: Int64 = 0
+package struct ClientCounts: Codable, Equatable, Sendable {
+    package var level: Int
+    package var app: Int64 = 0
+    package var alert: Int64 = 0
+    package var split: Int64 = 0
 
-    public init(level: Int) { self.level = level }
+    package init(level: Int) { self.level = level }
 
     mutating func add(_ other: ClientCounts) {
         // Rescale to the coarser level so the sum stays an estimate of the same kind.
@@ -96,11 +96,11 @@ public struct ClientCounts: Codable, Equatable, Sendable {
     }
 
     /// The estimated number of clients for a sampled count.
-    public func estimate(_ sampled: Int64) -> Int64 { sampled << Int64(level) }
+    package func estimate(_ sampled: Int64) -> Int64 { sampled << Int64(level) }
 
     /// One standard error of ``estimate(_:)``: a Bernoulli sample at rate p = 2^-level has
     /// variance n(1-p)/p, estimated from the sampled count as sampled·(1-p)/p².
-    public func standardError(_ sampled: Int64) -> Double {
+    package func standardError(_ sampled: Int64) -> Double {
         guard level > 0 else { return 0 }
         let p = 1 / Double(Int64(1) << Int64(level))
         return (Double(sampled) * (1 - p)).squareRoot() / p
@@ -111,7 +111,7 @@ extension ClientSet: Codable {
     enum CodingKeys: String, CodingKey { case level, clients, examples, counts }
 
     /// Masks are stored as base64 of (hash, little-endian, 8 bytes; mask, 1 byte), sorted by hash.
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(level, forKey: .level)
         try c.encode(examples, forKey: .examples)
@@ -128,7 +128,7 @@ extension ClientSet: Codable {
         try c.encode(Data(bytes).base64EncodedString(), forKey: .clients)
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         level = try c.decode(Int.self, forKey: .level)
         guard (0...63).contains(level) else {

@@ -1,23 +1,23 @@
 /// An hour's figures beyond the class counts, keyed by text: what `run` keeps in its state per
 /// hour and what the report's impact, path, client and drift entries are made from.
-public struct HourInsight: Codable, Equatable, Sendable {
+package struct HourInsight: Codable, Equatable, Sendable {
     /// Responses by status per class name; nil when the format has no `$status`.
-    public var statuses: [String: StatusCounts]?
+    package var statuses: [String: StatusCounts]?
     /// The alert class's request paths (decoded, as report text).
-    public var paths: [String: PathCount] = [:]
+    package var paths: [String: PathCount] = [:]
     /// True when some alert-class paths did not fit the bounded tables.
-    public var pathsApproximate = false
+    package var pathsApproximate = false
     /// Requests per UA family (report text) and class name.
-    public var families: [String: [String: Int64]] = [:]
-    public var familiesApproximate = false
+    package var families: [String: [String: Int64]] = [:]
+    package var familiesApproximate = false
     /// The clients by kind of request; nil when the format lacks the client key.
-    public var clients: ClientSet?
+    package var clients: ClientSet?
     /// `run` only: whether the hour's drift alert fired when it closed.
-    public var driftBreached: Bool?
+    package var driftBreached: Bool?
 
     /// The most paths and families an hour keeps in the state.
-    public static let maxPaths = 500
-    public static let maxFamilies = 500
+    package static let maxPaths = 500
+    package static let maxFamilies = 500
 
     enum CodingKeys: String, CodingKey {
         case statuses, paths, families, clients
@@ -26,10 +26,10 @@ public struct HourInsight: Codable, Equatable, Sendable {
         case driftBreached = "drift_breached"
     }
 
-    public init() {}
+    package init() {}
 
     /// The figures of one hour of an audit.
-    public init(_ hour: AuditResult.HourCounts, configuration: ScanConfiguration) {
+    package init(_ hour: AuditResult.HourCounts, configuration: ScanConfiguration) {
         let names = configuration.rules.classNames
         let classCount = configuration.rules.classCount
         if configuration.format.variableNames.contains("status") {
@@ -55,7 +55,7 @@ public struct HourInsight: Codable, Equatable, Sendable {
     }
 
     /// Adds another part of the same hour (a later run's lines).
-    public mutating func merge(_ other: HourInsight) {
+    package mutating func merge(_ other: HourInsight) {
         if let theirs = other.statuses {
             var mine = statuses ?? [:]
             for (name, s) in theirs { mine[name, default: StatusCounts()].add(s) }
@@ -79,7 +79,7 @@ public struct HourInsight: Codable, Equatable, Sendable {
     }
 
     /// Requests of a family, all classes.
-    public static func total(_ byClass: [String: Int64]) -> Int64 { byClass.values.reduce(0, +) }
+    package static func total(_ byClass: [String: Int64]) -> Int64 { byClass.values.reduce(0, +) }
 
     private mutating func trim() {
         if paths.count > HourInsight.maxPaths {

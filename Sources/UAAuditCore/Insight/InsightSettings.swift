@@ -1,29 +1,29 @@
 /// What the audit finds out beyond the counts: what the alert class costs, which clients are
 /// split between the app's UAs and the alert class, and how the UAs change (typed settings
 /// given by `scan`'s flags and `run`'s config).
-public struct InsightSettings: Sendable, Equatable {
+package struct InsightSettings: Sendable, Equatable {
     /// The format variable that identifies a client (without `$`); nil turns split figures off.
-    public var clientKey: String?
+    package var clientKey: String?
     /// The classes that are the app's own UAs: a client seen with one of them and with the alert
     /// class in the same hour is split.
-    public var appClasses: [String]
+    package var appClasses: [String]
     /// Shows client keys in full in reports, summaries and messages instead of hashed.
-    public var showClientKeys: Bool
+    package var showClientKeys: Bool
     /// Clients kept exactly per hour and per chunk of input; beyond that, a sample.
-    public var maxClients: Int
+    package var maxClients: Int
     /// How many hours before an hour make its baseline for new UA families and share drops
     /// (0: no drift figures).
-    public var baselineHours: Int
+    package var baselineHours: Int
     /// Alerts when a family not in the baseline carries more than this share of an hour (nil: off).
-    public var newFamilyShare: Double?
+    package var newFamilyShare: Double?
     /// Alerts when an app class's share of an hour falls by more than this fraction of its
     /// baseline share (0.5: from 58% to under 29%) (nil: off).
-    public var shareDrop: Double?
+    package var shareDrop: Double?
 
-    public static let defaultClientKey = "remote_addr"
-    public static let defaultAppClasses = ["urlsession", "webview"]
+    package static let defaultClientKey = "remote_addr"
+    package static let defaultAppClasses = ["urlsession", "webview"]
 
-    public init(
+    package init(
         clientKey: String? = InsightSettings.defaultClientKey, appClasses: [String] = InsightSettings.defaultAppClasses,
         showClientKeys: Bool = false, maxClients: Int = ClientSet.maxEntries, baselineHours: Int = 24,
         newFamilyShare: Double? = nil, shareDrop: Double? = nil
@@ -38,5 +38,5 @@ public struct InsightSettings: Sendable, Equatable {
     }
 
     /// True when any drift alert is configured.
-    public var alertsOnDrift: Bool { newFamilyShare != nil || shareDrop != nil }
+    package var alertsOnDrift: Bool { newFamilyShare != nil || shareDrop != nil }
 }

@@ -22,7 +22,7 @@ public struct StatusCounts: Codable, Equatable, Sendable {
         case s403 = "403"
     }
 
-    public init(
+    package init(
         s2xx: Int64 = 0, s3xx: Int64 = 0, s4xx: Int64 = 0, s5xx: Int64 = 0, other: Int64 = 0, s401: Int64 = 0,
         s403: Int64 = 0
     ) {
@@ -31,7 +31,7 @@ public struct StatusCounts: Codable, Equatable, Sendable {
     }
 
     /// From a tally's `slots` counters.
-    public init(_ c: ArraySlice<Int64>) {
+    package init(_ c: ArraySlice<Int64>) {
         let i = c.startIndex
         (s2xx, s3xx, s4xx, s5xx, other, s401, s403) = (c[i], c[i + 1], c[i + 2], c[i + 3], c[i + 4], c[i + 5], c[i + 6])
     }
@@ -39,7 +39,7 @@ public struct StatusCounts: Codable, Equatable, Sendable {
     /// The slot offsets (0-based within a class's counters) a 3-digit status counts in: its
     /// family, and 5 or 6 for 401 or 403 (-1 when none).
     @inline(__always)
-    public static func slots(of status: UnsafeRawBufferPointer) -> (family: Int, exact: Int) {
+    static func slots(of status: UnsafeRawBufferPointer) -> (family: Int, exact: Int) {
         guard status.count == 3 else { return (4, -1) }
         let d = Int(status[0]) &- 0x30
         let family = d >= 2 && d <= 5 ? d - 2 : 4
@@ -54,7 +54,7 @@ public struct StatusCounts: Codable, Equatable, Sendable {
     public var rejected: Int64 { s401 + s403 }
     public var total: Int64 { s2xx + s3xx + s4xx + s5xx + other }
 
-    public mutating func add(_ o: StatusCounts) {
+    package mutating func add(_ o: StatusCounts) {
         s2xx += o.s2xx
         s3xx += o.s3xx
         s4xx += o.s4xx
@@ -66,11 +66,11 @@ public struct StatusCounts: Codable, Equatable, Sendable {
 }
 
 /// How often a path was requested, and how many of those requests were answered 401 or 403.
-public struct PathCount: Codable, Equatable, Sendable {
-    public var count: Int64 = 0
-    public var rejected: Int64 = 0
+package struct PathCount: Codable, Equatable, Sendable {
+    package var count: Int64 = 0
+    package var rejected: Int64 = 0
 
-    public init(count: Int64 = 0, rejected: Int64 = 0) {
+    package init(count: Int64 = 0, rejected: Int64 = 0) {
         self.count = count
         self.rejected = rejected
     }

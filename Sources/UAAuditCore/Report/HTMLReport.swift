@@ -5,8 +5,8 @@
 /// Nothing is fetched: the styles are inline, the charts are inline SVG, there is no script,
 /// and a Content-Security-Policy of `default-src 'none'` makes the browser refuse anything
 /// else. Every text from the log goes through ``HTMLText/escape(_:)``.
-public enum HTMLReport {
-    public static func render(_ report: Report) -> String {
+package enum HTMLReport {
+    package static func render(_ report: Report) -> String {
         let alert = HTMLText.escape(report.rules.alertClass)
         let t = report.totals
         var html = """
@@ -171,7 +171,7 @@ public enum HTMLReport {
     }
 
     /// A share as a percentage, as the summary shows it: `0.172%`, `12.35%`, `100.0%`.
-    public static func percent(_ share: Double) -> String {
+    package static func percent(_ share: Double) -> String {
         let decimals = share < 0.099_995 ? 3 : (share < 0.999_95 ? 2 : 1)
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }

@@ -2,14 +2,14 @@
 ///
 /// Drift compares an hour with its baseline: the hours of the same report (a scan's earlier
 /// hours, or the hours `run` keeps in its state) that start within `baseline_hours` before it.
-public enum InsightReport {
-    public struct HourInput: Sendable {
-        public var key: HourKey
-        public var requests: Int64
-        public var classes: [String: Int64]
-        public var insight: HourInsight
+package enum InsightReport {
+    package struct HourInput: Sendable {
+        package var key: HourKey
+        package var requests: Int64
+        package var classes: [String: Int64]
+        package var insight: HourInsight
 
-        public init(key: HourKey, requests: Int64, classes: [String: Int64], insight: HourInsight) {
+        package init(key: HourKey, requests: Int64, classes: [String: Int64], insight: HourInsight) {
             self.key = key
             self.requests = requests
             self.classes = classes
@@ -18,10 +18,10 @@ public enum InsightReport {
     }
 
     /// Families listed per hour as new.
-    public static let newFamiliesListed = 10
+    package static let newFamiliesListed = 10
 
     /// Fills the new entries of `entries`, which are in the order of `inputs` (by instant).
-    public static func fill(
+    package static func fill(
         _ entries: inout [Report.HourEntry], from inputs: [HourInput], configuration: ScanConfiguration
     ) {
         let hasPaths = configuration.format.segments.contains {
@@ -64,7 +64,7 @@ public enum InsightReport {
     }
 
     /// The drift entry of hour `i` against the hours before it.
-    public static func drift(at i: Int, in inputs: [HourInput], configuration: ScanConfiguration) -> Report.DriftEntry {
+    package static func drift(at i: Int, in inputs: [HourInput], configuration: ScanConfiguration) -> Report.DriftEntry {
         let settings = configuration.insight
         let hour = inputs[i]
         let window = baseline(of: i, in: inputs, hours: settings.baselineHours)
@@ -162,15 +162,15 @@ public enum InsightReport {
     }
 
     /// A share as a percentage with at most one decimal: `58.3%`.
-    public static func percent(_ share: Double) -> String {
+    package static func percent(_ share: Double) -> String {
         let tenths = Int64((share * 1000).rounded())
         return "\(tenths / 10)" + (tenths % 10 == 0 ? "" : ".\(abs(tenths % 10))") + "%"
     }
 }
 
 /// How a client key is shown: hashed by default (keys identify people), or in full when asked.
-public enum ClientKeyText {
-    public static func display(_ key: String, full: Bool) -> String {
+package enum ClientKeyText {
+    package static func display(_ key: String, full: Bool) -> String {
         full ? key : "#" + String(SHA256.hex(SHA256.hash(Array(key.utf8))).prefix(12))
     }
 }

@@ -1,5 +1,5 @@
 /// Why reports could not be read or merged; each message names the files and the values.
-public enum MergeError: Error, Equatable, CustomStringConvertible {
+package enum MergeError: Error, Equatable, CustomStringConvertible {
     /// The file could not be read, or is not a uaaudit report this version reads.
     case unreadable(path: String, reason: String)
     /// An hour that is not in the report's form (`2026-11-29T17:00:00+08:00`).
@@ -12,7 +12,7 @@ public enum MergeError: Error, Equatable, CustomStringConvertible {
     case inexactThreshold(path: String, value: Double)
     case noReports
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let reason):
             return "\(path): \(reason)"

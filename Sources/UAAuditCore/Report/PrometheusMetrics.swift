@@ -4,40 +4,40 @@
 /// state began keeping totals (``RunTotals``), so they only grow and `increase()` works over
 /// any window. The last-hour gauges describe the newest closed hour: for `run` the newest hour
 /// with `closed`, for `scan` the newest hour of the input (a scan has read all there is of it).
-public struct PrometheusMetrics: Equatable, Sendable {
+package struct PrometheusMetrics: Equatable, Sendable {
     /// One class's request count; ordered as the rules, then `other`, then `missing`.
-    public struct ClassCount: Equatable, Sendable {
-        public var name: String
-        public var count: Int64
+    package struct ClassCount: Equatable, Sendable {
+        package var name: String
+        package var count: Int64
     }
 
     /// The newest closed hour.
-    public struct LastHour: Equatable, Sendable {
+    package struct LastHour: Equatable, Sendable {
         /// Seconds since the epoch at which the hour starts.
-        public var start: Int64
-        public var requests: Int64
+        package var start: Int64
+        package var requests: Int64
         /// The alert class's share of `requests`.
-        public var share: Double
+        package var share: Double
         /// Over the threshold with at least `min_requests` requests.
-        public var breached: Bool
+        package var breached: Bool
     }
 
-    public var alertClass: String
-    public var classes: [ClassCount]
-    public var errors: Int64
-    public var malformed: Int64
-    public var outOfScope: Int64
-    public var lastHour: LastHour?
-    public var threshold: Double
-    public var minRequests: Int64
+    package var alertClass: String
+    package var classes: [ClassCount]
+    package var errors: Int64
+    package var malformed: Int64
+    package var outOfScope: Int64
+    package var lastHour: LastHour?
+    package var threshold: Double
+    package var minRequests: Int64
     /// When the last run that read every input finished (seconds since the epoch); nil when
     /// none has (a scan with an unreadable input).
-    public var lastSuccess: Int64?
+    package var lastSuccess: Int64?
     /// `run` only: alerts that some channel has not accepted yet.
-    public var alertsPending: Int?
+    package var alertsPending: Int?
 
     /// The metrics of a `scan` report: counts of the inputs it read.
-    public static func scan(_ report: Report, succeededAt: Int64?) -> PrometheusMetrics {
+    package static func scan(_ report: Report, succeededAt: Int64?) -> PrometheusMetrics {
         let t = report.totals
         return PrometheusMetrics(
             alertClass: report.rules.alertClass,
@@ -48,7 +48,7 @@ public struct PrometheusMetrics: Equatable, Sendable {
     }
 
     /// The metrics of a `run`: the state's running totals, and the report's newest closed hour.
-    public static func run(_ report: Report, totals: RunTotals, alertsPending: Int) -> PrometheusMetrics {
+    package static func run(_ report: Report, totals: RunTotals, alertsPending: Int) -> PrometheusMetrics {
         PrometheusMetrics(
             alertClass: report.rules.alertClass,
             classes: classNames(report.rules).map { ClassCount(name: $0, count: totals.classes[$0] ?? 0) },

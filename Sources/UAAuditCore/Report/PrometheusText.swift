@@ -4,8 +4,8 @@
 ///
 /// A family with no value (no closed hour yet, no successful run) is left out rather than
 /// written as a made-up 0.
-public enum PrometheusText {
-    public static func render(_ metrics: PrometheusMetrics) -> String {
+package enum PrometheusText {
+    package static func render(_ metrics: PrometheusMetrics) -> String {
         var out = ""
         func family(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
             guard !samples.isEmpty else { return }

@@ -16,7 +16,7 @@ public struct Report: Codable, Equatable, Sendable {
     public var malformedSamples: [SampleEntry]
     /// `uaaudit run` only: bytes of logs that could not be read (rotated files not found,
     /// truncation), with the byte range where known. Absent from `scan` reports.
-    public var gaps: [RunState.Gap]? = nil
+    package var gaps: [RunState.Gap]? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema, sources, format, rules, threshold, totals, hours, gaps

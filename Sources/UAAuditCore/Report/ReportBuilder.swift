@@ -1,6 +1,6 @@
 /// Builds the ``Report`` of an ``AuditResult``: shares, breaches and top lists are computed here.
-public enum ReportBuilder {
-    public static func build(_ result: AuditResult, configuration: ScanConfiguration, generatedAt: String) -> Report {
+package enum ReportBuilder {
+    package static func build(_ result: AuditResult, configuration: ScanConfiguration, generatedAt: String) -> Report {
         let rules = configuration.rules
         let names = rules.classNames
         let classCount = rules.classCount

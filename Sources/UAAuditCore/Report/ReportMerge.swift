@@ -19,28 +19,28 @@ import Foundation
 ///   may log differently): the merged report carries the first input's, and a note says so.
 /// - `sources`, `malformed_samples` (up to `sampleLimit`) and `gaps` are the inputs', in order.
 ///   Run reports' `closed` holds when every input closed the hour; `late` adds up.
-public enum ReportMerge {
-    public struct Input: Sendable {
-        public var path: String
-        public var report: Report
+package enum ReportMerge {
+    package struct Input: Sendable {
+        package var path: String
+        package var report: Report
 
-        public init(path: String, report: Report) {
+        package init(path: String, report: Report) {
             self.path = path
             self.report = report
         }
     }
 
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The merged report's threshold; nil: the inputs' (they must agree).
-        public var threshold: Threshold?
+        package var threshold: Threshold?
         /// The merged report's `min_requests`; nil: the inputs' (they must agree).
-        public var minRequests: Int64?
+        package var minRequests: Int64?
         /// Alert-class UAs listed per hour.
-        public var top: Int
-        public var sampleLimit: Int
-        public var generatedAt: String
+        package var top: Int
+        package var sampleLimit: Int
+        package var generatedAt: String
 
-        public init(
+        package init(
             threshold: Threshold? = nil, minRequests: Int64? = nil, top: Int = 10, sampleLimit: Int = 10,
             generatedAt: String
         ) {
@@ -52,14 +52,14 @@ public enum ReportMerge {
         }
     }
 
-    public struct Outcome: Sendable {
-        public var report: Report
+    package struct Outcome: Sendable {
+        package var report: Report
         /// Things the reader should know that are not errors (differing log formats).
-        public var notes: [String]
+        package var notes: [String]
     }
 
     /// Reads a report file; anything but a `uaaudit.report/1` report is an error.
-    public static func load(path: String) throws(MergeError) -> Report {
+    package static func load(path: String) throws(MergeError) -> Report {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.readAll(path: path, limit: 256 << 20)
@@ -81,7 +81,7 @@ public enum ReportMerge {
         }
     }
 
-    public static func merge(_ inputs: [Input], options: Options) throws(MergeError) -> Outcome {
+    package static func merge(_ inputs: [Input], options: Options) throws(MergeError) -> Outcome {
         guard let first = inputs.first else { throw .noReports }
         let rules = first.report.rules
         for input in inputs.dropFirst() where input.report.rules != rules {

@@ -1,8 +1,8 @@
 /// Turns bytes from a log (UAs, malformed lines) into report text without losing what they were.
 ///
 /// Valid UTF-8 is kept as it is; each byte that is not part of valid UTF-8 becomes `\xHH`.
-public enum ReportText {
-    public static func render(_ bytes: [UInt8]) -> String {
+package enum ReportText {
+    package static func render(_ bytes: [UInt8]) -> String {
         var out = String()
         out.reserveCapacity(bytes.count)
         var i = 0

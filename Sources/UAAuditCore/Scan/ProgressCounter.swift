@@ -5,27 +5,27 @@ import Synchronization
 ///
 /// Bytes are those read from the inputs (compressed ones for gzip, see ``ProgressSource``), so
 /// they compare with the inputs' sizes.
-public final class ProgressCounter: Sendable {
+package final class ProgressCounter: Sendable {
     private let bytesDone = Atomic<Int>(0)
     private let linesDone = Atomic<Int>(0)
     private let bytesTotal = Atomic<Int>(0)
     private let totalUnknown = Atomic<Bool>(false)
 
-    public init() {}
+    package init() {}
 
-    public func add(bytes: Int, lines: Int) {
+    package func add(bytes: Int, lines: Int) {
         bytesDone.add(bytes, ordering: .relaxed)
         linesDone.add(lines, ordering: .relaxed)
     }
 
     /// Adds to the expected total (the size of an input whose size is known).
-    public func expect(bytes: Int) {
+    package func expect(bytes: Int) {
         bytesTotal.add(bytes, ordering: .relaxed)
     }
 
     /// Sets the expected total from the inputs a scan will read, before it starts: the sizes of
     /// regular files; stdin (`-`), pipes and what cannot be looked at leave the total unknown.
-    public func expect(inputs paths: [String]) {
+    package func expect(inputs paths: [String]) {
         for path in paths {
             var st = stat()
             if path != "-", stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
@@ -37,7 +37,7 @@ public final class ProgressCounter: Sendable {
     }
 
     /// Bytes read so far, lines so far, and the total bytes to read: 0 when unknown.
-    public var snapshot: (bytes: Int, lines: Int, total: Int) {
+    package var snapshot: (bytes: Int, lines: Int, total: Int) {
         let total = totalUnknown.load(ordering: .relaxed) ? 0 : bytesTotal.load(ordering: .relaxed)
         return (bytesDone.load(ordering: .relaxed), linesDone.load(ordering: .relaxed), total)
     }

@@ -1,22 +1,22 @@
 /// Everything a scan needs, compiled: the format, the rules, the alert policy and the limits.
-public struct ScanConfiguration: Sendable {
-    public var format: LogFormat
-    public var rules: RuleSet
-    public var threshold: Threshold
-    public var minRequests: Int64
+package struct ScanConfiguration: Sendable {
+    package var format: LogFormat
+    package var rules: RuleSet
+    package var threshold: Threshold
+    package var minRequests: Int64
     /// How many of the alert class's UAs each hour lists.
-    public var top: Int
-    public var threads: Int
-    public var maxLineBytes: Int
-    public var sampleLimit: Int
-    public var blockSize: Int
+    package var top: Int
+    package var threads: Int
+    package var maxLineBytes: Int
+    package var sampleLimit: Int
+    package var blockSize: Int
     /// Regular files are cut at fixed offsets, every this many bytes (at the next line start),
     /// whatever the thread count; the chunks are read side by side and merged in file order.
-    public var chunkBytes: Int64
-    public static let defaultChunkBytes: Int64 = 16 << 20
-    public var insight: InsightSettings
+    package var chunkBytes: Int64
+    package static let defaultChunkBytes: Int64 = 16 << 20
+    package var insight: InsightSettings
 
-    public init(
+    package init(
         format: LogFormat, rules: RuleSet, threshold: Threshold = .standard, minRequests: Int64 = 100,
         top: Int = 10, threads: Int = 1, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
         sampleLimit: Int = 10, blockSize: Int = LineReader.defaultBlockSize, chunkBytes: Int64 = ScanConfiguration.defaultChunkBytes,
@@ -36,7 +36,7 @@ public struct ScanConfiguration: Sendable {
     }
 
     /// The field index of the client key in the format, if the format logs it.
-    public var clientField: Int? {
+    package var clientField: Int? {
         insight.clientKey.flatMap { format.variableNames.firstIndex(of: $0) }
     }
 

@@ -9,12 +9,12 @@ import Glibc
 /// (so memory holds at most one tally per thread, and the result is the same for every
 /// thread count). Stdin and gzip stream on one thread. An input that cannot be read is
 /// recorded in its source entry and the others are still audited.
-public final class Scanner {
-    public let configuration: ScanConfiguration
+package final class Scanner {
+    package let configuration: ScanConfiguration
     private let workers: [Worker]
     private let progress: ProgressCounter?
 
-    public init(configuration: ScanConfiguration, progress: ProgressCounter? = nil) {
+    package init(configuration: ScanConfiguration, progress: ProgressCounter? = nil) {
         self.configuration = configuration
         self.progress = progress
         workers = (0..<configuration.threads).map { _ in Worker(configuration: configuration, progress: progress) }
@@ -23,7 +23,7 @@ public final class Scanner {
     /// Audits `paths` in order. Stdin is read from `standardInput` when a path is `-`. The
     /// progress counter's total is the caller's to set (``ProgressCounter/expect(inputs:)``),
     /// before a display reads it.
-    public func scan(_ paths: [String], standardInput: Int32 = 0) -> AuditResult {
+    package func scan(_ paths: [String], standardInput: Int32 = 0) -> AuditResult {
         var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
         let (alert, classCount) = (configuration.rules.alertIndex, configuration.rules.classCount)
         let (threshold, minRequests) = (configuration.threshold, configuration.minRequests)

@@ -2,8 +2,8 @@ import Glibc
 
 /// Writes a file so that readers see the old content or the new, never a part:
 /// a temp file in the same directory, fsync, rename over the target, fsync of the directory.
-public enum AtomicFile {
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(SystemError) {
+package enum AtomicFile {
+    package static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(SystemError) {
         let temp = try TempFile(target: path, mode: mode)
         do {
             try temp.append(bytes)
@@ -17,7 +17,7 @@ public enum AtomicFile {
     /// Writes what `body` hands to its `append` function, in order, then commits the file. An
     /// error thrown by `body` (or by `append`: a ``SystemError``) leaves the old file as it
     /// was and no temp file behind, and is rethrown as it is.
-    public static func write(
+    package static func write(
         to path: String, mode: mode_t = 0o644, _ body: (_ append: ([UInt8]) throws -> Void) throws -> Void
     ) throws {
         let temp = try TempFile(target: path, mode: mode)

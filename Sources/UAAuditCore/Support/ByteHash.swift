@@ -2,9 +2,9 @@
 /// 32-byte blocks, so a 150-byte UA costs a few dozen cycles.
 ///
 /// Not cryptographic: tables that use it stay bounded however the keys collide.
-public enum ByteHash {
+package enum ByteHash {
     @inline(__always)
-    public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+    static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         let m: UInt64 = 0x9E37_79B9_7F4A_7C15
         let n = bytes.count
         guard let p = bytes.baseAddress, n > 0 else { return mix(seed ^ m) }

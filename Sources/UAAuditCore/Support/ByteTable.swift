@@ -3,10 +3,10 @@
 /// Keys are copied into one arena; the table refuses new keys (``insert(_:tag:hash:)`` returns nil)
 /// once it holds `maxEntries` keys or its arena is full, so it never grows past its set size.
 /// Used for the per-UA class cache and the per-hour UA counts.
-public final class ByteTable {
-    public let maxEntries: Int
-    public let arenaBytes: Int
-    public private(set) var count = 0
+package final class ByteTable {
+    package let maxEntries: Int
+    package let arenaBytes: Int
+    package private(set) var count = 0
 
     private let slotMask: Int
     private let slots: UnsafeMutablePointer<Int32>  // entry index + 1; 0 is empty
@@ -14,13 +14,13 @@ public final class ByteTable {
     private let offsets: UnsafeMutablePointer<Int32>
     private let lengths: UnsafeMutablePointer<Int32>
     private let tags: UnsafeMutablePointer<Int32>
-    public let values: UnsafeMutablePointer<Int64>
+    let values: UnsafeMutablePointer<Int64>
     private let arena: UnsafeMutableRawPointer
     private var arenaUsed = 0
     /// Key bytes held in the arena.
     var bytesUsed: Int { arenaUsed }
 
-    public init(maxEntries: Int, arenaBytes: Int) {
+    package init(maxEntries: Int, arenaBytes: Int) {
         self.maxEntries = max(maxEntries, 1)
         self.arenaBytes = max(arenaBytes, 1)
         (slots, slotMask) = ByteTable.emptySlots(for: self.maxEntries)
@@ -53,7 +53,7 @@ public final class ByteTable {
 
     /// The entry holding `key` under `tag`, if any.
     @inline(__always)
-    public func find(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
+    func find(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
         var slot = Int(truncatingIfNeeded: hash) & slotMask
         while true {
             let e = Int(slots[slot]) - 1
@@ -69,7 +69,7 @@ public final class ByteTable {
 
     /// Adds `key` (which must not be present) with value 0; nil when the table is full.
     @inline(__always)
-    public func insert(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
+    func insert(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
         guard count < maxEntries, arenaUsed + key.count <= arenaBytes else { return nil }
         var slot = Int(truncatingIfNeeded: hash) & slotMask
         while slots[slot] != 0 { slot = (slot + 1) & slotMask }
@@ -87,16 +87,16 @@ public final class ByteTable {
     }
 
     /// Forgets every entry, keeping the memory.
-    public func removeAll() {
+    package func removeAll() {
         slots.update(repeating: 0, count: slotMask + 1)
         count = 0
         arenaUsed = 0
     }
 
     /// The key bytes of entry `e`.
-    public func key(_ e: Int) -> UnsafeRawBufferPointer {
+    func key(_ e: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: arena + Int(offsets[e]), count: Int(lengths[e]))
     }
 
-    public func tag(_ e: Int) -> Int32 { tags[e] }
+    package func tag(_ e: Int) -> Int32 { tags[e] }
 }

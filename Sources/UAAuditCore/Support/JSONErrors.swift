@@ -1,10 +1,10 @@
 import Foundation
 
 /// Turns Foundation's decoding errors into one line that says where the problem is.
-public enum JSONErrors {
+package enum JSONErrors {
     /// `bytes`, when given, are the JSON that failed: a syntax error then says the line and
     /// column (JSONDecoder itself only says "not valid JSON").
-    public static func describe(_ error: any Error, in bytes: [UInt8]? = nil) -> String {
+    package static func describe(_ error: any Error, in bytes: [UInt8]? = nil) -> String {
         guard let error = error as? DecodingError else { return String(describing: error) }
         func path(_ keys: [any CodingKey]) -> String {
             let p = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
@@ -26,7 +26,7 @@ public enum JSONErrors {
 
     /// What is wrong with `bytes` as JSON and where, such as "unexpected end of file at line 1,
     /// column 25 (truncated?)"; nil when they are valid JSON.
-    public static func syntaxError(in bytes: [UInt8]) -> String? {
+    package static func syntaxError(in bytes: [UInt8]) -> String? {
         let message: String
         do {
             _ = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])

@@ -7,19 +7,19 @@
 /// The few POSIX calls uaaudit makes, with errno turned into a typed ``SystemError``.
 ///
 /// Every Glibc call of the core library lives here, as in swift-system's `Syscalls.swift`.
-public enum Syscalls {
-    public static func open(_ path: String, flags: Int32, mode: mode_t = 0) throws(SystemError) -> Int32 {
+package enum Syscalls {
+    package static func open(_ path: String, flags: Int32, mode: mode_t = 0) throws(SystemError) -> Int32 {
         let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
         if fd < 0 { throw SystemError(errno: errno, call: "open") }
         return fd
     }
 
-    public static func close(_ fd: Int32) {
+    package static func close(_ fd: Int32) {
         _ = Glibc.close(fd)
     }
 
     /// Reads up to `count` bytes; retries on EINTR. Returns 0 at end of file.
-    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) throws(SystemError) -> Int {
+    static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) throws(SystemError) -> Int {
         var count = count
         #if DEBUG
             if let fault = ReadFault.configured {
@@ -38,7 +38,7 @@ public enum Syscalls {
     }
 
     /// Reads into `buffer[from...]` (pread at `offset` when given); returns the byte count, 0 at the end.
-    public static func read(_ fd: Int32, into buffer: inout [UInt8], from start: Int = 0, offset: Int64? = nil)
+    package static func read(_ fd: Int32, into buffer: inout [UInt8], from start: Int = 0, offset: Int64? = nil)
         throws(SystemError) -> Int
     {
         let result: Result<Int, SystemError> = buffer.withUnsafeMutableBytes { raw in
@@ -55,7 +55,7 @@ public enum Syscalls {
     }
 
     /// Reads up to `count` bytes at `offset`; retries on EINTR. Returns 0 at end of file.
-    public static func pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int64)
+    static func pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int64)
         throws(SystemError) -> Int
     {
         var count = count
@@ -76,7 +76,20 @@ public enum Syscalls {
     }
 
     /// Writes all of `count` bytes; retries on EINTR and short writes.
-    public static func writeAll(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) throws(SystemError) {
+    /// Writes all of `bytes` to `fd` (retrying short writes and EINTR).
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
+        let result: Result<Void, SystemError> = bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(()) }
+            do throws(SystemError) {
+                return .success(try writeAll(fd, base, buffer.count))
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) throws(SystemError) {
         var done = 0
         while done < count {
             let n = Glibc.write(fd, buffer + done, count - done)
@@ -88,33 +101,33 @@ public enum Syscalls {
         }
     }
 
-    public static func fsync(_ fd: Int32) throws(SystemError) {
+    package static func fsync(_ fd: Int32) throws(SystemError) {
         if Glibc.fsync(fd) != 0 { throw SystemError(errno: errno, call: "fsync") }
     }
 
-    public static func rename(_ from: String, _ to: String) throws(SystemError) {
+    package static func rename(_ from: String, _ to: String) throws(SystemError) {
         if Glibc.rename(from, to) != 0 { throw SystemError(errno: errno, call: "rename") }
     }
 
-    public static func unlink(_ path: String) {
+    package static func unlink(_ path: String) {
         _ = Glibc.unlink(path)
     }
 
-    public static func fchmod(_ fd: Int32, _ mode: mode_t) throws(SystemError) {
+    package static func fchmod(_ fd: Int32, _ mode: mode_t) throws(SystemError) {
         if Glibc.fchmod(fd, mode) != 0 { throw SystemError(errno: errno, call: "fchmod") }
     }
 
     /// File type and size of an open descriptor.
-    public static func fstat(_ fd: Int32) throws(SystemError) -> (isRegular: Bool, size: Int64) {
+    package static func fstat(_ fd: Int32) throws(SystemError) -> (isRegular: Bool, size: Int64) {
         var st = stat()
         if Glibc.fstat(fd, &st) != 0 { throw SystemError(errno: errno, call: "fstat") }
         return ((st.st_mode & S_IFMT) == S_IFREG, Int64(st.st_size))
     }
 
-    public static func getpid() -> Int32 { Glibc.getpid() }
+    package static func getpid() -> Int32 { Glibc.getpid() }
 
     /// This machine's name from gethostname(2): no DNS lookup, so it cannot hang without a resolver.
-    public static func hostName() -> String {
+    package static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -126,7 +139,7 @@ public enum Syscalls {
     }
 
     /// What stat(2) says of a path: nil when it does not exist; other failures throw.
-    public static func status(_ path: String) throws(SystemError) -> FileStatus? {
+    package static func status(_ path: String) throws(SystemError) -> FileStatus? {
         var st = Glibc.stat()
         let rc: Int32 = callStat(path, &st)
         if rc != 0 {
@@ -136,14 +149,14 @@ public enum Syscalls {
         return FileStatus(st)
     }
 
-    public static func fstatus(_ fd: Int32) throws(SystemError) -> FileStatus {
+    package static func fstatus(_ fd: Int32) throws(SystemError) -> FileStatus {
         var st = Glibc.stat()
         if Glibc.fstat(fd, &st) != 0 { throw SystemError(errno: errno, call: "fstat") }
         return FileStatus(st)
     }
 
     /// Takes an exclusive flock(2) without waiting; false when another process holds it.
-    public static func tryLockExclusive(_ fd: Int32) throws(SystemError) -> Bool {
+    package static func tryLockExclusive(_ fd: Int32) throws(SystemError) -> Bool {
         let rc: Int32 = flock(fd, LOCK_EX | LOCK_NB)
         if rc == 0 { return true }
         if errno == EWOULDBLOCK || errno == EINTR { return false }
@@ -151,7 +164,7 @@ public enum Syscalls {
     }
 
     /// The names in a directory (without `.` and `..`).
-    public static func listDirectory(_ path: String) throws(SystemError) -> [String] {
+    package static func listDirectory(_ path: String) throws(SystemError) -> [String] {
         guard let dir = opendir(path) else { throw SystemError(errno: errno, call: "opendir") }
         defer { closedir(dir) }
         var names: [String] = []
@@ -166,28 +179,28 @@ public enum Syscalls {
 
     /// The first `count` bytes' position of `byte` in `buffer`, like memchr(3).
     @inline(__always)
-    public static func memchr(_ buffer: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeRawPointer? {
+    static func memchr(_ buffer: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeRawPointer? {
         UnsafeRawPointer(Glibc.memchr(buffer, Int32(byte), count))
     }
 
     @inline(__always)
-    public static func memcmp(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Int32 {
+    static func memcmp(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Int32 {
         Glibc.memcmp(a, b, count)
     }
 
-    public static func messageFor(errno code: Int32) -> String {
+    package static func messageFor(errno code: Int32) -> String {
         String(cString: strerror(code))
     }
 }
 
 /// The parts of stat(2) uaaudit uses.
-public struct FileStatus: Sendable, Equatable {
-    public let device: UInt64
-    public let inode: UInt64
-    public let size: Int64
-    public let isRegular: Bool
+package struct FileStatus: Sendable, Equatable {
+    package let device: UInt64
+    package let inode: UInt64
+    package let size: Int64
+    package let isRegular: Bool
     /// Modification time in nanoseconds since the epoch.
-    public let modified: Int64
+    package let modified: Int64
 
     init(_ st: stat) {
         device = UInt64(st.st_dev)
@@ -199,14 +212,14 @@ public struct FileStatus: Sendable, Equatable {
 }
 
 /// A failed system call, with its errno.
-public struct SystemError: Error, Equatable, CustomStringConvertible {
-    public let errno: Int32
-    public let call: String
+package struct SystemError: Error, Equatable, CustomStringConvertible {
+    package let errno: Int32
+    package let call: String
 
-    public init(errno: Int32, call: String) {
+    package init(errno: Int32, call: String) {
         self.errno = errno
         self.call = call
     }
 
-    public var description: String { Syscalls.messageFor(errno: errno) }
+    package var description: String { Syscalls.messageFor(errno: errno) }
 }

@@ -2,34 +2,34 @@
 ///
 /// A request is counted in the hour of its own timestamp, in that timestamp's offset, so
 /// `17:xx +08:00` and `09:xx +00:00` are different buckets even though they are the same instant.
-public struct HourKey: Hashable, Comparable, Sendable {
+package struct HourKey: Hashable, Comparable, Sendable {
     /// Hours since 1970-01-01T00:00 in local time.
-    public let localHour: Int64
+    package let localHour: Int64
     /// The UTC offset in minutes (east positive).
-    public let offsetMinutes: Int32
+    package let offsetMinutes: Int32
 
-    public init(localHour: Int64, offsetMinutes: Int32) {
+    package init(localHour: Int64, offsetMinutes: Int32) {
         self.localHour = localHour
         self.offsetMinutes = offsetMinutes
     }
 
     /// The hour starting at local `year-month-day hour:00` at `offsetMinutes`.
-    public init(year: Int, month: Int, day: Int, hour: Int, offsetMinutes: Int32) {
+    package init(year: Int, month: Int, day: Int, hour: Int, offsetMinutes: Int32) {
         self.localHour = CivilDate.daysSinceEpoch(year: year, month: month, day: day) * 24 + Int64(hour)
         self.offsetMinutes = offsetMinutes
     }
 
     /// Seconds since the Unix epoch at which the hour starts.
-    public var startInstant: Int64 { localHour * 3600 - Int64(offsetMinutes) * 60 }
+    package var startInstant: Int64 { localHour * 3600 - Int64(offsetMinutes) * 60 }
 
     /// Ordered by instant, then by offset.
-    public static func < (a: HourKey, b: HourKey) -> Bool {
+    package static func < (a: HourKey, b: HourKey) -> Bool {
         if a.startInstant != b.startInstant { return a.startInstant < b.startInstant }
         return a.offsetMinutes < b.offsetMinutes
     }
 
     /// ISO-8601 with the offset, as the report writes it: `2026-11-29T17:00:00+08:00`.
-    public var iso8601: String {
+    package var iso8601: String {
         let days = localHour >= 0 ? localHour / 24 : (localHour - 23) / 24
         let hour = Int(localHour - days * 24)
         let (y, m, d) = CivilDate.civil(fromDays: days)
@@ -40,7 +40,7 @@ public struct HourKey: Hashable, Comparable, Sendable {
     }
 
     /// Parses the report's hour form back (`2026-11-29T17:00:00+08:00`, or `Z` for UTC).
-    public init?(iso8601 text: String) {
+    package init?(iso8601 text: String) {
         let b = Array(text.utf8)
         guard b.count == 25 || b.count == 20, let key = TimeParser.parseISO8601(b, requireWholeHour: true) else {
             return nil
@@ -55,8 +55,8 @@ public struct HourKey: Hashable, Comparable, Sendable {
 }
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's algorithms).
-public enum CivilDate {
-    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
+package enum CivilDate {
+    package static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -66,7 +66,7 @@ public enum CivilDate {
         return era * 146097 + doe - 719468
     }
 
-    public static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+    package static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
         let z = days + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097
@@ -79,7 +79,7 @@ public enum CivilDate {
         return (Int(m <= 2 ? y + 1 : y), Int(m), Int(d))
     }
 
-    public static func daysInMonth(year: Int, month: Int) -> Int {
+    package static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -2,16 +2,16 @@
 ///
 /// `$time_local` repeats its date and hour for thousands of lines, so the last one is cached:
 /// only the minutes and seconds are checked again.
-public struct TimeParser {
+package struct TimeParser {
     private var cachedPrefix: (UInt64, UInt64) = (0, 0)
     private var cachedOffset: UInt64 = 0
     private var cachedKey: HourKey?
 
-    public init() {}
+    package init() {}
 
     /// `29/Nov/2026:17:18:40 +0800` (exactly 26 bytes; English month names whatever the locale).
     @inline(__always)
-    public mutating func parseLocal(_ p: UnsafeRawPointer, count: Int) -> HourKey? {
+    mutating func parseLocal(_ p: UnsafeRawPointer, count: Int) -> HourKey? {
         guard count == 26 else { return nil }
         // Minutes and seconds are never cached: check them on every line.
         guard p.load(fromByteOffset: 14, as: UInt8.self) == 0x3A, p.load(fromByteOffset: 17, as: UInt8.self) == 0x3A,
@@ -44,7 +44,7 @@ public struct TimeParser {
     }
 
     /// `2026-11-29T17:18:40+08:00` (25 bytes) or `2026-11-29T17:18:40Z` (20 bytes).
-    public static func parseISO8601(_ p: UnsafeRawPointer, count: Int, requireWholeHour: Bool = false) -> HourKey? {
+    static func parseISO8601(_ p: UnsafeRawPointer, count: Int, requireWholeHour: Bool = false) -> HourKey? {
         func byte(_ i: Int) -> UInt8 { p.load(fromByteOffset: i, as: UInt8.self) }
         guard count == 25 || count == 20,
             byte(4) == 0x2D, byte(7) == 0x2D, byte(10) == 0x54, byte(13) == 0x3A, byte(16) == 0x3A,
@@ -71,13 +71,13 @@ public struct TimeParser {
         return HourKey(year: year, month: month, day: day, hour: hour, offsetMinutes: offset)
     }
 
-    public static func parseISO8601(_ bytes: [UInt8], requireWholeHour: Bool = false) -> HourKey? {
+    package static func parseISO8601(_ bytes: [UInt8], requireWholeHour: Bool = false) -> HourKey? {
         bytes.withUnsafeBytes { parseISO8601($0.baseAddress!, count: bytes.count, requireWholeHour: requireWholeHour) }
     }
 
     /// `$msec`: seconds since the epoch with milliseconds (`1764407920.123`); counted in UTC.
     /// More than 10 digits of seconds is not a time nginx writes: the line is malformed.
-    public static func parseMsec(_ p: UnsafeRawPointer, count: Int) -> HourKey? {
+    static func parseMsec(_ p: UnsafeRawPointer, count: Int) -> HourKey? {
         guard count >= 3, count <= 20 else { return nil }
         var seconds: Int64 = 0
         var i = 0

@@ -2,8 +2,8 @@
 ///
 /// The audit never needs this on its hot path; it exists so tests and fuzzers can check that
 /// decoding what nginx wrote and escaping it again gives back the logged bytes.
-public enum Escape {
-    public static func nginx(_ bytes: [UInt8], mode: EscapeMode) -> [UInt8] {
+package enum Escape {
+    package static func nginx(_ bytes: [UInt8], mode: EscapeMode) -> [UInt8] {
         switch mode {
         case .none: return bytes
         case .default:

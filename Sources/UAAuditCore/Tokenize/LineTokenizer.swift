@@ -7,26 +7,26 @@
 /// literal, within a fixed budget per line. A line either matches the whole format or is malformed.
 ///
 /// One tokenizer per thread: it keeps the spans of the last line and a time-parse cache.
-public final class LineTokenizer {
+package final class LineTokenizer {
     /// Field spans of the last matched line: byte offsets into that line.
-    public private(set) var starts: UnsafeMutablePointer<Int>
-    public private(set) var ends: UnsafeMutablePointer<Int>
+    private(set) var starts: UnsafeMutablePointer<Int>
+    private(set) var ends: UnsafeMutablePointer<Int>
     /// The hour of the last matched line.
-    public private(set) var hour = HourKey(localHour: 0, offsetMinutes: 0)
+    package private(set) var hour = HourKey(localHour: 0, offsetMinutes: 0)
     /// Seconds since the start of ``hour`` of the last matched line's time.
-    public private(set) var secondOfHour = 0
+    package private(set) var secondOfHour = 0
 
-    public let format: LogFormat
-    public let fieldCount: Int
+    package let format: LogFormat
+    package let fieldCount: Int
     /// Indexes of the fields the audit reads (nil where the format lacks one).
-    public let userAgentField: Int
-    public let timeField: Int
-    public let requestField: Int?
-    public let uriField: Int?
-    public let statusField: Int?
+    package let userAgentField: Int
+    package let timeField: Int
+    package let requestField: Int?
+    package let uriField: Int?
+    package let statusField: Int?
 
     /// How many literal occurrences one line may try before it is called malformed.
-    public static let backtrackBudget = 256
+    package static let backtrackBudget = 256
 
     // Flat, per-tokenizer copies of the format, so the hot path touches no shared array buffers
     // (retain/release of a buffer shared between threads would make them contend).
@@ -45,7 +45,7 @@ public final class LineTokenizer {
     private var line = UnsafeRawPointer(bitPattern: 1)!
     private var length = 0
 
-    public init(format: LogFormat) {
+    package init(format: LogFormat) {
         self.format = format
         var head: [UInt8] = []
         var roles: [FieldRole] = []
@@ -105,7 +105,7 @@ public final class LineTokenizer {
 
     /// Matches `bytes` against the format; on success the spans and ``hour`` describe it.
     @inline(__always)
-    public func match(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    func match(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress, bytes.count >= headCount else { return false }
         line = base
         length = bytes.count
@@ -134,7 +134,7 @@ public final class LineTokenizer {
 
     /// The bytes of field `index` of the last matched line.
     @inline(__always)
-    public func field(_ index: Int) -> UnsafeRawBufferPointer {
+    func field(_ index: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: line + starts[index], count: ends[index] - starts[index])
     }
 

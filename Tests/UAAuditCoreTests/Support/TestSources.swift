@@ -1,4 +1,4 @@
-import UAAuditCore
+@testable import UAAuditCore
 
 /// A byte source over an in-memory buffer, handing out at most `step` bytes a read.
 struct MemorySource: ByteSource {

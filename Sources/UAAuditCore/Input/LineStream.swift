@@ -1,0 +1,37 @@
+import Glibc
+
+/// Lines of a descriptor (stdin, a UA list), one at a time, in constant memory, for the
+/// commands that answer line by line (`classify`, `rules test`): the reader's buffer is
+/// allocated once, and `beforeWaiting` runs before every read that may block, so output
+/// buffered by the caller is flushed before uaaudit waits for more input.
+///
+/// Lines are lent as a `RawSpan`: the caller sees bytes, never a pointer.
+package enum LineStream {
+    package static func read(
+        fd: Int32, path: String, maxLineBytes: Int, beforeWaiting: @escaping () -> Void,
+        line: @escaping (RawSpan) -> Void, overlong: @escaping (Int) -> Void
+    ) throws(InputError) {
+        let reader = LineReader(blockSize: 64 << 10, maxLineBytes: maxLineBytes)
+        var source = FlushingSource(
+            base: FileRangeSource(fd: fd, path: path, seekable: false), beforeRead: beforeWaiting)
+        var sink = Sink(onLine: line, onOverlong: overlong)
+        try reader.read(&source, into: &sink)
+    }
+
+    private struct Sink: LineSink {
+        let onLine: (RawSpan) -> Void
+        let onOverlong: (Int) -> Void
+        mutating func line(_ bytes: UnsafeRawBufferPointer) { onLine(RawSpan(_unsafeBytes: bytes)) }
+        mutating func overlongLine(prefix: UnsafeRawBufferPointer, length: Int) { onOverlong(length) }
+    }
+
+    private struct FlushingSource: ByteSource {
+        var base: FileRangeSource
+        let beforeRead: () -> Void
+        var consumed: Int64 { base.consumed }
+        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+            beforeRead()
+            return try base.read(into: buffer)
+        }
+    }
+}

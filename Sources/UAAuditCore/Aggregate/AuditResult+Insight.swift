@@ -106,16 +106,32 @@ extension AuditResult {
 }
 
 extension AuditResult.HourCounts {
-    /// Forgets the detail lists, counting what they held as untracked.
+    /// How many alert-class UAs and paths an hour keeps once its detail lists are dropped, so
+    /// that an hour found over the threshold only later (another input adds to it) still
+    /// shows its top UAs and paths, marked approximate.
+    static let keptAfterDrop = 20
+
+    /// Cuts the detail lists to the most frequent few UAs and paths and forgets the families,
+    /// counting the rest as untracked.
     mutating func dropDetails() {
         detailsDropped = true
-        untrackedAlertUAs += alertUAs.values.reduce(0, +)
-        alertUAs = [:]
+        if alertUAs.count > Self.keptAfterDrop {
+            let sorted = alertUAs.sorted {
+                $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key)
+            }
+            untrackedAlertUAs += sorted.dropFirst(Self.keptAfterDrop).reduce(0) { $0 + $1.value }
+            alertUAs = Dictionary(uniqueKeysWithValues: sorted.prefix(Self.keptAfterDrop).map { ($0.key, $0.value) })
+        }
+        if paths.count > Self.keptAfterDrop {
+            let sorted = paths.sorted {
+                $0.value.count != $1.value.count
+                    ? $0.value.count > $1.value.count : $0.key.lexicographicallyPrecedes($1.key)
+            }
+            untrackedPaths += sorted.dropFirst(Self.keptAfterDrop).reduce(0) { $0 + $1.value.count }
+            paths = Dictionary(uniqueKeysWithValues: sorted.prefix(Self.keptAfterDrop).map { ($0.key, $0.value) })
+        }
         untrackedFamilies += families.values.reduce(0, +)
         families = [:]
-        untrackedPaths += paths.values.reduce(0) { $0 + $1.count }
-        paths = [:]
-        clients.dropExamples()
     }
 }
 

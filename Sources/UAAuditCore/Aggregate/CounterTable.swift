@@ -47,6 +47,21 @@ package final class CounterTable {
         return true
     }
 
+    /// Adds `n` to the counter of `key` when it is already in the table; false when it is not.
+    @inline(__always)
+    package func addExisting(_ key: UInt64, _ n: Int64 = 1) -> Bool {
+        var slot = Int(truncatingIfNeeded: CounterTable.spread(key)) & slotMask
+        while true {
+            let e = Int(slots[slot]) - 1
+            if e < 0 { return false }
+            if keys[e] == key {
+                values[e] &+= n
+                return true
+            }
+            slot = (slot + 1) & slotMask
+        }
+    }
+
     package func key(_ e: Int) -> UInt64 { keys[e] }
     package func value(_ e: Int) -> Int64 { values[e] }
 

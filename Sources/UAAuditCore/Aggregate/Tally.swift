@@ -49,6 +49,13 @@ package final class Tally {
     package let clients: ClientSample?
 
     private let sampleLimit: Int
+    /// Per bucket: what it holds of the shared tables (entries; key bytes for the byte tables).
+    /// No bucket may take more than a quarter of a table, so that a flood of distinct UAs,
+    /// paths or families in one hour cannot leave the next hour of the same chunk without
+    /// its lists (an alerting hour keeps its own top UAs and paths).
+    private var quotaUAs: [(entries: Int, bytes: Int)] = []
+    private var quotaPaths: [(entries: Int, bytes: Int)] = []
+    private var quotaFamilies: [Int] = []
     /// One bit per family id: tracked in this tally (see ``tracks(family:)``).
     private let familySeen: UnsafeMutablePointer<UInt64>
     private let familyWords: Int
@@ -120,6 +127,9 @@ package final class Tally {
             }
             (storage + b * width).initialize(repeating: 0, count: width)
             hours.append(key)
+            quotaUAs.append((0, 0))
+            quotaPaths.append((0, 0))
+            quotaFamilies.append(0)
             untracked.append(0)
             untrackedFamilies.append(0)
             untrackedPaths.append(0)
@@ -140,13 +150,44 @@ package final class Tally {
     func countAlertUA(bucket: Int, raw: UnsafeRawBufferPointer) {
         let hash = ByteHash.hash(raw, seed: UInt64(bucket))
         if let e = alertUAs.find(raw, tag: Int32(bucket), hash: hash)
-            ?? alertUAs.insert(raw, tag: Int32(bucket), hash: hash)
+            ?? Tally.insert(raw, tag: Int32(bucket), hash: hash, into: alertUAs, quota: &quotaUAs[bucket])
         {
             alertUAs.values[e] &+= 1
         } else {
             untracked[bucket] &+= 1
         }
     }
+
+    /// Inserts a new key for a bucket within its quota (a quarter of the table's entries and
+    /// bytes); nil when the bucket or the table is full.
+    private static func insert(
+        _ key: UnsafeRawBufferPointer, tag: Int32, hash: UInt64, into table: ByteTable,
+        quota: inout (entries: Int, bytes: Int)
+    ) -> Int? {
+        guard quota.entries < table.maxEntries / 4, quota.bytes + key.count <= table.arenaBytes / 4,
+            let e = table.insert(key, tag: tag, hash: hash)
+        else { return nil }
+        quota.entries += 1
+        quota.bytes += key.count
+        return e
+    }
+
+    /// Counts a request of (bucket, family id, class) in ``familyCounts`` when the family is
+    /// tracked and the bucket has room; false when it is not counted by family.
+    @inline(__always)
+    func countFamily(bucket: Int, family: UInt32, cls: Int) -> Bool {
+        let key = UInt64(bucket) << 40 | UInt64(family) << 8 | UInt64(cls & 0xFF)
+        if familyCounts.addExisting(key) { return true }
+        guard quotaFamilies[bucket] < Tally.familiesPerBucket, tracks(family: family), familyCounts.add(key) else {
+            return false
+        }
+        quotaFamilies[bucket] += 1
+        return true
+    }
+
+    /// The most (family, class) pairs one bucket of a chunk counts: a quarter of the families
+    /// a chunk tracks.
+    static let familiesPerBucket = UACache.familiesPerChunk / 4
 
     /// Counts a request's status (3 validated digits) for its class.
     @inline(__always)
@@ -168,7 +209,9 @@ package final class Tally {
     func countAlertPath(bucket: Int, path: UnsafeRawBufferPointer, rejected: Bool) {
         let tag = Int32(truncatingIfNeeded: bucket &* 2 &+ (rejected ? 1 : 0))
         let hash = ByteHash.hash(path, seed: UInt64(tag))
-        if let e = alertPaths.find(path, tag: tag, hash: hash) ?? alertPaths.insert(path, tag: tag, hash: hash) {
+        if let e = alertPaths.find(path, tag: tag, hash: hash)
+            ?? Tally.insert(path, tag: tag, hash: hash, into: alertPaths, quota: &quotaPaths[bucket])
+        {
             alertPaths.values[e] &+= 1
         } else {
             untrackedPaths[bucket] &+= 1

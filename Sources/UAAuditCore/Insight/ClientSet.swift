@@ -13,9 +13,6 @@ package struct ClientSet: Equatable, Sendable {
     package private(set) var masks: [UInt64: UInt8] = [:]
     /// Keys (decoded, as report text) of the first split clients.
     package private(set) var examples: [String] = []
-
-    /// Forgets the example keys (an hour whose detail lists were dropped).
-    mutating func dropExamples() { examples = [] }
     /// The counts of a closed hour, whose masks are no longer kept.
     package private(set) var frozen: ClientCounts?
 

@@ -10,6 +10,9 @@ package struct HourInsight: Codable, Equatable, Sendable {
     /// Requests per UA family (report text) and class name.
     package var families: [String: [String: Int64]] = [:]
     package var familiesApproximate = false
+    /// True when the hour's families were dropped (``AuditResult/detailHours``): drift cannot
+    /// tell what is new in it, nor against it. Not kept in `run`'s state.
+    package var familiesDropped = false
     /// The clients by kind of request; nil when the format lacks the client key.
     package var clients: ClientSet?
     /// `run` only: whether the hour's drift alert fired when it closed.
@@ -50,6 +53,7 @@ package struct HourInsight: Codable, Equatable, Sendable {
             families[ReportText.render(key.family), default: [:]][names[key.cls], default: 0] += n
         }
         familiesApproximate = hour.untrackedFamilies > 0
+        familiesDropped = hour.detailsDropped
         if configuration.clientField != nil { clients = hour.clients }
         trim()
     }

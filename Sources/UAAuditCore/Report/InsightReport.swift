@@ -72,7 +72,11 @@ package enum InsightReport {
             baselineHours: window.count, newFamilies: [], newRequests: 0,
             approximate: hour.insight.familiesApproximate || window.contains { $0.insight.familiesApproximate },
             appShares: [], alert: false, reasons: [])
-        if !window.isEmpty {
+        // An hour whose families were dropped, or a baseline with such an hour, cannot say
+        // what is new: every family would look new (a false drift alert). Nothing is listed.
+        let blind = hour.insight.familiesDropped || window.contains { $0.insight.familiesDropped }
+        if blind { entry.approximate = true }
+        if !window.isEmpty, !blind {
             let known = Set(window.flatMap { $0.insight.families.keys })
             let new = hour.insight.families.filter { !known.contains($0.key) }
                 .map { (family: $0.key, total: HourInsight.total($0.value), byClass: $0.value) }

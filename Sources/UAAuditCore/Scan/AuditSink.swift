@@ -18,7 +18,6 @@ struct AuditSink: LineSink {
     let clientBits: [UInt8]
     // Borrowed from the tally, which outlives the sink: no reference counting per line.
     let clients: Unmanaged<ClientSample>?
-    let familyCounts: Unmanaged<CounterTable>
     var lineNumber: Int64 = 0
     /// Lines not yet added to the progress counter (bytes are counted by the source, see ``ProgressSource``).
     var pendingLines = 0
@@ -43,7 +42,6 @@ struct AuditSink: LineSink {
         clientField = worker.configuration.clientField ?? -1
         clientBits = worker.configuration.clientBits
         clients = tally.clients.map { Unmanaged.passUnretained($0) }
-        familyCounts = Unmanaged.passUnretained(tally.familyCounts)
     }
 
     @inline(__always)
@@ -75,11 +73,7 @@ struct AuditSink: LineSink {
             }
             cls = Int(c)
             let family = UInt32(truncatingIfNeeded: found >> 8)
-            if family == UACache.untrackedFamily || !tally.tracks(family: family)
-                || !familyCounts._withUnsafeGuaranteedRef({
-                    $0.add(UInt64(bucket) << 40 | UInt64(family) << 8 | UInt64(cls & 0xFF))
-                })
-            {
+            if family == UACache.untrackedFamily || !tally.countFamily(bucket: bucket, family: family, cls: cls) {
                 tally.countUntrackedFamily(bucket: bucket)
             }
         }

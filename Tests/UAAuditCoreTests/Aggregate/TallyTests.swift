@@ -21,7 +21,8 @@ import Testing
     }
 
     @Test func alertUATableIsBoundedAndCountsWhatDoesNotFitAsUntracked() {
-        let tally = Tally(classCount: 5, sampleLimit: 10, alertTableEntries: 2, alertArenaBytes: 1024)
+        // A bucket takes at most a quarter of the table: 2 of 8 entries.
+        let tally = Tally(classCount: 5, sampleLimit: 10, alertTableEntries: 8, alertArenaBytes: 1024)
         let bucket = tally.bucket(HourKey(localHour: 1, offsetMinutes: 0))
         for ua in ["a", "b", "a", "c", "d", "a"] {
             Array(ua.utf8).withUnsafeBytes { tally.countAlertUA(bucket: bucket, raw: $0) }
@@ -98,23 +99,27 @@ import Testing
     }
 }
 
-/// Detail lists are kept for ``AuditResult/detailHours`` hours and for every hour the alert
-/// policy keeps; the oldest others lose theirs, and their counts stay exact.
+/// Detail lists are kept whole for ``AuditResult/detailHours`` hours and for every hour the
+/// alert policy keeps; the oldest others keep only their 20 most frequent UAs and paths, and
+/// their counts stay exact.
 @Suite struct AuditResultDetailBoundTests {
-    /// `hours` hours, one alert-class request each with its own UA and path; hour 3 has ten.
+    /// `hours` hours of 25 alert-class requests, each with its own UA and path; hour 3 has 30
+    /// (the test's alert policy: 30 or more).
     static func result(hours: Int, detailHours: Int) -> AuditResult {
         var result = AuditResult(classCount: 5, sampleLimit: 10)
         result.detailHours = detailHours
-        result.keepsDetails = { $0.counts[2] >= 10 }
+        result.keepsDetails = { $0.counts[2] >= 30 }
         // Two inputs, so the bound is applied as hours arrive and again after.
         for half in 0..<2 {
             let tally = Tally(classCount: 5, sampleLimit: 10)
             for h in stride(from: half, to: hours, by: 2) {
                 let bucket = tally.bucket(HourKey(localHour: Int64(h), offsetMinutes: 0))
-                for i in 0..<(h == 3 ? 10 : 1) {
+                for i in 0..<(h == 3 ? 30 : 25) {
                     tally.count(bucket: bucket, slot: 2)
                     Array("ua-\(h)-\(i)".utf8).withUnsafeBytes { tally.countAlertUA(bucket: bucket, raw: $0) }
-                    Array("/p\(h)".utf8).withUnsafeBytes { tally.countAlertPath(bucket: bucket, path: $0, rejected: false) }
+                    Array("/p\(h)/\(i)".utf8).withUnsafeBytes {
+                        tally.countAlertPath(bucket: bucket, path: $0, rejected: false)
+                    }
                 }
             }
             result.absorb(tally, path: "in\(half)", firstLine: 1, escape: .default)
@@ -122,33 +127,56 @@ import Testing
         return result
     }
 
-    @Test func theOldestHoursBeyondTheBoundLoseTheirListsButNotTheirCounts() {
+    @Test func theOldestHoursBeyondTheBoundKeepOnlyTheirTopListsAndAllTheirCounts() throws {
         let result = Self.result(hours: 20, detailHours: 8)
         let dropped = result.hours.filter(\.value.detailsDropped).keys.map(\.localHour).sorted()
-        // 20 hours, 8 keep their lists, and hour 3 (alerting) keeps its own too.
+        // 20 hours, the newest 8 keep their lists, and hour 3 (alerting) keeps its own too.
         #expect(dropped == [0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11])
         for (key, hour) in result.hours {
-            let requests: Int64 = key.localHour == 3 ? 10 : 1
+            let requests: Int64 = key.localHour == 3 ? 30 : 25
             #expect(hour.counts[2] == requests)
-            if hour.detailsDropped {
-                #expect(hour.alertUAs.isEmpty && hour.paths.isEmpty)
-                #expect(hour.untrackedAlertUAs == requests)
-                #expect(hour.untrackedPaths == requests)
-            } else {
-                #expect(hour.alertUAs.count == Int(requests))
-                #expect(hour.paths.values.map(\.count) == [requests])
-            }
+            let kept = hour.detailsDropped ? 20 : Int(requests)
+            #expect(hour.alertUAs.count == kept)
+            #expect(hour.paths.count == kept)
+            #expect(hour.untrackedAlertUAs == requests - Int64(kept))
+            #expect(hour.untrackedPaths == requests - Int64(kept))
         }
         let report = ReportBuilder.build(
             result,
-            configuration: ScanConfiguration(format: try! BuiltinFormats.named("ua_log"), rules: RuleSet.builtin()),
+            configuration: ScanConfiguration(format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin()),
             generatedAt: "x")
         #expect(report.hours.filter { $0.detailsDropped == true }.count == 11)
-        #expect(report.hours.first { $0.hour.hasPrefix("1970-01-01T03") }?.top.count == 10)
+        #expect(report.hours.filter { $0.detailsDropped == true }.allSatisfy { $0.top.count == 10 && $0.topApproximate })
     }
 
     @Test func underTheBoundNothingIsDropped() {
         let result = Self.result(hours: 8, detailHours: 8)
         #expect(!result.hours.values.contains { $0.detailsDropped })
+    }
+
+    /// An hour of 17,000 distinct alert-class UAs and paths cannot leave the next hour of the
+    /// same chunk without its lists: a bucket takes at most a quarter of a table.
+    @Test func aFloodedHourLeavesRoomForTheNextInTheSameTally() {
+        let tally = Tally(classCount: 5, sampleLimit: 10)
+        let flooded = tally.bucket(HourKey(localHour: 0, offsetMinutes: 0))
+        for i in 0..<17_000 {
+            Array("junk\(i) com.apple.CFNetwork".utf8).withUnsafeBytes { tally.countAlertUA(bucket: flooded, raw: $0) }
+            Array("/j\(i)".utf8).withUnsafeBytes { tally.countAlertPath(bucket: flooded, path: $0, rejected: false) }
+        }
+        let next = tally.bucket(HourKey(localHour: 1, offsetMinutes: 0))
+        for _ in 0..<300 {
+            Array("RealSDK/2.0 com.apple.CFNetwork/1494".utf8).withUnsafeBytes {
+                tally.countAlertUA(bucket: next, raw: $0)
+            }
+            Array("/api/login".utf8).withUnsafeBytes { tally.countAlertPath(bucket: next, path: $0, rejected: true) }
+        }
+        var result = AuditResult(classCount: 5, sampleLimit: 10)
+        result.absorb(tally, path: "flood", firstLine: 1, escape: .default)
+        let hour = result.hours[HourKey(localHour: 1, offsetMinutes: 0)]
+        #expect(hour?.alertUAs[Array("RealSDK/2.0 com.apple.CFNetwork/1494".utf8)] == 300)
+        #expect(hour?.paths[Array("/api/login".utf8)]?.count == 300)
+        #expect(hour?.untrackedAlertUAs == 0)
+        let first = result.hours[HourKey(localHour: 0, offsetMinutes: 0)]
+        #expect((first?.untrackedAlertUAs ?? 0) > 0)
     }
 }

@@ -8,11 +8,11 @@ enum UALines {
     static let maxLineBytes = 64 << 10
 
     static func read(
-        fd: Int32, path: String, beforeWaiting: @escaping () -> Void,
+        fd: Int32, path: String, beforeWaiting: @escaping () -> Void, stop: @escaping () -> Bool = { false },
         line: @escaping (RawSpan) -> Void, overlong: @escaping (Int) -> Void
     ) throws(InputError) {
         try LineStream.read(
-            fd: fd, path: path, maxLineBytes: maxLineBytes, beforeWaiting: beforeWaiting, line: line,
+            fd: fd, path: path, maxLineBytes: maxLineBytes, beforeWaiting: beforeWaiting, stop: stop, line: line,
             overlong: overlong)
     }
 }

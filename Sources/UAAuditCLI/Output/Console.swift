@@ -25,14 +25,15 @@ final class Console {
         write(bytes, fd: 1)
     }
 
-    /// A message to stderr, prefixed with `uaaudit:`.
+    /// A message to stderr, prefixed with `uaaudit:`. Messages quote files, rules and UAs
+    /// written by others: control characters in them are shown escaped, never sent raw.
     func error(_ message: String) {
-        write(Array("uaaudit: \(message)\n".utf8), fd: 2)
+        write(Array("uaaudit: \(TerminalText.escapeKeepingLines(message))\n".utf8), fd: 2)
     }
 
-    /// Information for the operator (not an error), to stderr.
+    /// Information for the operator (not an error), to stderr; escaped like ``error(_:)``.
     func note(_ message: String) {
-        write(Array("uaaudit: \(message)\n".utf8), fd: 2)
+        write(Array("uaaudit: \(TerminalText.escapeKeepingLines(message))\n".utf8), fd: 2)
     }
 
     func err(raw text: String) {

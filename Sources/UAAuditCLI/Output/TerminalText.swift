@@ -31,6 +31,12 @@ enum TerminalText {
 }
 
 extension TerminalText {
+    /// ``escape(_:limit:)`` line by line: a message's own line breaks stay, every other
+    /// control character (from a rules file, a UA, a server's answer) is shown escaped.
+    static func escapeKeepingLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "\n")
+    }
+
     /// Escapes `text` and breaks it at spaces into lines of at most `width` columns, each
     /// starting with `indent` (a word longer than a line is cut).
     static func wrapped(_ text: String, indent: String, width: Int) -> [String] {

@@ -50,7 +50,8 @@ struct ClassifyCommand {
         }
         do {
             try UALines.read(
-                fd: 0, path: "stdin", beforeWaiting: { output.flush() }, line: { printer.print($0) },
+                fd: 0, path: "stdin", beforeWaiting: { output.flush() }, stop: { output.closed },
+                line: { printer.print($0) },
                 overlong: { printer.printOverlong(length: $0) })
         } catch {
             output.flush()
@@ -88,7 +89,9 @@ final class ClassifyPrinter {
         errorsColumn = Array("errors".padded(width).utf8)
         let indent = String(repeating: " ", count: width)
         ruleLines = rules.rules.map { rule in
-            rule.patterns.map { Array((indent + "rule \(rule.name), pattern \($0.source)\n").utf8) }
+            rule.patterns.map {
+                Array((indent + "rule \(rule.name), pattern \(TerminalText.escape($0.source, limit: 400))\n").utf8)
+            }
         }
         otherLine = Array((indent + "no rule matched\n").utf8)
         missingLine = Array((indent + "no UA (empty or '-')\n").utf8)

@@ -3,17 +3,18 @@ import Glibc
 /// Lines of a descriptor (stdin, a UA list), one at a time, in constant memory, for the
 /// commands that answer line by line (`classify`, `rules test`): the reader's buffer is
 /// allocated once, and `beforeWaiting` runs before every read that may block, so output
-/// buffered by the caller is flushed before uaaudit waits for more input.
+/// buffered by the caller is flushed before uaaudit waits for more input; when `stop` then
+/// says so (stdout was closed), reading ends as if the input had.
 ///
 /// Lines are lent as a `RawSpan`: the caller sees bytes, never a pointer.
 package enum LineStream {
     package static func read(
         fd: Int32, path: String, maxLineBytes: Int, beforeWaiting: @escaping () -> Void,
-        line: @escaping (RawSpan) -> Void, overlong: @escaping (Int) -> Void
+        stop: @escaping () -> Bool = { false }, line: @escaping (RawSpan) -> Void, overlong: @escaping (Int) -> Void
     ) throws(InputError) {
         let reader = LineReader(blockSize: 64 << 10, maxLineBytes: maxLineBytes)
         var source = FlushingSource(
-            base: FileRangeSource(fd: fd, path: path, seekable: false), beforeRead: beforeWaiting)
+            base: FileRangeSource(fd: fd, path: path, seekable: false), beforeRead: beforeWaiting, stop: stop)
         var sink = Sink(onLine: line, onOverlong: overlong)
         try reader.read(&source, into: &sink)
     }
@@ -28,9 +29,12 @@ package enum LineStream {
     private struct FlushingSource: ByteSource {
         var base: FileRangeSource
         let beforeRead: () -> Void
+        /// True when the reader should end as at end of input (the output was closed).
+        let stop: () -> Bool
         var consumed: Int64 { base.consumed }
         mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
             beforeRead()
+            if stop() { return 0 }
             return try base.read(into: buffer)
         }
     }

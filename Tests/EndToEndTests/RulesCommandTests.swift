@@ -33,7 +33,7 @@ import UAAuditCore
         (["rules", "init"], "uaaudit: rules init needs --app NAME: the name in your app's UA\n"),
         (
             ["rules", "init", "--app", "a/b"],
-            "uaaudit: --app 'a/b' must be non-empty, without control characters or '/'\n"
+            "uaaudit: --app 'a/b' must be non-empty, without control characters or '/', and not start or end with a space\n"
         ),
         (["rules"], "uaaudit: usage: uaaudit rules init|test|lint …; see uaaudit rules --help\n"),
         (["rules", "lint"], "uaaudit: usage: uaaudit rules lint FILE\n"),

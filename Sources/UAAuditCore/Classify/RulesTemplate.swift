@@ -17,8 +17,16 @@ package struct RulesTemplate {
         for (what, value, slash) in [("--app", app, false), ("--webview-token", webviewToken ?? app, true)]
             + bundles.map({ ("--bundle", $0, false) })
         {
-            if value.isEmpty || value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || (!slash && $0 == 0x2F) }) {
+            if value.isEmpty || value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || (!slash && $0 == 0x2F) })
+                || value.first == " " || value.last == " "
+            {
                 throw RulesTemplateError(option: what, value: value)
+            }
+            // A name that other software's UAs carry ('Version', 'Safari', 'iPhone', 'Darwin')
+            // would make the app's classes take their traffic.
+            let lower = value.lowercased()
+            if let taken = RulesTemplate.structural.first(where: { $0.lowercased().contains(lower) }) {
+                throw RulesTemplateError(option: what, value: value, foreign: taken)
             }
         }
         self.app = app
@@ -55,10 +63,21 @@ package struct RulesTemplate {
         return out
     }
 
-    /// A bundle name as the default UA writes it: spaces as spaces or `%20`.
+    /// A bundle name as the default UA writes it: spaces as spaces or `%20`, and any other
+    /// non-ASCII character as itself or percent-encoded (`Café` or `Caf%C3%A9`).
     static func bundleLiteral(_ name: String) -> String {
-        name.split(separator: " ", omittingEmptySubsequences: false).map { literal(String($0)) }
-            .joined(separator: "(?: |%20)")
+        var out = ""
+        for ch in name {
+            if ch == " " {
+                out += "(?: |%20)"
+            } else if ch.isASCII {
+                out += literal(String(ch))
+            } else {
+                let encoded = String(ch).utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined()
+                out += "(?:" + literal(String(ch)) + "|" + encoded + ")"
+            }
+        }
+        return out
     }
 
     /// The device and OS parenthesis of an iOS WebKit UA, any OS version with underscores.
@@ -236,6 +255,12 @@ package struct RulesTemplate {
         ),
     ]
 
+    /// UAs no app name may occur in: browsers, bots, spoofed and ambiguous shapes, and the
+    /// parts every default CFNetwork UA has. (Other apps' UAs are not here: the operator's
+    /// app may be one of them, and its examples then skip them.)
+    static let structural: [String] =
+        foreign.filter { $0.class != "other_app" }.map(\.ua) + ["x/1 CFNetwork/1494.0.7 Darwin/23.4.0 com.apple.CFNetwork"]
+
     var examples: [RulesFile.ExampleEntry] {
         let token = webviewToken
         var list: [(String, String)] = [
@@ -288,10 +313,16 @@ package struct RulesTemplate {
 package struct RulesTemplateError: Error, Equatable, CustomStringConvertible {
     package let option: String
     package let value: String
+    /// A UA of other software that contains the value, when that is why it was refused.
+    package var foreign: String? = nil
 
     package var description: String {
-        "\(option) '\(value)' must be non-empty, without control characters"
-            + (option == "--webview-token" ? "" : " or '/'")
+        if let foreign {
+            return "\(option) '\(value)' also occurs in other software's User-Agents ('\(foreign)'): rules for it "
+                + "would take their traffic; give the exact name your app writes before the '/' of its UA"
+        }
+        return "\(option) '\(value)' must be non-empty, without control characters"
+            + (option == "--webview-token" ? "" : " or '/'") + ", and not start or end with a space"
     }
 }
 

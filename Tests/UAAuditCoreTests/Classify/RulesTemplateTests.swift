@@ -156,10 +156,10 @@ import Testing
     @Test func namesWithASlashOrControlCharactersAreRefused() {
         #expect(throws: RulesTemplateError(option: "--app", value: "My/App")) { try RulesTemplate(app: "My/App") }
         #expect(throws: RulesTemplateError(option: "--bundle", value: "")) {
-            try RulesTemplate(app: "A", bundles: [""])
+            try RulesTemplate(app: "MyApp", bundles: [""])
         }
         #expect(throws: RulesTemplateError(option: "--webview-token", value: "a\u{1B}b")) {
-            try RulesTemplate(app: "A", webviewToken: "a\u{1B}b")
+            try RulesTemplate(app: "MyApp", webviewToken: "a\u{1B}b")
         }
     }
 
@@ -172,5 +172,27 @@ import Testing
         #expect(
             classifier.explain(Array("CCC App (beta)/3 CFNetwork/1494.0.7 Darwin/23.4.0".utf8)).className == "other_app"
         )
+    }
+
+    /// A name that browsers, bots or every default CFNetwork UA carry would make the app's
+    /// classes take their traffic (`--app Version` put Mobile Safari in `webview`): refused.
+    @Test(arguments: ["Version", "Safari", "iPhone", "CFNetwork", "Darwin", "a", "Bot", "Gecko", "Mobile"])
+    func namesOtherSoftwareCarriesAreRefused(app: String) {
+        #expect(throws: RulesTemplateError.self) { try RulesTemplate(app: app) }
+        #expect(throws: RulesTemplateError.self) { try RulesTemplate(app: "MyApp", bundles: [app]) }
+    }
+
+    @Test(arguments: [" ", "x y ", " MyApp"])
+    func namesWithOuterSpacesAreRefused(app: String) {
+        #expect(throws: RulesTemplateError(option: "--app", value: app)) { try RulesTemplate(app: app) }
+    }
+
+    /// A non-ASCII bundle name may come percent-encoded in the default UA, as a space comes as `%20`.
+    @Test func nonASCIIBundleNamesMatchAsThemselvesAndPercentEncoded() throws {
+        let classifier = Classifier(rules: try RulesTemplate(app: "Café").file().compile(path: "init"))
+        for ua in ["Café/1 CFNetwork/1494.0.7 Darwin/23.4.0", "Caf%C3%A9/1 CFNetwork/1494.0.7 Darwin/23.4.0"] {
+            #expect(classifier.explain(Array(ua.utf8)).className == "inconsistent", "\(ua)")
+        }
+        #expect(classifier.explain(Array("Cafe/1 CFNetwork/1494.0.7 Darwin/23.4.0".utf8)).className == "other_app")
     }
 }

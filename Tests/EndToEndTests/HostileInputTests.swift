@@ -16,10 +16,14 @@ import Testing
         try unwrap(try report(result)["totals"] as? [String: Any])
     }
 
-    static func checkMemory(_ result: MeasuredRun.Result, _ what: String) {
-        print("\(what): peak RSS \(result.peakKiB) KiB (bound \(MeasuredRun.peakMemoryBoundKiB) KiB)")
+    /// Peak RSS within CONTRACTS' bound: the idle RSS of the same options plus 16 MiB.
+    static func checkMemory(_ result: MeasuredRun.Result, _ what: String, options: [String] = []) throws {
+        let idle = try MeasuredRun.idleKiB(options: options)
+        let bound = idle + MeasuredRun.workingMemoryKiB
+        print("\(what): peak RSS \(result.peakKiB) KiB (idle \(idle) KiB, bound \(bound) KiB)")
         #expect(result.peakKiB > 0)
         if Tool.underSanitizer { return }  // ASan's shadow memory is not the scan's
+        #expect(result.peakKiB <= bound, "\(what)")
         #expect(result.peakKiB < MeasuredRun.peakMemoryBoundKiB, "\(what)")
     }
 
@@ -57,7 +61,7 @@ import Testing
         let source = try unwrap((try Self.report(result)["sources"] as? [[String: Any]])?.first)
         #expect(source["bytes"] as? Int == 1 << 30)
         #expect((try Self.report(result)["malformed_samples"] as? [Any])?.count == 10)
-        Self.checkMemory(result, "1 GiB of random bytes")
+        try Self.checkMemory(result, "1 GiB of random bytes")
     }
 
     /// A 50 MB line between two good ones: one malformed line with a cut sample, and the
@@ -80,7 +84,7 @@ import Testing
         #expect(samples.first?["line"] as? Int == 2)
         #expect(samples.first?["reason"] as? String == "longer than the line limit")
         #expect(samples.first?["text"] as? String == String(long.prefix(512)))
-        Self.checkMemory(result, "a 50 MB line")
+        try Self.checkMemory(result, "a 50 MB line")
     }
 
     /// Ten million requests, each with a UA of its own, in a file read by two threads: each
@@ -142,6 +146,6 @@ import Testing
         #expect(top.allSatisfy { $0["count"] as? Int == 1 })
         let drift = try unwrap(hours.first?["drift"] as? [String: Any])
         #expect(drift["baseline_hours"] as? Int == 0)
-        Self.checkMemory(result, "10,000,000 distinct UAs")
+        try Self.checkMemory(result, "10,000,000 distinct UAs", options: ["-j", "2"])
     }
 }

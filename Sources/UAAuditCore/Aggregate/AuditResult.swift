@@ -113,7 +113,7 @@ package struct AuditResult: Sendable {
 
     /// The most distinct alert-class UAs an hour keeps across inputs; beyond that the least
     /// frequent are dropped (counted as untracked, so `top_approximate` says so).
-    package static let maxAlertUAsPerHour = 20_000
+    package static let maxAlertUAsPerHour = 4_000
 
     private mutating func trimAlertUAs(of key: HourKey) {
         guard let hour = hours[key], hour.alertUAs.count > AuditResult.maxAlertUAsPerHour else { return }

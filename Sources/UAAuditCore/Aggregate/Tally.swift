@@ -185,6 +185,13 @@ package final class Tally {
         return true
     }
 
+    /// Whether a family new to the chunk would be tracked in `bucket` (room in the bucket's
+    /// quota and in the chunk's).
+    @inline(__always)
+    func canTrackNewFamily(bucket: Int) -> Bool {
+        quotaFamilies[bucket] < Tally.familiesPerBucket && trackedFamilies < UACache.familiesPerChunk
+    }
+
     /// The most (family, class) pairs one bucket of a chunk counts: a quarter of the families
     /// a chunk tracks.
     static let familiesPerBucket = UACache.familiesPerChunk / 4

@@ -3,21 +3,20 @@
 ///
 /// Keyed on the raw (still escaped) field bytes borrowed from the line: a hit costs a hash and a
 /// compare, no copy. Bounded: when full, it is emptied and starts again. Family ids index the
-/// ``families`` table, which does not empty (tallies refer to its ids) but refuses new families
-/// once full: those UAs get ``untrackedFamily``.
+/// ``families`` table, which a family enters only when a tally tracks it
+/// (``addPendingFamily()``); it is emptied between chunks (``startChunk()``).
 package final class UACache {
-    /// The family id of a UA whose family did not fit the bounded family table.
-    package static let untrackedFamily: UInt32 = .max
-    package static let defaultFamilies = 8_192
+    package static let defaultFamilies = 4_096
     /// The most distinct families one chunk's tally tracks (first seen, first kept); the rest
     /// of its requests are counted as untracked families. Half the family table, so that a
     /// table emptied when more than this is left over at a chunk's start (``startChunk()``)
-    /// never refuses a family the chunk tracks: what a chunk tracks depends on the chunk alone,
-    /// not on which chunks the same thread read before it.
+    /// never refuses a family the chunk tracks (a family enters the table only when a tally
+    /// tracks it): what a chunk tracks depends on the chunk alone, not on which chunks the
+    /// same thread read before it, and a flood of new families in one hour leaves the others room.
     package static let familiesPerChunk = defaultFamilies / 2
 
-    package static let defaultEntries = 32_768
-    package static let defaultArenaBytes = 4 << 20
+    package static let defaultEntries = 16_384
+    package static let defaultArenaBytes = 2 << 20
     /// UAs longer than this are classified every time rather than cached.
     package static let maxKeyBytes = 16_384
 
@@ -67,31 +66,79 @@ package final class UACache {
         UInt8(truncatingIfNeeded: lookup(raw: raw))
     }
 
-    /// The class index (low 8 bits) and family id (the 32 bits above) of a present raw UA field.
+    /// A UA whose family is not in the family table (yet): the tally decides whether it is
+    /// added (``addPendingFamily()``), so that only families some tally tracks take room.
+    package static let unassignedFamily: UInt32 = .max - 1
+
+    /// The cache entry and family bytes of the last lookup whose family is unassigned.
+    private var pendingEntry: Int?
+    private var pendingFamilyCount = 0
+    private var pendingFamilyHash: UInt64 = 0
+
+    /// The class index (low 8 bits) and family id (the 32 bits above) of a present raw UA
+    /// field; the family id is ``unassignedFamily`` when its family is not in the table, and
+    /// ``addPendingFamily()`` may then add it.
     @inline(__always)
     func lookup(raw: UnsafeRawBufferPointer) -> UInt64 {
+        pendingEntry = nil
         if raw.count > UACache.maxKeyBytes { return classifyRaw(raw) }
         let hash = ByteHash.hash(raw)
-        if let e = table.find(raw, hash: hash) { return UInt64(bitPattern: table.values[e]) }
+        if let e = table.find(raw, hash: hash) {
+            let found = UInt64(bitPattern: table.values[e])
+            guard UInt32(truncatingIfNeeded: found >> 8) == UACache.unassignedFamily else { return found }
+            // Its family may have been added since: look again (no pattern is matched).
+            let again = familyOf(raw, class: UInt8(truncatingIfNeeded: found))
+            table.values[e] = Int64(bitPattern: again)
+            if UInt32(truncatingIfNeeded: again >> 8) == UACache.unassignedFamily { pendingEntry = e }
+            return again
+        }
         let result = classifyRaw(raw)
         var e = table.insert(raw, hash: hash)
         if e == nil {
             table.removeAll()
             e = table.insert(raw, hash: hash)
         }
-        if let e { table.values[e] = Int64(bitPattern: result) }
+        if let e {
+            table.values[e] = Int64(bitPattern: result)
+            if UInt32(truncatingIfNeeded: result >> 8) == UACache.unassignedFamily { pendingEntry = e }
+        }
         return result
+    }
+
+    /// Adds the family of the last lookup (which came back ``unassignedFamily``) to the table;
+    /// its id, or nil when the table is full.
+    func addPendingFamily() -> UInt32? {
+        let family = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(familyScratch)[..<pendingFamilyCount])
+        guard let id = families.find(family, hash: pendingFamilyHash) ?? families.insert(family, hash: pendingFamilyHash)
+        else { return nil }
+        if let e = pendingEntry {
+            let cls = UInt64(bitPattern: table.values[e]) & 0xFF
+            table.values[e] = Int64(bitPattern: cls | UInt64(UInt32(id)) << 8)
+        }
+        pendingEntry = nil
+        return UInt32(id)
     }
 
     private func classifyRaw(_ raw: UnsafeRawBufferPointer) -> UInt64 {
         misses += 1
         let n = Unescape.decode(raw, mode: escape, into: scratch)
         let ua = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(scratch)[..<n])
-        let cls = classifier.classify(ua)
-        let f = UAFamily.normalize(ua, into: familyScratch)
-        let family = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(familyScratch)[..<f])
-        let hash = ByteHash.hash(family)
-        let id = families.find(family, hash: hash) ?? families.insert(family, hash: hash)
-        return UInt64(cls) | UInt64(id.map { UInt32($0) } ?? UACache.untrackedFamily) << 8
+        return family(of: ua, class: classifier.classify(ua))
+    }
+
+    /// The class and family of a raw UA whose class is known.
+    private func familyOf(_ raw: UnsafeRawBufferPointer, class cls: UInt8) -> UInt64 {
+        let n = Unescape.decode(raw, mode: escape, into: scratch)
+        return family(of: UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(scratch)[..<n]), class: cls)
+    }
+
+    /// The class and the family id of a decoded UA (``unassignedFamily`` when the family is
+    /// not in the table; its bytes stay in the scratch for ``addPendingFamily()``).
+    private func family(of ua: UnsafeRawBufferPointer, class cls: UInt8) -> UInt64 {
+        pendingFamilyCount = UAFamily.normalize(ua, into: familyScratch)
+        let family = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(familyScratch)[..<pendingFamilyCount])
+        pendingFamilyHash = ByteHash.hash(family)
+        let id = families.find(family, hash: pendingFamilyHash).map { UInt32($0) } ?? UACache.unassignedFamily
+        return UInt64(cls) | UInt64(id) << 8
     }
 }

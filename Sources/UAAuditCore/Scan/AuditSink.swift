@@ -73,9 +73,18 @@ struct AuditSink: LineSink {
             }
             cls = Int(c)
             let family = UInt32(truncatingIfNeeded: found >> 8)
-            if family == UACache.untrackedFamily || !tally.countFamily(bucket: bucket, family: family, cls: cls) {
-                tally.countUntrackedFamily(bucket: bucket)
+            let counted: Bool
+            if family == UACache.unassignedFamily {
+                // A family not in the table yet takes room there only if this tally tracks it.
+                if tally.canTrackNewFamily(bucket: bucket), let id = cache.addPendingFamily() {
+                    counted = tally.countFamily(bucket: bucket, family: id, cls: cls)
+                } else {
+                    counted = false
+                }
+            } else {
+                counted = tally.countFamily(bucket: bucket, family: family, cls: cls)
             }
+            if !counted { tally.countUntrackedFamily(bucket: bucket) }
         }
         tally.count(bucket: bucket, slot: cls)
         if statusField >= 0 { tally.countStatus(bucket: bucket, cls: cls, status: tokenizer.field(statusField)) }

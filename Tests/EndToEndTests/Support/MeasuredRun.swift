@@ -18,6 +18,17 @@ enum MeasuredRun {
     /// millions of distinct UAs kept, would pass it). README's "Speed and memory" states it.
     static let peakMemoryBoundKiB = 64 << 10
 
+    /// CONTRACTS: a scan's peak RSS is at most its idle RSS (the same command on an empty
+    /// input) plus 16 MiB, whatever the input and the thread count.
+    static let workingMemoryKiB = 16 << 10
+
+    /// The peak RSS of `scan` with `options` on an empty file: the idle the bound adds to.
+    static func idleKiB(options: [String]) throws -> Int {
+        let dir = try Scratch()
+        let empty = try dir.write("empty.log", "")
+        return try run(["scan", "--json"] + options + [empty], stdinFile: "/dev/null").peakKiB
+    }
+
     static let launcher = """
         import os, sys
         pid = os.fork()

@@ -39,6 +39,27 @@ public struct RunState: Codable, Equatable, Sendable {
         public var current: Tracked?
         /// Rotated files that may still get lines (nginx writes to a renamed file until it reopens).
         public var draining: [Tracked] = []
+        /// Every file of the log (the live one and its rotated siblings) as the last run saw
+        /// them: a file found again unchanged, or a copy of one (by content), is not new.
+        /// Absent from states written before uaaudit kept it: then "new" means modified later.
+        package var known: [KnownFile]? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case current, draining, known
+        }
+    }
+
+    /// A file of a log as a run saw it: where it was, its size and time, and its first bytes.
+    package struct KnownFile: Codable, Equatable, Sendable {
+        package var identity: FileIdentity
+        package var size: Int64
+        package var modified: Int64
+
+        package init(identity: FileIdentity, size: Int64, modified: Int64) {
+            self.identity = identity
+            self.size = size
+            self.modified = modified
+        }
     }
 
     public struct Tracked: Codable, Equatable, Sendable {
@@ -49,6 +70,25 @@ public struct RunState: Codable, Equatable, Sendable {
         public var size: Int64
         public var modified: Int64
         public var path: String
+        /// Hashes of the content read, chunk by chunk (line-aligned, about 64 KiB each), the
+        /// last ending at `offset`: a log found shorter is checked against them. Absent from
+        /// states written before uaaudit kept them, and for rotated files.
+        package var checkpoints: [Checkpoint]? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case identity, offset, size, modified, path, checkpoints
+        }
+    }
+
+    /// The hash of one chunk of content read: from the previous checkpoint's end (or 0) to `end`.
+    package struct Checkpoint: Codable, Equatable, Sendable {
+        package var end: Int64
+        package var hash: String
+
+        package init(end: Int64, hash: String) {
+            self.end = end
+            self.hash = hash
+        }
     }
 
     public struct HourState: Codable, Equatable, Sendable {
@@ -81,9 +121,13 @@ public struct RunState: Codable, Equatable, Sendable {
         public var toOffset: Int64?
         public var reason: String
         public var detectedAt: String
+        /// True when the range may hold lines that were counted before as well as lines that
+        /// were not (a log cut in place and written again): they are not read, so nothing is
+        /// counted twice. Absent when every byte of the range is lost.
+        package var uncertain: Bool? = nil
 
         enum CodingKeys: String, CodingKey {
-            case log, file, reason
+            case log, file, reason, uncertain
             case fromOffset = "from_offset"
             case toOffset = "to_offset"
             case detectedAt = "detected_at"

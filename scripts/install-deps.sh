@@ -11,9 +11,10 @@
 #   prometheus-node-exporter            serves uaaudit's textfile on 127.0.0.1 (--collector.textfile)
 #   chromium                            renders --html headless: console, DOM, screenshot
 #   bsdutils                            script(1): the progress and colour tests run on a pty
+#   logrotate                           scripts/torture/ rotates nginx's log with Debian's logrotate
 set -euo pipefail
 packages=(libpcre2-dev zlib1g-dev libssl-dev pkg-config nginx prometheus-alertmanager gzip curl python3
-  prometheus prometheus-node-exporter chromium bsdutils)
+  prometheus prometheus-node-exporter chromium bsdutils logrotate)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -35,8 +35,10 @@ import Testing
                 + h.line("29/Nov/2026:10:41:00 +0000", "inconsistent") + "\n", to: dir.path("access.log.1"))
 
         let result = try Tool.run(
-            ["run", "-q", "--state", "state.json", "--out", "report.json", "--now", "2026-11-29T10:45:00Z", "--host",
-             "test-host", "access.log"], directory: dir.url)
+            [
+                "run", "-q", "--state", "state.json", "--out", "report.json", "--now", "2026-11-29T10:45:00Z", "--host",
+                "test-host", "access.log",
+            ], directory: dir.url)
         #expect(result.status == 0, "\(result.stderr)")
         let report = try unwrap(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("report.json"))))

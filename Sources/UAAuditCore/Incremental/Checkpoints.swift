@@ -20,9 +20,10 @@ package enum Checkpoints {
     }
 
     /// `existing` carried on to `end` over `file`'s bytes: the last chunk (possibly partial) is
-    /// hashed again from its start, then chunks of `interval` bytes cut after their last `\n`.
+    /// hashed again from its start, then chunks cut after their last `\n`. Nil when the file
+    /// is shorter than `end` now (truncated since it was opened).
     package static func extend(_ existing: [RunState.Checkpoint], file: LogFile, to end: Int64) throws(InputError)
-        -> [RunState.Checkpoint]
+        -> [RunState.Checkpoint]?
     {
         var out = existing
         if !out.isEmpty { out.removeLast() }
@@ -30,9 +31,7 @@ package enum Checkpoints {
         while start < end {
             let blockEnd = min(start + size(ofChunk: out.count), end)
             let block = try file.bytes(from: start, to: blockEnd)
-            guard block.count == Int(blockEnd - start) else {
-                throw InputError(path: file.path, reason: "shrank while being read", offset: start + Int64(block.count))
-            }
+            guard block.count == Int(blockEnd - start) else { return nil }
             var cut = block.count
             if blockEnd < end, let nl = block.lastIndex(of: 0x0A) { cut = nl + 1 }
             out.append(RunState.Checkpoint(end: start + Int64(cut), hash: hash(Array(block[0..<cut]))))

@@ -105,7 +105,9 @@ package final class LogFile: Sendable {
             let content = inode.bytes
             guard offset < Int64(content.count) else { return 0 }
             let n = min(buffer.count, content.count - Int(offset))
-            content.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + Int(offset), byteCount: n) }
+            content.withUnsafeBytes {
+                buffer.baseAddress!.copyMemory(from: $0.baseAddress! + Int(offset), byteCount: n)
+            }
             return n
         }
     }

@@ -35,6 +35,8 @@ public struct LogPlan: Sendable {
     public var next = RunState.LogState()
     /// Files that could not be read while planning: the log must not be advanced this run.
     public var errors: [InputError] = []
+    /// Set when a file changed under the planner (truncated meanwhile): plan again.
+    package var changed: String? = nil
 }
 
 /// Decides, from the saved position and the files opened for this run, which bytes of a log
@@ -210,7 +212,11 @@ private struct Planning {
         if end > from { plan.steps.append(ReadStep(file: log, from: from, to: end)) }
         var tracked = RunState.Tracked(
             identity: log.identity, offset: end, size: log.status.size, modified: log.status.modified, path: logPath)
-        tracked.checkpoints = try Checkpoints.extend(checkpoints ?? [], file: log, to: end)
+        guard let extended = try Checkpoints.extend(checkpoints ?? [], file: log, to: end) else {
+            plan.changed = "\(log.path) was truncated while it was planned"
+            return
+        }
+        tracked.checkpoints = extended
         plan.next.current = tracked
     }
 
@@ -289,7 +295,8 @@ private struct Planning {
     func isNew(_ file: LogFile, known: [RunState.KnownFile]?, current: RunState.Tracked) -> Bool {
         guard let known else { return file.status.modified > current.modified }  // a state from before `known`
         return !known.contains { k in
-            if k.identity.device == file.status.device, k.identity.inode == file.status.inode, k.size == file.status.size,
+            if k.identity.device == file.status.device, k.identity.inode == file.status.inode,
+                k.size == file.status.size,
                 k.modified == file.status.modified
             {
                 return true

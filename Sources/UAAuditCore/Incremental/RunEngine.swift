@@ -62,7 +62,8 @@ public enum RunEngine {
     /// checks that the bytes read are the ones planned; when they are not (a rotation or a
     /// truncation meanwhile), plans again from the files as they are now.
     static func read(
-        _ log: String, saved: RunState.LogState?, worker: Worker, configuration: ScanConfiguration, at generatedAt: String
+        _ log: String, saved: RunState.LogState?, worker: Worker, configuration: ScanConfiguration,
+        at generatedAt: String
     ) -> LogRead {
         var lastChange = ""
         for _ in 0..<maxAttempts {
@@ -74,6 +75,10 @@ public enum RunEngine {
             }
             let plan = LogPlanner.plan(logPath: log, saved: saved, snapshot: snapshot, detectedAt: generatedAt)
             guard plan.errors.isEmpty else { return .failed(plan.errors, readable: true) }
+            if let changed = plan.changed {
+                lastChange = changed
+                continue
+            }
             var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
             var changed: String?
             for step in plan.steps {

@@ -48,7 +48,8 @@ import Testing
         let empty = try LogFile.open(path: try dir.write("empty.log", []), compressed: false)
         #expect(empty.identity.fingerprintBytes == 0)
         #expect(!ContentPrefix.matches(path: short.path, identity: empty.identity))
-        let long = try LogFile.open(path: try dir.write("long.log", Array(repeating: line, count: 5).flatMap { $0 }), compressed: false)
+        let long = try LogFile.open(
+            path: try dir.write("long.log", Array(repeating: line, count: 5).flatMap { $0 }), compressed: false)
         #expect(long.identity.isStrong)
         #expect(ContentPrefix.matches(path: long.path, identity: long.identity))
     }

@@ -47,7 +47,12 @@ import Testing
                 d.write(300)
             },
             expected: { d in
-                (["access.log.2.gz 0..end", "access.log.1 0..\(d.size("access.log.1"))", "access.log 0..\(d.size())"], [])
+                (
+                    [
+                        "access.log.2.gz 0..end", "access.log.1 0..\(d.size("access.log.1"))",
+                        "access.log 0..\(d.size())",
+                    ], []
+                )
             }),
         Scenario(
             name: "empty log at a run, then dateext + delaycompress twice, the inode reused",
@@ -81,7 +86,12 @@ import Testing
                 d.write(3)
             },
             expected: { d in
-                (["access.log.1 \(d.lineEnd(1, of: "access.log.1"))..\(d.size("access.log.1"))", "access.log 0..\(d.size())"], [])
+                (
+                    [
+                        "access.log.1 \(d.lineEnd(1, of: "access.log.1"))..\(d.size("access.log.1"))",
+                        "access.log 0..\(d.size())",
+                    ], []
+                )
             }),
         // Issue 11, case 3: a log cut in place to its first half, then appended to.
         Scenario(
@@ -159,7 +169,12 @@ import Testing
                 d.write(20)
             },
             expected: { d in
-                (["access.log.1 \(d.lineEnd(40, of: "access.log.1"))..\(d.size("access.log.1"))", "access.log 0..\(d.size())"], [])
+                (
+                    [
+                        "access.log.1 \(d.lineEnd(40, of: "access.log.1"))..\(d.size("access.log.1"))",
+                        "access.log 0..\(d.size())",
+                    ], []
+                )
             }),
         Scenario(
             name: "the renamed file gets more lines after the run that found it",
@@ -203,7 +218,10 @@ import Testing
             },
             expected: { d in
                 (
-                    ["access.log.1 \(d.state!.current!.offset)..\(d.size("access.log.1"))", "access.log 0..\(d.size())"],
+                    [
+                        "access.log.1 \(d.state!.current!.offset)..\(d.size("access.log.1"))",
+                        "access.log 0..\(d.size())",
+                    ],
                     []
                 )
             }),
@@ -315,7 +333,11 @@ import Testing
             return
         }
         let again = d.run()
-        #expect(again.reads == ["access.log.1 \(d.lineEnd(100, of: "access.log.1"))..\(d.size("access.log.1"))", "access.log 0..\(d.size())"])
+        #expect(
+            again.reads == [
+                "access.log.1 \(d.lineEnd(100, of: "access.log.1"))..\(d.size("access.log.1"))",
+                "access.log 0..\(d.size())",
+            ])
         #expect(again.gapRanges == [])
         #expect(d.doubled.isEmpty)
         #expect(d.missed.isEmpty)

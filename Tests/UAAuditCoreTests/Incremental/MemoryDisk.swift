@@ -36,7 +36,12 @@ final class MemoryDisk {
     }
 
     private func allocate() -> MemoryInode {
-        let number = freed.popLast() ?? { nextInode += 1; return nextInode }()
+        let number =
+            freed.popLast()
+            ?? {
+                nextInode += 1
+                return nextInode
+            }()
         return MemoryInode(number: number)
     }
 

@@ -176,9 +176,12 @@ import Testing
             try FileManager.default.moveItem(atPath: h.dir.path("access.log.gz"), toPath: h.log)
             expected = "is gzip-compressed, not a live log"
         }
-        let result = try h.run(now: "2026-11-29T09:40:00Z")
+        let prom = h.dir.path("u.prom")
+        let result = try h.run(now: "2026-11-29T09:40:00Z", extra: ["--prom", prom])
         #expect(result.status == 3)
         #expect(result.stderr.contains("\(h.log): \(expected)"), "\(result.stderr)")
+        let metrics = try String(contentsOfFile: prom, encoding: .utf8)
+        #expect(metrics.contains("uaaudit_log_readable{log=\"\(h.log)\"} 0\n"))
         #expect(try h.reportJSON()["totals"].map { ($0 as? [String: Any])?["lines"] as? Int } == 0)
     }
 

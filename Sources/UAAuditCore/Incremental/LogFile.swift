@@ -15,6 +15,8 @@ package final class LogFile: Sendable {
     /// The first ``FileIdentity/maxFingerprintBytes`` bytes of the content (decompressed for
     /// gzip) when it was opened, or all of it when it is shorter.
     package let prefix: [UInt8]
+    /// The fingerprint of `prefix`, computed once: files are compared with every known one.
+    package let fingerprint: String
     private let backing: Backing
 
     private enum Backing: Sendable {
@@ -60,6 +62,7 @@ package final class LogFile: Sendable {
             device: device, inode: inode.number, size: Int64(inode.bytes.count), modified: modified)
         self.compressed = compressed
         self.prefix = Array(inode.bytes.prefix(FileIdentity.maxFingerprintBytes))
+        self.fingerprint = FileIdentity.fingerprint(of: prefix)
         self.backing = .memory(inode)
     }
 
@@ -68,6 +71,7 @@ package final class LogFile: Sendable {
         self.status = status
         self.compressed = compressed
         self.prefix = prefix
+        self.fingerprint = FileIdentity.fingerprint(of: prefix)
         self.backing = backing
     }
 
@@ -81,13 +85,13 @@ package final class LogFile: Sendable {
     /// The identity of this file as it was opened: its device, inode and first bytes.
     package var identity: FileIdentity {
         FileIdentity(
-            device: status.device, inode: status.inode, fingerprint: FileIdentity.fingerprint(of: prefix),
-            fingerprintBytes: prefix.count)
+            device: status.device, inode: status.inode, fingerprint: fingerprint, fingerprintBytes: prefix.count)
     }
 
     /// Whether the content begins with the bytes `identity` fingerprinted (any length).
     package func startsLike(_ identity: FileIdentity) -> Bool {
         guard prefix.count >= identity.fingerprintBytes else { return false }
+        if prefix.count == identity.fingerprintBytes { return fingerprint == identity.fingerprint }
         return FileIdentity.fingerprint(of: Array(prefix[0..<identity.fingerprintBytes])) == identity.fingerprint
     }
 

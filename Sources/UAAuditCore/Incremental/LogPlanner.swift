@@ -240,7 +240,7 @@ private struct Planning {
         var files: [LogFile] = []
         for file in fresh where !claimed.contains(ObjectIdentifier(file)) && !isCopy(file) {
             // A compressed copy of a file also listed (logrotate compressing it right now).
-            if files.contains(where: { same(content: $0, as: file) }) { continue }
+            if files.contains(where: { holdsCopy(of: $0, file) || holdsCopy(of: file, $0) }) { continue }
             files.append(file)
         }
         if files.count > LogPlanner.maxNewRotated {
@@ -283,7 +283,8 @@ private struct Planning {
             $0.status.device == id.device && $0.status.inode == id.inode && $0.status.size == current.size
                 && $0.status.modified == current.modified
         }
-        let pool = (fresh + renamedUnchanged + [log]).filter { file in
+        // A copy of the live log being written (copytruncate) holds the live log's lines, not older ones.
+        let pool = (fresh.filter { !holdsCopy(of: log, $0) } + renamedUnchanged + [log]).filter { file in
             guard file.startsLike(id) else { return false }
             if file.compressed { return !file.prefixIsWhole || Int64(file.prefix.count) >= current.offset }
             return file.status.size >= current.offset
@@ -309,15 +310,18 @@ private struct Planning {
     /// A copy (or the compressed form) of a file already read this run, or of the live log.
     func isCopy(_ file: LogFile) -> Bool {
         snapshot.rotated.contains { other in
-            other !== file && claimed.contains(ObjectIdentifier(other)) && same(content: other, as: file)
-        } || same(content: log, as: file)
+            other !== file && claimed.contains(ObjectIdentifier(other)) && holdsCopy(of: other, file)
+        } || holdsCopy(of: log, file)
     }
 
-    /// Whether two files start with the same bytes, on enough of them to tell.
-    func same(content a: LogFile, as b: LogFile) -> Bool {
-        let n = min(a.prefix.count, b.prefix.count)
-        if n >= FileIdentity.minimumEvidenceBytes { return a.prefix[0..<n] == b.prefix[0..<n] }
-        return a.prefixIsWhole && b.prefixIsWhole && a.prefix == b.prefix
+    /// Whether `copy` holds a copy of `source`'s content, whole or the start of it: the two
+    /// start with the same bytes, on enough of them to tell; or `copy` is too short to tell
+    /// and is all of it the start of `source` (an empty file, or a copy logrotate is still
+    /// writing: reading it now and its rest later would count the source's lines twice).
+    func holdsCopy(of source: LogFile, _ copy: LogFile) -> Bool {
+        let n = min(source.prefix.count, copy.prefix.count)
+        if n >= FileIdentity.minimumEvidenceBytes { return source.prefix[0..<n] == copy.prefix[0..<n] }
+        return copy.prefixIsWhole && source.prefix.starts(with: copy.prefix)
     }
 
     mutating func gap(_ file: String, _ from: Int64, _ to: Int64?, _ reason: String, uncertain: Bool = false) {

@@ -5,6 +5,10 @@ import Foundation
 /// Per log: where reading stopped (file identity and the offset after the last complete line)
 /// and rotated files not yet finished. Per hour: the tallies, whether the hour is closed, and
 /// lines that came late. The alert ledger and the alerts not yet delivered.
+///
+/// The version moves only when older code could not read a state (CONTRACTS: state files).
+/// Keys added since version 1 are optional and ignored by older code: `totals`, an hour's
+/// `insight`, a log's `known` files, a tracked file's `checkpoints`, a gap's `uncertain`.
 public struct RunState: Codable, Equatable, Sendable {
     public static let currentVersion = 1
 

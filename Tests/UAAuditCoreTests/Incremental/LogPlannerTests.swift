@@ -93,6 +93,43 @@ import Testing
                     ], []
                 )
             }),
+        // A run while logrotate's copy is still being written: the copy is not read then.
+        Scenario(
+            name: "empty log at a run, then a run during copytruncate's copy (empty copy so far)",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.write(300)
+                d.copyStarted(bytes: 0)
+                d.run()
+                d.copyFinished()
+                d.write(10)
+            },
+            expected: { d in (["access.log 0..\(d.size())"], []) }),
+        Scenario(
+            name: "a run during copytruncate's copy (a few bytes copied so far)",
+            setUp: { d in
+                d.write(40)
+                d.run()
+                d.write(300)
+                d.copyStarted(bytes: 100)
+                d.run()
+                d.copyFinished()
+                d.write(10)
+            },
+            expected: { d in (["access.log 0..\(d.size())"], []) }),
+        Scenario(
+            name: "a run during copytruncate's copy (8 KiB copied so far)",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.write(300)
+                d.copyStarted(bytes: 8192)
+                d.run()
+                d.copyFinished()
+                d.write(10)
+            },
+            expected: { d in (["access.log 0..\(d.size())"], []) }),
         // Issue 11, case 3: a log cut in place to its first half, then appended to.
         Scenario(
             name: "cut in place to half, then appended to",

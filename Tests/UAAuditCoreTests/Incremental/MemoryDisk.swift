@@ -90,6 +90,20 @@ final class MemoryDisk {
         truncate(to: 0)
     }
 
+    /// logrotate's `copytruncate` caught half-way: the copy has the log's first `bytes` bytes.
+    func copyStarted(bytes: Int, to copy: String = "access.log.1") {
+        let copied = allocate()
+        copied.bytes = Array(entries["access.log"]!.inode.bytes.prefix(bytes))
+        entries[copy] = Entry(inode: copied, modified: tick(), compressed: false)
+    }
+
+    /// The rest of a copy begun with ``copyStarted(bytes:to:)``, then the log emptied in place.
+    func copyFinished(to copy: String = "access.log.1") {
+        entries[copy]!.inode.bytes = entries["access.log"]!.inode.bytes
+        entries[copy]!.modified = tick()
+        truncate(to: 0)
+    }
+
     func truncate(_ name: String = "access.log", to size: Int) {
         entries[name]!.inode.bytes.removeLast(entries[name]!.inode.bytes.count - size)
         entries[name]!.modified = tick()

@@ -35,7 +35,8 @@ let package = Package(
             name: "UAAuditCoreTests", dependencies: ["UAAuditCore", "WebhookReceiver"],
             exclude: ["Report/Fixtures", "Alerting/Golden"]),
         .testTarget(name: "UAAuditCLITests", dependencies: ["UAAuditCLI", "UAAuditCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["UAAuditCore", "uaaudit", "WebhookReceiver"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["UAAuditCore", "uaaudit", "WebhookReceiver"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

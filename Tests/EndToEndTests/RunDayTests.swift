@@ -13,12 +13,14 @@ import Testing
             if breachedHours.contains(hour) { try h.append(2, hour: hour, minute: 45, cls: "inconsistent") }
             if hour == 12 {  // logrotate create + delaycompress
                 try h.move("access.log", "access.log.1")
+                try h.appendRaw("", to: h.log)  // create: a missing live log is exit 3
                 try h.append(3, hour: 12, minute: 59, to: h.dir.path("access.log.1"))
             }
             if hour == 14 {  // the next rotation compresses the previous one
                 try h.move("access.log.1", "access.log.2")
                 try h.gzip("access.log.2")
                 try h.move("access.log", "access.log.1")
+                try h.appendRaw("", to: h.log)
             }
             if hour == 20 { try h.append(5, hour: 18, minute: 59) }  // late lines for a closed hour
             let now = String(format: "2026-11-%02dT%02d:05:30Z", hour == 23 ? 30 : 29, (hour + 1) % 24)

@@ -118,18 +118,71 @@ import Testing
         #expect(result.stderr.contains("could not be read"))
     }
 
-    @Test func deletedLogIsAGapAndTheNextFileIsReadWhole() throws {
+    @Test func aDeletedLogIsExitThreeUntilANewFileComesThenAGap() throws {
         let h = try RunHarness()
         try h.append(15, hour: 9)
         try h.run(now: "2026-11-29T09:20:00Z")
+        let stateBefore = try Data(contentsOf: URL(fileURLWithPath: h.state))
         try h.append(2, hour: 9, minute: 30, cls: "other")
         try FileManager.default.removeItem(atPath: h.log)
-        #expect(try h.run(now: "2026-11-29T09:40:00Z").status == 0)
-        #expect(try h.gaps().count == 1)
+        // Absent: exit 3 naming the path and the cause; the log is neither forgotten nor advanced.
+        let absent = try h.run(now: "2026-11-29T09:40:00Z")
+        #expect(absent.status == 3)
+        #expect(absent.stderr.contains("\(h.log): does not exist"))
+        #expect(try h.gaps().isEmpty)
+        let logs = try unwrap(try h.reportJSON()["logs"] as? [[String: Any]])
+        #expect(logs.first?["readable"] as? Bool == false)
+        let state = try unwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.state))) as? [String: Any])
+        let before = try unwrap(JSONSerialization.jsonObject(with: stateBefore) as? [String: Any])
+        #expect(
+            NSDictionary(dictionary: state["logs"] as? [String: Any] ?? [:])
+                == NSDictionary(dictionary: before["logs"] as? [String: Any] ?? [:]))
+        // A new file at the path: the 2 unread lines of the deleted one are a gap.
         try h.append(9, hour: 10)
         #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
         #expect(try h.reportedClasses() == ["urlsession": 24])
         #expect(try h.gaps().count == 1)
+    }
+
+    @Test func aLogMovedAwayForOneRunAndBackIsReadOnce() throws {
+        let h = try RunHarness()
+        try h.append(40, hour: 9)
+        try h.run(now: "2026-11-29T09:20:00Z")
+        try h.append(10, hour: 9, minute: 30, cls: "other")
+        try FileManager.default.moveItem(atPath: h.log, toPath: h.dir.path("away.log"))
+        #expect(try h.run(now: "2026-11-29T09:40:00Z").status == 3)
+        try FileManager.default.moveItem(atPath: h.dir.path("away.log"), toPath: h.log)
+        try h.append(5, hour: 9, minute: 50)
+        #expect(try h.run(now: "2026-11-29T09:55:00Z").status == 0)
+        #expect(try h.reportedClasses() == h.written)
+        #expect(try h.gaps().isEmpty)
+    }
+
+    @Test(arguments: ["directory", "fifo", "gzip"])
+    func aWrongKindOfLogIsExitThreeNamingTheCause(kind: String) throws {
+        let h = try RunHarness()
+        let expected: String
+        switch kind {
+        case "directory":
+            try FileManager.default.createDirectory(atPath: h.log, withIntermediateDirectories: false)
+            expected = "is a directory"
+        case "fifo":
+            #expect(mkfifo(h.log, 0o644) == 0)
+            expected = "is a FIFO"
+        default:
+            try h.append(20, hour: 9)
+            try h.gzip("access.log")
+            try FileManager.default.moveItem(atPath: h.dir.path("access.log.gz"), toPath: h.log)
+            expected = "is gzip-compressed, not a live log"
+        }
+        let prom = h.dir.path("u.prom")
+        let result = try h.run(now: "2026-11-29T09:40:00Z", extra: ["--prom", prom])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("\(h.log): \(expected)"), "\(result.stderr)")
+        let metrics = try String(contentsOfFile: prom, encoding: .utf8)
+        #expect(metrics.contains("uaaudit_log_readable{log=\"\(h.log)\"} 0\n"))
+        #expect(try h.reportJSON()["totals"].map { ($0 as? [String: Any])?["lines"] as? Int } == 0)
     }
 
     @Test func aDifferentFileOnTheSameInodeIsReadFromTheStart() throws {

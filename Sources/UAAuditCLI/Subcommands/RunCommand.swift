@@ -35,7 +35,9 @@ struct RunCommand {
         truncated logs), closes an hour once the newest line or the clock is past its
         end plus the grace period, alerts once per breached hour, writes the report
         and commits the state atomically. A run killed at any point is redone by the
-        next one: no line is counted twice or missed.
+        next one: no line is counted twice or missed. A log that is missing, a
+        directory, a FIFO, unreadable or gzip is exit 3 with the path and the cause,
+        and stays where it stood (not forgotten, not advanced).
 
         Options (each is also a config key):
           -c, --config FILE        JSON config (see cron/uaaudit.json)

@@ -10,6 +10,12 @@ package struct FileIdentity: Codable, Equatable, Sendable {
     package var fingerprintBytes: Int
 
     package static let maxFingerprintBytes = 4096
+    /// Fewer first bytes than this prove nothing (an empty file starts like every file; a
+    /// line or two may repeat): such an identity never matches another file by content.
+    package static let minimumEvidenceBytes = 256
+
+    /// Whether the fingerprint covers enough bytes to tell files apart.
+    package var isStrong: Bool { fingerprintBytes >= FileIdentity.minimumEvidenceBytes }
 
     enum CodingKeys: String, CodingKey {
         case device, inode, fingerprint
@@ -75,9 +81,10 @@ package enum ContentPrefix {
         return filled
     }
 
-    /// True when the content of `path` starts with the bytes `identity` fingerprinted.
+    /// True when the content of `path` starts with the bytes `identity` fingerprinted, and
+    /// they are enough to tell (``FileIdentity/isStrong``).
     package static func matches(path: String, identity: FileIdentity) -> Bool {
-        guard let prefix = try? read(path: path, count: identity.fingerprintBytes),
+        guard identity.isStrong, let prefix = try? read(path: path, count: identity.fingerprintBytes),
             prefix.count == identity.fingerprintBytes
         else { return false }
         return FileIdentity.fingerprint(of: prefix) == identity.fingerprint

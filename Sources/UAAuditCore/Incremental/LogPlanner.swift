@@ -1,13 +1,31 @@
-import Glibc
-
-/// One stretch of a file to read in this run.
-package struct ReadStep: Sendable, Equatable {
+/// One stretch of a file to read in this run, from the descriptor opened when it was planned.
+package struct ReadStep: Sendable, Equatable, CustomStringConvertible {
     package var path: String
     package var compressed: Bool
     /// Offset in the (decompressed) content to start at.
     package var from: Int64
     /// Where to stop (after the last complete line); nil reads to the end of the content.
     package var to: Int64?
+    /// The file as opened for planning: the step is read from it, not from the path again.
+    package let file: LogFile
+
+    package init(file: LogFile, from: Int64, to: Int64?) {
+        self.path = file.path
+        self.compressed = file.compressed
+        self.from = from
+        self.to = to
+        self.file = file
+    }
+
+    package static func == (a: ReadStep, b: ReadStep) -> Bool {
+        a.path == b.path && a.compressed == b.compressed && a.from == b.from && a.to == b.to
+            && a.file === b.file
+    }
+
+    /// `access.log.1 120..3520`, `access.log.2.gz 0..end`: the planner tests' notation.
+    package var description: String {
+        "\(AtomicFile.baseName(of: path)) \(from)..\(to.map(String.init) ?? "end")"
+    }
 }
 
 /// What to read of one log in this run, what could not be read, and where reading will stand.
@@ -17,228 +35,299 @@ package struct LogPlan: Sendable {
     package var next = RunState.LogState()
     /// Files that could not be read while planning: the log must not be advanced this run.
     package var errors: [InputError] = []
+    /// Set when a file changed under the planner (truncated meanwhile): plan again.
+    package var changed: String? = nil
 }
 
-/// Decides, from the saved position and what is on disk now, which bytes of a log to read.
+/// Decides, from the saved position and the files opened for this run, which bytes of a log
+/// to read, and where reading will stand after them.
 ///
-/// Same file (device, inode and fingerprint) and not shorter: read on from the offset. Identity
-/// changed (nginx after `mv` and reopen, logrotate's `create`): find the old file among the
-/// rotated names by identity (decompressing `.gz`), finish it, read any newer rotated files,
-/// then the new file from the start. Same inode but other content or shorter (`copytruncate`,
-/// truncation, a reused inode): look for the old content among the rotated files; what cannot
-/// be found is a gap, never a silent skip. The current file is read up to its last complete
-/// line; a partial last line waits for the next run.
+/// A file is taken for the one read before only on evidence that holds: its first bytes (a
+/// fingerprint of fewer than 256 bytes proves nothing, see ``FileIdentity/isStrong``), and
+/// for the live log its device and inode, and the hashes of what was read (``Checkpoints``).
+///
+/// - The live log is the same file, grown: read on from the offset.
+/// - It is shorter, or the chunk before the offset changed, but its first chunks hash the
+///   same: it was cut in place. Only what follows its new end is read; the bytes between the
+///   last matching chunk and the new end are an `uncertain` gap (never counted twice).
+/// - Otherwise (`mv` and reopen, `create`, `copytruncate`, a reused inode): the old file is
+///   found among the rotated ones by its first bytes (decompressing `.gz`) and finished; then
+///   every rotated file that is new since the last run (not a file the last run saw,
+///   unchanged or copied) is read whole, oldest first, at most ``maxNewRotated``; then the
+///   live log from its start. What cannot be found is a gap, never a silent skip.
+///
+/// Files are read up to their last complete line; a partial last line waits for the next run.
 package enum LogPlanner {
-    package static func plan(logPath: String, saved: RunState.LogState?, detectedAt: String) -> LogPlan {
-        var plan = LogPlan()
-        let candidates = RotationCandidates.list(for: logPath)
-        let now = try? Syscalls.status(logPath)
-        if let now, now.isRegular, let error = unreadable(logPath) {
-            // Not a rotation: the same file may be readable next run (permissions put back, a
-            // disk error gone). Comparing identities now would see a replaced file, and lose
-            // the position.
-            plan.errors.append(error)
-            return plan
-        }
-        var planned = Set<String>()
+    /// Rotated files read whole in one run; older ones beyond it are gaps.
+    package static let maxNewRotated = 16
+    /// Rotated files followed for lines nginx may still write to them.
+    package static let maxDraining = 16
 
-        // Rotated files read before that may have got more lines since.
-        for tracked in saved?.draining ?? [] {
-            guard let found = locate(tracked.identity, in: candidates) else {
-                if tracked.size > tracked.offset {
-                    plan.gaps.append(
-                        gap(
-                            logPath, tracked, tracked.size, "rotated file disappeared before it was read to its end",
-                            detectedAt))
-                }
-                continue
+    package static func plan(
+        logPath: String, saved: RunState.LogState?, snapshot: LogSnapshot, detectedAt: String
+    ) -> LogPlan {
+        var planning = Planning(logPath: logPath, snapshot: snapshot, detectedAt: detectedAt)
+        do {
+            try planning.run(saved)
+        } catch {
+            var failed = LogPlan()
+            failed.errors = [error]
+            return failed
+        }
+        return planning.plan
+    }
+}
+
+private struct Planning {
+    let logPath: String
+    let snapshot: LogSnapshot
+    let detectedAt: String
+    var plan = LogPlan()
+    var claimed: Set<ObjectIdentifier> = []
+
+    init(logPath: String, snapshot: LogSnapshot, detectedAt: String) {
+        self.logPath = logPath
+        self.snapshot = snapshot
+        self.detectedAt = detectedAt
+    }
+
+    var log: LogFile { snapshot.log }
+
+    func unclaimed() -> [LogFile] { snapshot.rotated.filter { !claimed.contains(ObjectIdentifier($0)) } }
+
+    mutating func run(_ saved: RunState.LogState?) throws(InputError) {
+        plan.next.known = snapshot.known
+        guard let saved, let current = saved.current else {
+            // First run for this log: all of the live log, none of the older rotated files.
+            try readCurrent(from: 0, checkpoints: [])
+            return
+        }
+        for tracked in saved.draining { try drain(tracked) }
+        try follow(current, known: saved.known)
+        if plan.next.draining.count > LogPlanner.maxDraining {
+            for dropped in plan.next.draining.prefix(plan.next.draining.count - LogPlanner.maxDraining)
+            where dropped.size > dropped.offset {
+                gap(
+                    dropped.path, dropped.offset, dropped.size,
+                    "more than \(LogPlanner.maxDraining) rotated files followed at once; the oldest is no longer read")
             }
-            planned.insert(found.path)
-            if let kept = read(found, from: tracked.offset, identity: tracked.identity, into: &plan) {
-                plan.next.draining.append(kept)
+            plan.next.draining.removeFirst(plan.next.draining.count - LogPlanner.maxDraining)
+        }
+    }
+
+    /// A rotated file read before, which nginx may have written more lines to.
+    mutating func drain(_ tracked: RunState.Tracked) throws(InputError) {
+        guard let found = locate(tracked.identity, offset: tracked.offset, among: unclaimed()) else {
+            if tracked.size > tracked.offset {
+                gap(
+                    tracked.path, tracked.offset, tracked.size,
+                    "rotated file disappeared before it was read to its end")
+            }
+            return
+        }
+        claimed.insert(ObjectIdentifier(found))
+        try readRotated(found, from: tracked.offset)
+    }
+
+    mutating func follow(_ current: RunState.Tracked, known: [RunState.KnownFile]?) throws(InputError) {
+        let id = current.identity
+        let fresh = unclaimed().filter { isNew($0, known: known, current: current) }
+        let sameFile = log.status.device == id.device && log.status.inode == id.inode
+        if sameFile, log.startsLike(id), id.isStrong || fresh.isEmpty {
+            try continueCurrent(current, fresh: fresh)
+            return
+        }
+        if sameFile, id.isStrong, let checkpoints = current.checkpoints {
+            // Its first bytes changed: cut in place below them, or another file on the inode?
+            let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
+            if kept.end > 0 {
+                try cutInPlace(current, checkpoints: checkpoints, kept: kept)
+                return
             }
         }
-
-        guard let current = saved?.current else {
-            // First run for this log: read all of it.
-            if let now, now.isRegular { startCurrent(logPath, now, into: &plan) }
-            return plan
+        let old = id.isStrong ? locate(id, offset: current.offset, among: unclaimed()) : locateWeak(current, fresh)
+        if let old, old === log {
+            try continueCurrent(current, fresh: fresh)
+            return
         }
-
-        if let now, now.isRegular, now.device == current.identity.device, now.inode == current.identity.inode,
-            now.size >= current.offset, ContentPrefix.matches(path: logPath, identity: current.identity)
-        {
-            // The same file, grown (or not): read on.
-            let end = lastLineEnd(logPath, from: current.offset, size: now.size, into: &plan)
-            if end > current.offset {
-                plan.steps.append(ReadStep(path: logPath, compressed: false, from: current.offset, to: end))
-            }
-            plan.next.current = RunState.Tracked(
-                identity: refreshed(current.identity, path: logPath, size: now.size), offset: end, size: now.size,
-                modified: now.modified, path: logPath)
-            return plan
-        }
-
-        // The file at the path is not the one we were reading: find where that one went.
-        let old = locate(current.identity, in: candidates.filter { !planned.contains($0.path) })
         if let old {
-            planned.insert(old.path)
-            if let kept = read(old, from: current.offset, identity: current.identity, into: &plan) {
-                plan.next.draining.append(kept)
+            claimed.insert(ObjectIdentifier(old))
+            try readRotated(old, from: current.offset)
+        } else if sameFile {
+            gap(
+                current.path, current.offset, nil,
+                "the log was truncated or replaced in place (copytruncate?) and its old content was not found among the rotated files",
+                uncertain: true)
+        } else {
+            gap(
+                current.path, current.offset, nil,
+                "the log was rotated and the rotated file was not found (looked for .1, .0, -DATE and .gz names)")
+        }
+        try readNew(fresh)
+        try readCurrent(from: 0, checkpoints: [])
+    }
+
+    /// The live log is the file read before: on from the offset, unless it was cut in place.
+    mutating func continueCurrent(_ current: RunState.Tracked, fresh: [LogFile]) throws(InputError) {
+        let checkpoints = current.checkpoints
+        if log.status.size >= current.offset, try Checkpoints.tailHolds(checkpoints ?? [], file: log) {
+            try readCurrent(from: current.offset, checkpoints: checkpoints)
+        } else if let checkpoints {
+            let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
+            if kept.end > 0 {
+                try cutInPlace(current, checkpoints: checkpoints, kept: kept)
+            } else {
+                gap(
+                    current.path, current.offset, nil,
+                    "the log was truncated or replaced in place and its old content was not found", uncertain: true)
+                try readCurrent(from: 0, checkpoints: [])
             }
         } else {
-            let reason: String
-            if let now, now.inode == current.identity.inode, now.device == current.identity.device {
-                reason =
-                    "the log was truncated or replaced in place (copytruncate?) and its old content was not found among the rotated files"
-            } else {
-                reason =
-                    "the log was rotated and the rotated file was not found (looked for .1, .0, -DATE and .gz names)"
-            }
-            plan.gaps.append(gap(logPath, current, nil, reason, detectedAt))
+            // A state from before checkpoints: shorter than the offset means replaced.
+            gap(
+                current.path, current.offset, nil,
+                "the log is shorter than what was read and its old content was not found", uncertain: true)
+            try readCurrent(from: 0, checkpoints: [])
         }
-        // Files rotated after the old one and before the current one: read them whole.
-        let since = old?.status.modified ?? current.modified
-        let currentIdentity = now.flatMap { try? identity(logPath, $0) }
-        for candidate in candidates where candidate.status.modified > since && !planned.contains(candidate.path) {
-            if let currentIdentity, candidate.status.inode == currentIdentity.inode,
-                candidate.status.device == currentIdentity.device
-            {
-                continue
-            }
-            if plan.next.draining.contains(where: { ContentPrefix.matches(path: candidate.path, identity: $0.identity) }
-            ) {
-                continue  // a compressed copy of a file already being read
-            }
-            guard let whole = try? identity(candidate.path, candidate.status) else { continue }
-            planned.insert(candidate.path)
-            if let kept = read(candidate, from: 0, identity: whole, into: &plan) { plan.next.draining.append(kept) }
-        }
-        if let now, now.isRegular { startCurrent(logPath, now, into: &plan) }
-        if plan.next.draining.count > 16 { plan.next.draining.removeFirst(plan.next.draining.count - 16) }
-        return plan
+        try readNew(fresh.filter { !claimed.contains(ObjectIdentifier($0)) && !isCopy($0) })
     }
 
-    /// Reads a new current file from its start.
-    private static func startCurrent(_ path: String, _ status: FileStatus, into plan: inout LogPlan) {
-        guard let id = try? identity(path, status) else { return }
-        let end = lastLineEnd(path, from: 0, size: status.size, into: &plan)
-        if end > 0 { plan.steps.append(ReadStep(path: path, compressed: false, from: 0, to: end)) }
-        plan.next.current = RunState.Tracked(
-            identity: id, offset: end, size: status.size, modified: status.modified, path: path)
+    /// The log kept its first `kept.end` bytes and lost the rest: read only past its new end.
+    mutating func cutInPlace(
+        _ current: RunState.Tracked, checkpoints: [RunState.Checkpoint], kept: (end: Int64, count: Int)
+    ) throws(InputError) {
+        let end = try log.lastLineEnd(from: kept.end, size: log.status.size)
+        if end > kept.end {
+            gap(
+                current.path, kept.end, end,
+                "the log was cut in place below what had been read (at \(current.offset)); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
+                uncertain: true)
+        }
+        try readCurrent(from: end, checkpoints: Array(checkpoints.prefix(kept.count)))
     }
 
-    /// Plans reading a rotated file from `offset`; returns what to keep tracking (nil once it is finished).
-    private static func read(
-        _ file: RotationCandidates.Candidate, from offset: Int64, identity: FileIdentity, into plan: inout LogPlan
-    ) -> RunState.Tracked? {
+    /// The live log from `from` to its last complete line; it becomes the tracked current file.
+    mutating func readCurrent(from: Int64, checkpoints: [RunState.Checkpoint]?) throws(InputError) {
+        let end = try log.lastLineEnd(from: from, size: log.status.size)
+        if end > from { plan.steps.append(ReadStep(file: log, from: from, to: end)) }
+        var tracked = RunState.Tracked(
+            identity: log.identity, offset: end, size: log.status.size, modified: log.status.modified, path: logPath)
+        guard let extended = try Checkpoints.extend(checkpoints ?? [], file: log, to: end) else {
+            plan.changed = "\(log.path) was truncated while it was planned"
+            return
+        }
+        tracked.checkpoints = extended
+        plan.next.current = tracked
+    }
+
+    /// A rotated file from `offset`: a compressed one to its end (final), a plain one to its
+    /// last complete line and followed on.
+    mutating func readRotated(_ file: LogFile, from offset: Int64) throws(InputError) {
         if file.compressed {
-            // Compressed: final. Read to the end of its content.
-            plan.steps.append(ReadStep(path: file.path, compressed: true, from: offset, to: nil))
-            return nil
+            plan.steps.append(ReadStep(file: file, from: offset, to: nil))
+            return
         }
-        let end = lastLineEnd(file.path, from: offset, size: file.status.size, into: &plan)
-        if end > offset { plan.steps.append(ReadStep(path: file.path, compressed: false, from: offset, to: end)) }
-        var id = identity
-        id.device = file.status.device
-        id.inode = file.status.inode
-        return RunState.Tracked(
-            identity: id, offset: end, size: file.status.size, modified: file.status.modified, path: file.path)
+        let end = try file.lastLineEnd(from: offset, size: file.status.size)
+        if end > offset { plan.steps.append(ReadStep(file: file, from: offset, to: end)) }
+        plan.next.draining.append(
+            RunState.Tracked(
+                identity: file.identity, offset: max(end, offset), size: file.status.size,
+                modified: file.status.modified, path: file.path))
     }
 
-    /// The rotated file holding `identity`: the same inode with the same first bytes, else any
-    /// file (a copy, a `.gz`) whose content starts with those bytes.
-    static func locate(_ identity: FileIdentity, in candidates: [RotationCandidates.Candidate]) -> RotationCandidates
-        .Candidate?
-    {
-        if let same = candidates.first(where: {
-            !$0.compressed && $0.status.inode == identity.inode && $0.status.device == identity.device
-                && ContentPrefix.matches(path: $0.path, identity: identity)
-        }) {
-            return same
+    /// Rotated files new since the last run, whole, oldest first; those beyond the limit are gaps.
+    mutating func readNew(_ fresh: [LogFile]) throws(InputError) {
+        var files: [LogFile] = []
+        for file in fresh where !claimed.contains(ObjectIdentifier(file)) && !isCopy(file) {
+            // A compressed copy of a file also listed (logrotate compressing it right now).
+            if files.contains(where: { holdsCopy(of: $0, file) || holdsCopy(of: file, $0) }) { continue }
+            files.append(file)
         }
-        guard identity.fingerprintBytes > 0 else { return nil }
-        return candidates.first { ContentPrefix.matches(path: $0.path, identity: identity) }
-    }
-
-    /// Why the file at `path` cannot be read now (permissions, a read error in the bytes its
-    /// identity needs), or nil when it can.
-    static func unreadable(_ path: String) -> InputError? {
-        do {
-            Syscalls.close(try Syscalls.open(path, flags: O_RDONLY))
-            _ = try ContentPrefix.read(path: path, count: FileIdentity.maxFingerprintBytes)
-            return nil
-        } catch let error as SystemError {
-            return InputError(path: path, reason: "cannot open: \(error.description)")
-        } catch let error as InputError {
-            return error
-        } catch {
-            return InputError(path: path, reason: "\(error)")
-        }
-    }
-
-    static func identity(_ path: String, _ status: FileStatus) throws -> FileIdentity {
-        let prefix = try ContentPrefix.read(path: path, count: FileIdentity.maxFingerprintBytes)
-        return FileIdentity(
-            device: status.device, inode: status.inode, fingerprint: FileIdentity.fingerprint(of: prefix),
-            fingerprintBytes: prefix.count)
-    }
-
-    /// A longer fingerprint once the file has more bytes than the saved one covered.
-    static func refreshed(_ id: FileIdentity, path: String, size: Int64) -> FileIdentity {
-        guard id.fingerprintBytes < FileIdentity.maxFingerprintBytes, size > Int64(id.fingerprintBytes),
-            let prefix = try? ContentPrefix.read(path: path, count: FileIdentity.maxFingerprintBytes)
-        else { return id }
-        var longer = id
-        longer.fingerprint = FileIdentity.fingerprint(of: prefix)
-        longer.fingerprintBytes = prefix.count
-        return longer
-    }
-
-    /// The offset just after the last `\n` in `[from, size)` of a plain file, or `from` if none.
-    ///
-    /// A file that cannot be opened or read is recorded in `plan.errors` (and `from` returned),
-    /// so that the run reports it and does not advance the log; a file that shrank meanwhile
-    /// has no complete line to read yet.
-    static func lastLineEnd(_ path: String, from: Int64, size: Int64, into plan: inout LogPlan) -> Int64 {
-        guard size > from else { return from }
-        let fd: Int32
-        do {
-            fd = try Syscalls.open(path, flags: O_RDONLY)
-        } catch {
-            plan.errors.append(InputError(path: path, reason: "cannot open: \(error.description)"))
-            return from
-        }
-        defer { Syscalls.close(fd) }
-        var end = size
-        while end > from {
-            let start = max(from, end - Int64(64 << 10))
-            let want = Int(end - start)
-            var block = [UInt8](repeating: 0, count: want)
-            var got = 0
-            while got < want {
-                let n: Int
-                do {
-                    n = try Syscalls.read(fd, into: &block, from: got, offset: start + Int64(got))
-                } catch {
-                    plan.errors.append(
-                        InputError(
-                            path: path, reason: "read failed: \(error.description)", offset: start + Int64(got)))
-                    return from
-                }
-                if n == 0 { return from }
-                got += n
+        if files.count > LogPlanner.maxNewRotated {
+            for file in files.prefix(files.count - LogPlanner.maxNewRotated) {
+                gap(
+                    file.path, 0, file.compressed ? nil : file.status.size,
+                    "more than \(LogPlanner.maxNewRotated) rotated files appeared since the last run; the oldest were not read (run more often, or read them with uaaudit scan)"
+                )
+                claimed.insert(ObjectIdentifier(file))
             }
-            if let i = block.lastIndex(of: 0x0A) { return start + Int64(i) + 1 }
-            end = start
+            files.removeFirst(files.count - LogPlanner.maxNewRotated)
         }
-        return from
+        for file in files {
+            claimed.insert(ObjectIdentifier(file))
+            try readRotated(file, from: 0)
+        }
     }
 
-    private static func gap(
-        _ log: String, _ tracked: RunState.Tracked, _ to: Int64?, _ reason: String, _ at: String
-    ) -> RunState.Gap {
-        RunState.Gap(
-            log: log, file: tracked.path, fromOffset: tracked.offset, toOffset: to, reason: reason, detectedAt: at)
+    /// The rotated file holding `identity` from `offset` on: the same inode with the same first
+    /// bytes, else a plain copy, else a compressed one. A weak identity matches only its own inode.
+    func locate(_ identity: FileIdentity, offset: Int64, among files: [LogFile]) -> LogFile? {
+        let matching = files.filter { file in
+            file.startsLike(identity)
+                && (identity.isStrong
+                    || (!file.compressed && file.status.device == identity.device
+                        && file.status.inode == identity.inode && file.status.size >= offset))
+        }
+        func rank(_ file: LogFile) -> Int {
+            if file.compressed { return 2 }
+            return file.status.device == identity.device && file.status.inode == identity.inode ? 0 : 1
+        }
+        return matching.min { rank($0) < rank($1) }
+    }
+
+    /// The file a short (weak) identity was read from, among the files new or changed since:
+    /// the oldest whose content starts with the bytes it had and is as long as the offset.
+    func locateWeak(_ current: RunState.Tracked, _ fresh: [LogFile]) -> LogFile? {
+        let id = current.identity
+        let renamedUnchanged = unclaimed().filter {
+            $0.status.device == id.device && $0.status.inode == id.inode && $0.status.size == current.size
+                && $0.status.modified == current.modified
+        }
+        // A copy of the live log being written (copytruncate) holds the live log's lines, not older ones.
+        let pool = (fresh.filter { !holdsCopy(of: log, $0) } + renamedUnchanged + [log]).filter { file in
+            guard file.startsLike(id) else { return false }
+            if file.compressed { return !file.prefixIsWhole || Int64(file.prefix.count) >= current.offset }
+            return file.status.size >= current.offset
+        }
+        return pool.min { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
+    }
+
+    /// New since the last run: not a file it saw unchanged, nor one with the content of one it saw.
+    func isNew(_ file: LogFile, known: [RunState.KnownFile]?, current: RunState.Tracked) -> Bool {
+        guard let known else { return file.status.modified > current.modified }  // a state from before `known`
+        return !known.contains { k in
+            if k.identity.device == file.status.device, k.identity.inode == file.status.inode,
+                k.size == file.status.size,
+                k.modified == file.status.modified
+            {
+                return true
+            }
+            if k.identity.isStrong { return file.startsLike(k.identity) }
+            return file.prefixIsWhole && file.prefix.count == k.identity.fingerprintBytes && file.startsLike(k.identity)
+        }
+    }
+
+    /// A copy (or the compressed form) of a file already read this run, or of the live log.
+    func isCopy(_ file: LogFile) -> Bool {
+        snapshot.rotated.contains { other in
+            other !== file && claimed.contains(ObjectIdentifier(other)) && holdsCopy(of: other, file)
+        } || holdsCopy(of: log, file)
+    }
+
+    /// Whether `copy` holds a copy of `source`'s content, whole or the start of it: the two
+    /// start with the same bytes, on enough of them to tell; or `copy` is too short to tell
+    /// and is all of it the start of `source` (an empty file, or a copy logrotate is still
+    /// writing: reading it now and its rest later would count the source's lines twice).
+    func holdsCopy(of source: LogFile, _ copy: LogFile) -> Bool {
+        let n = min(source.prefix.count, copy.prefix.count)
+        if n >= FileIdentity.minimumEvidenceBytes { return source.prefix[0..<n] == copy.prefix[0..<n] }
+        return copy.prefixIsWhole && source.prefix.starts(with: copy.prefix)
+    }
+
+    mutating func gap(_ file: String, _ from: Int64, _ to: Int64?, _ reason: String, uncertain: Bool = false) {
+        var gap = RunState.Gap(
+            log: logPath, file: file, fromOffset: from, toOffset: to, reason: reason, detectedAt: detectedAt)
+        if uncertain { gap.uncertain = true }
+        plan.gaps.append(gap)
     }
 }

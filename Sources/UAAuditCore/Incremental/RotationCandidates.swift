@@ -23,12 +23,19 @@ package enum RotationCandidates {
         return found.sorted { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
     }
 
-    /// `.1`, `.0`, `-20261129`, `-2026112917`, with an optional `.gz`.
+    /// `.1`, `.0`, `-20261129`, `-2026112917`, and logrotate `dateformat`s of digit groups
+    /// (`-20261129-1764590000`, `-20261129_173000`), with an optional `.gz`.
     static func isRotationSuffix(_ suffix: Substring) -> Bool {
         var s = suffix
         if s.hasSuffix(".gz") { s = s.dropLast(3) }
         guard let first = s.first, first == "." || first == "-" else { return false }
-        let digits = s.dropFirst()
-        return !digits.isEmpty && digits.count <= 10 && digits.allSatisfy { $0 >= "0" && $0 <= "9" }
+        let rest = s.dropFirst()
+        func isDigit(_ c: Character) -> Bool { c >= "0" && c <= "9" }
+        if first == "." { return !rest.isEmpty && rest.count <= 10 && rest.allSatisfy(isDigit) }
+        guard let head = rest.first, let tail = rest.last, isDigit(head), isDigit(tail),
+            rest.allSatisfy({ isDigit($0) || $0 == "-" || $0 == "_" }), rest.filter(isDigit).count <= 24,
+            !rest.contains("--"), !rest.contains("__"), !rest.contains("-_"), !rest.contains("_-")
+        else { return false }
+        return true
     }
 }

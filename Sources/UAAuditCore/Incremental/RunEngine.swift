@@ -1,5 +1,3 @@
-import Glibc
-
 /// One incremental run, computed entirely in memory from the saved state and the logs.
 ///
 /// Nothing is written here: the caller writes the report, delivers ``RunOutcome/newAlerts``
@@ -13,6 +11,8 @@ package enum RunEngine {
         package var newAlerts: [RunState.PendingAlert]
         /// Inputs that failed; their logs were not advanced and will be read again next run.
         package var errors: [String]
+        /// Each configured log, and whether it could be read (the metrics' `uaaudit_log_readable`).
+        package var logs: [Report.LogEntry]
     }
 
     /// The most alert-class UAs each hour keeps in the state.
@@ -24,32 +24,19 @@ package enum RunEngine {
         let worker = Worker(configuration: configuration, progress: nil)
         var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
         var errors: [String] = []
+        var logs: [Report.LogEntry] = []
         for log in settings.logs {
-            let plan = LogPlanner.plan(logPath: log, saved: state.logs[log], detectedAt: generatedAt)
-            guard plan.errors.isEmpty else {
-                // A file that could not be read while planning: nothing of this log is read or advanced.
-                errors += plan.errors.map(\.description)
-                continue
+            switch read(log, saved: state.logs[log], worker: worker, configuration: configuration, at: generatedAt) {
+            case .read(let logResult, let plan):
+                merge(logResult, into: &result)
+                state.logs[log] = plan.next
+                state.gaps += plan.gaps
+                logs.append(Report.LogEntry(path: log, readable: true))
+            case .failed(let failures, let readable):
+                // Nothing of this log is counted or advanced: all of it is read again next run.
+                errors += failures.map(\.description)
+                logs.append(Report.LogEntry(path: log, readable: readable, error: failures.first?.description))
             }
-            var logResult = AuditResult(
-                classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
-            var failed = false
-            for step in plan.steps {
-                switch execute(step, worker: worker) {
-                case .success((let tally, let bytes)):
-                    logResult.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
-                    logResult.sources.append(AuditResult.Source(path: step.path, lines: tally.lines, bytes: bytes))
-                case .failure(let error):
-                    errors.append(error.description)
-                    failed = true
-                }
-                if failed { break }
-            }
-            // A log whose reading failed is not advanced: all of it is read again next run.
-            guard !failed else { continue }
-            merge(logResult, into: &result)
-            state.logs[log] = plan.next
-            state.gaps += plan.gaps
         }
         if let newest = result.newest { state.newestSeen = max(state.newestSeen ?? newest, newest) }
         let newAlerts = apply(result, to: &state, settings: settings, generatedAt: generatedAt)
@@ -58,34 +45,105 @@ package enum RunEngine {
             generatedAt: generatedAt)
         prune(&state, settings: settings)
         let report = RunReport.build(
-            state: state, sources: result.sources, settings: settings, generatedAt: generatedAt)
-        return RunOutcome(state: state, report: report, newAlerts: newAlerts, errors: errors)
+            state: state, sources: result.sources, settings: settings, generatedAt: generatedAt, logs: logs)
+        return RunOutcome(state: state, report: report, newAlerts: newAlerts, errors: errors, logs: logs)
     }
 
-    /// Reads one planned stretch into a tally.
-    static func execute(_ step: ReadStep, worker: Worker) -> Result<(Tally, Int64), InputError> {
-        let fd: Int32
-        do {
-            fd = try Syscalls.open(step.path, flags: O_RDONLY)
-        } catch {
-            return .failure(InputError(path: step.path, reason: "cannot open: \(error.description)"))
+    /// How often a log whose bytes changed while being read is planned again in one run.
+    static let maxAttempts = 5
+
+    enum LogRead {
+        case read(AuditResult, LogPlan)
+        /// Nothing read or advanced; `readable` is false when the configured log itself is not.
+        case failed([InputError], readable: Bool)
+    }
+
+    /// Reads one log: opens its files once, plans, reads each step from its descriptor and
+    /// checks that the bytes read are the ones planned; when they are not (a rotation or a
+    /// truncation meanwhile), plans again from the files as they are now.
+    static func read(
+        _ log: String, saved: RunState.LogState?, worker: Worker, configuration: ScanConfiguration,
+        at generatedAt: String
+    ) -> LogRead {
+        var lastChange = ""
+        for _ in 0..<maxAttempts {
+            let snapshot: LogSnapshot
+            do {
+                snapshot = try LogSnapshot.open(logPath: log)
+            } catch {
+                return .failed([error], readable: false)
+            }
+            let plan = LogPlanner.plan(logPath: log, saved: saved, snapshot: snapshot, detectedAt: generatedAt)
+            guard plan.errors.isEmpty else { return .failed(plan.errors, readable: true) }
+            if let changed = plan.changed {
+                lastChange = changed
+                continue
+            }
+            var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
+            var changed: String?
+            for step in plan.steps {
+                switch execute(step, worker: worker) {
+                case .read(let tally, let bytes):
+                    result.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
+                    result.sources.append(AuditResult.Source(path: step.path, lines: tally.lines, bytes: bytes))
+                case .failed(let error):
+                    return .failed([error], readable: true)
+                case .changed(let why):
+                    changed = "\(step.path): \(why)"
+                }
+                if changed != nil { break }
+            }
+            guard let changed else { return .read(result, plan) }
+            lastChange = changed
         }
-        defer { Syscalls.close(fd) }
+        return .failed(
+            [
+                InputError(
+                    path: log,
+                    reason:
+                        "its files changed while being read, \(maxAttempts) times in a row (last: \(lastChange))")
+            ], readable: true)
+    }
+
+    enum StepRead {
+        case read(Tally, Int64)
+        case failed(InputError)
+        /// The bytes read are not the ones planned: the file was truncated or rewritten meanwhile.
+        case changed(String)
+    }
+
+    /// Reads one planned stretch into a tally, from the descriptor it was planned on, and checks
+    /// afterwards that it was all there and that the file still starts with the same bytes.
+    static func execute(_ step: ReadStep, worker: Worker) -> StepRead {
+        let file = step.file
         if step.compressed {
             do {
-                let gzip = try GzipSource(base: FileRangeSource(fd: fd, path: step.path), path: step.path)
+                let gzip = try GzipSource(base: LogFileSource(file: file, from: 0, to: nil), path: step.path)
                 var source = SkippingSource(base: gzip, skip: step.from)
                 let (tally, failure) = worker.audit(&source)
-                if let failure { return .failure(failure) }
-                return .success((tally, source.consumed))
+                if let failure { return .failed(failure) }
+                return .read(tally, source.consumed)
             } catch {
-                return .failure(error)
+                return .failed(error)
             }
         }
-        var source = FileRangeSource(fd: fd, path: step.path, start: step.from, end: step.to)
+        var source = LogFileSource(file: file, from: step.from, to: step.to)
         let (tally, failure) = worker.audit(&source)
-        if let failure { return .failure(failure) }
-        return .success((tally, source.consumed))
+        if let failure { return .failed(failure) }
+        guard let to = step.to else { return .read(tally, source.consumed) }
+        if source.consumed != to - step.from {
+            return .changed("read \(source.consumed) of the \(to - step.from) bytes planned from \(step.from)")
+        }
+        do {
+            let size = try file.currentSize()
+            if size < to { return .changed("truncated to \(size) bytes while bytes up to \(to) were read") }
+            if try file.bytes(from: 0, to: Int64(file.prefix.count)) != file.prefix {
+                return .changed("its first bytes changed while it was read (truncated and written again)")
+            }
+        } catch {
+            return .failed(error)
+        }
+        return .read(tally, source.consumed)
     }
 
     static func merge(_ part: AuditResult, into whole: inout AuditResult) {

@@ -14,7 +14,8 @@ package enum RunReport {
     }
 
     package static func build(
-        state: RunState, sources: [AuditResult.Source], settings: RunSettings, generatedAt: String
+        state: RunState, sources: [AuditResult.Source], settings: RunSettings, generatedAt: String,
+        logs: [Report.LogEntry]? = nil
     ) -> Report {
         let configuration = settings.scan
         let rules = configuration.rules
@@ -72,6 +73,6 @@ package enum RunReport {
                 alertHours: hours.filter(\.alert).map(\.hour),
                 driftAlertHours: configuration.insight.alertsOnDrift
                     ? hours.filter { $0.drift?.alert == true }.map(\.hour) : nil),
-            hours: hours, malformedSamples: state.malformedSamples, gaps: state.gaps)
+            hours: hours, malformedSamples: state.malformedSamples, gaps: state.gaps, logs: logs)
     }
 }

@@ -5,6 +5,10 @@ import Foundation
 /// Per log: where reading stopped (file identity and the offset after the last complete line)
 /// and rotated files not yet finished. Per hour: the tallies, whether the hour is closed, and
 /// lines that came late. The alert ledger and the alerts not yet delivered.
+///
+/// The version moves only when older code could not read a state (CONTRACTS: state files).
+/// Keys added since version 1 are optional and ignored by older code: `totals`, an hour's
+/// `insight`, a log's `known` files, a tracked file's `checkpoints`, a gap's `uncertain`.
 package struct RunState: Codable, Equatable, Sendable {
     package static let currentVersion = 1
 
@@ -39,6 +43,27 @@ package struct RunState: Codable, Equatable, Sendable {
         package var current: Tracked?
         /// Rotated files that may still get lines (nginx writes to a renamed file until it reopens).
         package var draining: [Tracked] = []
+        /// Every file of the log (the live one and its rotated siblings) as the last run saw
+        /// them: a file found again unchanged, or a copy of one (by content), is not new.
+        /// Absent from states written before uaaudit kept it: then "new" means modified later.
+        package var known: [KnownFile]? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case current, draining, known
+        }
+    }
+
+    /// A file of a log as a run saw it: where it was, its size and time, and its first bytes.
+    package struct KnownFile: Codable, Equatable, Sendable {
+        package var identity: FileIdentity
+        package var size: Int64
+        package var modified: Int64
+
+        package init(identity: FileIdentity, size: Int64, modified: Int64) {
+            self.identity = identity
+            self.size = size
+            self.modified = modified
+        }
     }
 
     package struct Tracked: Codable, Equatable, Sendable {
@@ -49,6 +74,25 @@ package struct RunState: Codable, Equatable, Sendable {
         package var size: Int64
         package var modified: Int64
         package var path: String
+        /// Hashes of the content read, chunk by chunk (line-aligned, about 64 KiB each), the
+        /// last ending at `offset`: a log found shorter is checked against them. Absent from
+        /// states written before uaaudit kept them, and for rotated files.
+        package var checkpoints: [Checkpoint]? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case identity, offset, size, modified, path, checkpoints
+        }
+    }
+
+    /// The hash of one chunk of content read: from the previous checkpoint's end (or 0) to `end`.
+    package struct Checkpoint: Codable, Equatable, Sendable {
+        package var end: Int64
+        package var hash: String
+
+        package init(end: Int64, hash: String) {
+            self.end = end
+            self.hash = hash
+        }
     }
 
     package struct HourState: Codable, Equatable, Sendable {
@@ -81,9 +125,13 @@ package struct RunState: Codable, Equatable, Sendable {
         package var toOffset: Int64?
         package var reason: String
         package var detectedAt: String
+        /// True when the range may hold lines that were counted before as well as lines that
+        /// were not (a log cut in place and written again): they are not read, so nothing is
+        /// counted twice. Absent when every byte of the range is lost.
+        package var uncertain: Bool? = nil
 
         enum CodingKeys: String, CodingKey {
-            case log, file, reason
+            case log, file, reason, uncertain
             case fromOffset = "from_offset"
             case toOffset = "to_offset"
             case detectedAt = "detected_at"

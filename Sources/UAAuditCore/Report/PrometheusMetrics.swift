@@ -35,6 +35,8 @@ package struct PrometheusMetrics: Equatable, Sendable {
     package var lastSuccess: Int64?
     /// `run` only: alerts that some channel has not accepted yet.
     package var alertsPending: Int?
+    /// `run` only: each configured log, and whether this run could read it.
+    package var logs: [Report.LogEntry]? = nil
 
     /// The metrics of a `scan` report: counts of the inputs it read.
     package static func scan(_ report: Report, succeededAt: Int64?) -> PrometheusMetrics {
@@ -55,7 +57,7 @@ package struct PrometheusMetrics: Equatable, Sendable {
             errors: totals.errors, malformed: totals.malformed, outOfScope: totals.outOfScope,
             lastHour: report.hours.last(where: { $0.closed == true }).flatMap { lastHour($0) },
             threshold: report.threshold, minRequests: report.minRequests, lastSuccess: totals.lastSuccess,
-            alertsPending: alertsPending)
+            alertsPending: alertsPending, logs: report.logs)
     }
 
     static func classNames(_ rules: RulesSummary) -> [String] {

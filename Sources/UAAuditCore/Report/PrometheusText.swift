@@ -55,6 +55,12 @@ package enum PrometheusText {
                 "uaaudit_alerts_pending", "gauge", "Alerts that some channel has not accepted yet.",
                 one(String(pending)))
         }
+        if let logs = metrics.logs {
+            family(
+                "uaaudit_log_readable", "gauge",
+                "1 when the last run could read the configured log, 0 when it is missing, a directory, a FIFO, gzip or unreadable (then it was not advanced).",
+                logs.map { ("{log=\"\(escapeLabel($0.path))\"}", $0.readable ? "1" : "0") })
+        }
         if let success = metrics.lastSuccess {
             family(
                 "uaaudit_last_success_timestamp_seconds", "gauge", "When the last run that read every input finished.",

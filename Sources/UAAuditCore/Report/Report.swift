@@ -17,12 +17,27 @@ public struct Report: Codable, Equatable, Sendable {
     /// `uaaudit run` only: bytes of logs that could not be read (rotated files not found,
     /// truncation), with the byte range where known. Absent from `scan` reports.
     package var gaps: [RunState.Gap]? = nil
+    /// `uaaudit run` only: each configured log, and whether it could be read this run.
+    package var logs: [LogEntry]? = nil
 
     enum CodingKeys: String, CodingKey {
-        case schema, sources, format, rules, threshold, totals, hours, gaps
+        case schema, sources, format, rules, threshold, totals, hours, gaps, logs
         case generatedAt = "generated_at"
         case minRequests = "min_requests"
         case malformedSamples = "malformed_samples"
+    }
+
+    /// A configured log of `uaaudit run`: readable, or why not (it was then left as it was).
+    package struct LogEntry: Codable, Equatable, Sendable {
+        package var path: String
+        package var readable: Bool
+        package var error: String?
+
+        package init(path: String, readable: Bool, error: String? = nil) {
+            self.path = path
+            self.readable = readable
+            self.error = error
+        }
     }
 
     public struct SourceEntry: Codable, Equatable, Sendable {

@@ -199,10 +199,25 @@ package struct FileStatus: Sendable, Equatable {
     package let inode: UInt64
     package let size: Int64
     package let isRegular: Bool
+    package let isDirectory: Bool
+    package let isFIFO: Bool
     /// Modification time in nanoseconds since the epoch.
     package let modified: Int64
 
+    /// A status made up for tests of code that decides from statuses (the planner's tables).
+    package init(device: UInt64, inode: UInt64, size: Int64, isRegular: Bool = true, modified: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.isRegular = isRegular
+        self.modified = modified
+        self.isDirectory = false
+        self.isFIFO = false
+    }
+
     init(_ st: stat) {
+        isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
+        isFIFO = (st.st_mode & S_IFMT) == S_IFIFO
         device = UInt64(st.st_dev)
         inode = UInt64(st.st_ino)
         size = Int64(st.st_size)

@@ -17,7 +17,7 @@ import Testing
         let plain = try dir.write("access.log.1", Array(text.utf8))
         let gz = try dir.write("access.log.1.gz", try GzipSourceTests.gzip(Array(text.utf8)))
         let status = try #require(try Syscalls.status(plain))
-        let identity = try LogPlanner.identity(plain, status)
+        let identity = try LogFile.open(path: plain, compressed: false).identity
         #expect(identity.fingerprintBytes == FileIdentity.maxFingerprintBytes)
         #expect(identity.inode == status.inode)
         #expect(ContentPrefix.matches(path: plain, identity: identity))
@@ -31,20 +31,26 @@ import Testing
 
     @Test func lastLineEndLeavesAPartialLineForLater() throws {
         let dir = try TempDirectory()
-        let path = try dir.write("a.log", Array("one\ntwo\nthr".utf8))
-        var plan = LogPlan()
-        #expect(LogPlanner.lastLineEnd(path, from: 0, size: 11, into: &plan) == 8)
-        #expect(LogPlanner.lastLineEnd(path, from: 8, size: 11, into: &plan) == 8)
-        #expect(LogPlanner.lastLineEnd(path, from: 4, size: 8, into: &plan) == 8)
-        #expect(LogPlanner.lastLineEnd(path, from: 0, size: 3, into: &plan) == 0)
-        #expect(LogPlanner.lastLineEnd(path, from: 0, size: 30, into: &plan) == 0)  // it shrank meanwhile
-        #expect(plan.errors.isEmpty)
+        let file = try LogFile.open(path: try dir.write("a.log", Array("one\ntwo\nthr".utf8)), compressed: false)
+        #expect(try file.lastLineEnd(from: 0, size: 11) == 8)
+        #expect(try file.lastLineEnd(from: 8, size: 11) == 8)
+        #expect(try file.lastLineEnd(from: 4, size: 8) == 8)
+        #expect(try file.lastLineEnd(from: 0, size: 3) == 0)
+        #expect(try file.lastLineEnd(from: 0, size: 30) == 0)  // it shrank meanwhile
     }
 
-    @Test func lastLineEndRecordsAFileThatCannotBeRead() throws {
-        var plan = LogPlan()
-        #expect(LogPlanner.lastLineEnd("/nonexistent/a.log", from: 5, size: 11, into: &plan) == 5)
-        #expect(
-            plan.errors == [InputError(path: "/nonexistent/a.log", reason: "cannot open: No such file or directory")])
+    @Test func anIdentityOfFewerThan256BytesNeverMatches() throws {
+        let dir = try TempDirectory()
+        let line = Array("10.0.0.1 - - [29/Nov/2026:10:00:00 +0000] \"GET / HTTP/1.1\" 200 2\n".utf8)
+        let short = try LogFile.open(path: try dir.write("short.log", line), compressed: false)
+        #expect(!short.identity.isStrong)
+        #expect(!ContentPrefix.matches(path: short.path, identity: short.identity))
+        let empty = try LogFile.open(path: try dir.write("empty.log", []), compressed: false)
+        #expect(empty.identity.fingerprintBytes == 0)
+        #expect(!ContentPrefix.matches(path: short.path, identity: empty.identity))
+        let long = try LogFile.open(
+            path: try dir.write("long.log", Array(repeating: line, count: 5).flatMap { $0 }), compressed: false)
+        #expect(long.identity.isStrong)
+        #expect(ContentPrefix.matches(path: long.path, identity: long.identity))
     }
 }

@@ -8,6 +8,7 @@ import Testing
         (".1", true), (".0", true), (".12", true), (".1.gz", true), ("-20261129", true), ("-2026112917", true),
         ("-20261129.gz", true), ("", false), (".gz", false), (".old", false), ("_1", false), (".1.bz2", false),
         (".1a", false), ("-", false), (".12345678901", false),
+        ("-20261129-1764590000", true), ("-20261129_173000.gz", true), ("-2026-", false), ("-a1", false),
     ])
     func rotationSuffixes(suffix: String, accepted: Bool) {
         #expect(RotationCandidates.isRotationSuffix(Substring(suffix)) == accepted)

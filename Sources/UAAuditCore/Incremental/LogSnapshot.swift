@@ -1,0 +1,62 @@
+/// A configured log and its rotated siblings, each opened once for this run.
+///
+/// The live log must be a readable regular file that is not gzip: anything else is an
+/// ``InputError`` naming the path and the cause, and the log is left as the state has it.
+/// Rotated siblings that cannot be opened or whose first bytes cannot be read are left out
+/// (a file that is needed and missing becomes a gap). A file seen under two names while a
+/// rotation renames it is kept once.
+package struct LogSnapshot: Sendable {
+    package var log: LogFile
+    /// Rotated files, oldest first (by modification time; gzip and logrotate keep it).
+    package var rotated: [LogFile]
+
+    package init(log: LogFile, rotated: [LogFile]) {
+        self.log = log
+        self.rotated = rotated
+    }
+
+    /// Opens `logPath` and then its rotated siblings.
+    package static func open(logPath: String) throws(InputError) -> LogSnapshot {
+        let status: FileStatus?
+        do {
+            status = try Syscalls.status(logPath)
+        } catch {
+            throw InputError(path: logPath, reason: "cannot stat: \(error.description)")
+        }
+        guard let status else {
+            throw InputError(
+                path: logPath, reason: "does not exist (not created yet, a mount missing, or moved away?)")
+        }
+        if status.isDirectory { throw InputError(path: logPath, reason: "is a directory, not a log file") }
+        if status.isFIFO {
+            throw InputError(
+                path: logPath,
+                reason: "is a FIFO (named pipe): run resumes log files by offset; read a pipe with `uaaudit scan`")
+        }
+        guard status.isRegular else { throw InputError(path: logPath, reason: "is not a regular file") }
+        let log = try LogFile.open(path: logPath, compressed: false)
+        if GzipSource<FileRangeSource>.isGzip(Array(log.prefix.prefix(2))) {
+            throw InputError(
+                path: logPath,
+                reason:
+                    "is gzip-compressed, not a live log: give run the live log (its rotated .gz files are read from beside it), or read this file with `uaaudit scan`"
+            )
+        }
+        var seen: Set<[UInt64]> = [[log.status.device, log.status.inode]]
+        var rotated: [LogFile] = []
+        for candidate in RotationCandidates.list(for: logPath) {
+            guard let file = try? LogFile.open(path: candidate.path, compressed: candidate.compressed) else { continue }
+            guard seen.insert([file.status.device, file.status.inode]).inserted else { continue }
+            rotated.append(file)
+        }
+        rotated.sort { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
+        return LogSnapshot(log: log, rotated: rotated)
+    }
+
+    /// What the state keeps of these files for the next run.
+    package var known: [RunState.KnownFile] {
+        ([log] + rotated).map {
+            RunState.KnownFile(identity: $0.identity, size: $0.status.size, modified: $0.status.modified)
+        }
+    }
+}

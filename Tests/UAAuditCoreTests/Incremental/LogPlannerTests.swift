@@ -1,0 +1,396 @@
+import Foundation
+import Testing
+
+@testable import UAAuditCore
+
+/// The planner over a log directory in memory: each scenario (the cases of issue 11 and the
+/// rotations `run` handled before) gives the exact read steps and gaps of its last run, and
+/// every line written is counted once, or lies in a gap that says so.
+@Suite struct LogPlannerTests {
+    struct Scenario: Sendable, CustomTestStringConvertible {
+        var name: String
+        /// Writes, rotates and runs; the last run is the test's.
+        var setUp: @Sendable (MemoryDisk) -> Void
+        /// The last run's read steps and gaps, from the disk just before it.
+        var expected: @Sendable (MemoryDisk) -> (reads: [String], gaps: [String])
+        /// Lines that are never counted: those in the gaps.
+        var missed = 0
+
+        var testDescription: String { name }
+    }
+
+    static let scenarios: [Scenario] = [
+        // Issue 11, case 1: an empty log fingerprinted as 0 bytes matched any file.
+        Scenario(
+            name: "empty log at a run, then copytruncate",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.write(2000)
+                d.copytruncate()
+                d.write(5)
+            },
+            expected: { d in (["access.log.1 0..\(d.size("access.log.1"))", "access.log 0..\(d.size())"], []) }),
+        Scenario(
+            name: "empty log at a run, then create + delaycompress twice, the inode reused",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.write(100)
+                d.mv("access.log", "access.log.1")
+                d.create()
+                d.write(300)
+                d.mv("access.log.1", "access.log.2")
+                d.gzip("access.log.2")  // frees the first log's inode
+                d.mv("access.log", "access.log.1")
+                d.create()  // and the new log gets it
+                d.write(300)
+            },
+            expected: { d in
+                (
+                    [
+                        "access.log.2.gz 0..end", "access.log.1 0..\(d.size("access.log.1"))",
+                        "access.log 0..\(d.size())",
+                    ], []
+                )
+            }),
+        Scenario(
+            name: "empty log at a run, then dateext + delaycompress twice, the inode reused",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.write(400)
+                d.mv("access.log", "access.log-20261129")
+                d.create()
+                d.write(800)
+                d.gzip("access.log-20261129")
+                d.mv("access.log", "access.log-20261130")
+                d.create()
+                d.write(400)
+            },
+            expected: { d in
+                (
+                    [
+                        "access.log-20261129.gz 0..end", "access.log-20261130 0..\(d.size("access.log-20261130"))",
+                        "access.log 0..\(d.size())",
+                    ], []
+                )
+            }),
+        Scenario(
+            name: "a short log (one line) at a run, then copytruncate",
+            setUp: { d in
+                d.write(1)
+                d.run()
+                d.write(30)
+                d.copytruncate()
+                d.write(3)
+            },
+            expected: { d in
+                (
+                    [
+                        "access.log.1 \(d.lineEnd(1, of: "access.log.1"))..\(d.size("access.log.1"))",
+                        "access.log 0..\(d.size())",
+                    ], []
+                )
+            }),
+        // A run while logrotate's copy is still being written: the copy is not read then.
+        Scenario(
+            name: "empty log at a run, then a run during copytruncate's copy (empty copy so far)",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.write(300)
+                d.copyStarted(bytes: 0)
+                d.run()
+                d.copyFinished()
+                d.write(10)
+            },
+            expected: { d in (["access.log 0..\(d.size())"], []) }),
+        Scenario(
+            name: "a run during copytruncate's copy (a few bytes copied so far)",
+            setUp: { d in
+                d.write(40)
+                d.run()
+                d.write(300)
+                d.copyStarted(bytes: 100)
+                d.run()
+                d.copyFinished()
+                d.write(10)
+            },
+            expected: { d in (["access.log 0..\(d.size())"], []) }),
+        Scenario(
+            name: "a run during copytruncate's copy (8 KiB copied so far)",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.write(300)
+                d.copyStarted(bytes: 8192)
+                d.run()
+                d.copyFinished()
+                d.write(10)
+            },
+            expected: { d in (["access.log 0..\(d.size())"], []) }),
+        // Issue 11, case 3: a log cut in place to its first half, then appended to.
+        Scenario(
+            name: "cut in place to half, then appended to",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.truncate(to: d.lineEnd(1500))
+                d.write(50)
+            },
+            expected: { d in
+                let kept = keptPrefix(d, cut: d.lineEnd(1500))
+                return ([], ["~access.log \(kept)..\(d.size())"])
+            }, missed: 50),
+        Scenario(
+            name: "cut in place to half, then written past the old offset",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.truncate(to: d.lineEnd(1500))
+                d.write(2000)
+            },
+            expected: { d in
+                let kept = keptPrefix(d, cut: d.lineEnd(1500))
+                return ([], ["~access.log \(kept)..\(d.size())"])
+            }, missed: 2000),
+        Scenario(
+            name: "cut in place exactly at a checkpoint, nothing appended",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.truncate(to: Int(keptPrefix(d, cut: d.lineEnd(1500))))
+            },
+            expected: { _ in ([], []) }),
+        Scenario(
+            name: "truncated to nothing and rewritten: the old tail is a gap",
+            setUp: { d in
+                d.write(40)
+                d.run()
+                d.write(6)
+                d.truncate(to: 0)
+                d.write(4)
+            },
+            expected: { d in (["access.log 0..\(d.size())"], ["~access.log \(d.state!.current!.offset)..?"]) },
+            missed: 6),
+        // Issue 11, case 5: rotated files beyond the planner's limit.
+        Scenario(
+            name: "twenty numbered rotations between two runs",
+            setUp: { d in
+                d.write(30)
+                d.run()
+                for _ in 0..<20 {
+                    d.write(3)
+                    rotateNumbered(d)
+                }
+                d.write(2)
+            },
+            expected: { d in
+                let newer = (1...19).reversed().map { "access.log.\($0)" }
+                return (
+                    ["access.log.20 \(d.state!.current!.offset)..\(d.size("access.log.20"))"]
+                        + newer.suffix(16).map { "\($0) 0..\(d.size($0))" } + ["access.log 0..\(d.size())"],
+                    newer.prefix(3).map { "\($0) 0..\(d.size($0))" }
+                )
+            }, missed: 9),
+        // The rotations run handled before issue 11, kept exact.
+        Scenario(
+            name: "mv and reopen, nginx writing on to the renamed file",
+            setUp: { d in
+                d.write(40)
+                d.run()
+                d.write(25)
+                d.mv("access.log", "access.log.1")
+                d.write(5, to: "access.log.1")
+                d.write(20)
+            },
+            expected: { d in
+                (
+                    [
+                        "access.log.1 \(d.lineEnd(40, of: "access.log.1"))..\(d.size("access.log.1"))",
+                        "access.log 0..\(d.size())",
+                    ], []
+                )
+            }),
+        Scenario(
+            name: "the renamed file gets more lines after the run that found it",
+            setUp: { d in
+                d.write(40)
+                d.run()
+                d.mv("access.log", "access.log.1")
+                d.write(20)
+                d.run()
+                d.write(7, to: "access.log.1")
+                d.write(3)
+            },
+            expected: { d in
+                (
+                    [
+                        "access.log.1 \(d.lineEnd(40, of: "access.log.1"))..\(d.size("access.log.1"))",
+                        "access.log \(d.lineEnd(20))..\(d.size())",
+                    ], []
+                )
+            }),
+        Scenario(
+            name: "compress without delay",
+            setUp: { d in
+                d.write(40)
+                d.run()
+                d.write(9)
+                d.mv("access.log", "access.log.1")
+                d.gzip("access.log.1")
+                d.create()
+                d.write(4)
+            },
+            expected: { d in (["access.log.1.gz \(d.state!.current!.offset)..end", "access.log 0..\(d.size())"], []) }),
+        Scenario(
+            name: "copytruncate between runs",
+            setUp: { d in
+                d.write(40)
+                d.run()
+                d.write(6)
+                d.copytruncate()
+                d.write(4)
+            },
+            expected: { d in
+                (
+                    [
+                        "access.log.1 \(d.state!.current!.offset)..\(d.size("access.log.1"))",
+                        "access.log 0..\(d.size())",
+                    ],
+                    []
+                )
+            }),
+        Scenario(
+            name: "copytruncate twice, the first copy compressed (delaycompress)",
+            setUp: { d in
+                d.write(40)
+                d.run()
+                d.write(6)
+                d.copytruncate()
+                d.write(30)
+                d.mv("access.log.1", "access.log.2")
+                d.gzip("access.log.2")
+                d.copytruncate()
+                d.write(2)
+            },
+            expected: { d in
+                (
+                    [
+                        "access.log.2.gz \(d.state!.current!.offset)..end", "access.log.1 0..\(d.size("access.log.1"))",
+                        "access.log 0..\(d.size())",
+                    ], []
+                )
+            }),
+        Scenario(
+            name: "the followed rotated file compressed: what follows its offset is looked for inside",
+            setUp: { d in
+                d.write(40)
+                d.run()
+                d.mv("access.log", "access.log.1")
+                d.create()
+                d.run()
+                d.write(2, to: "access.log.1")
+                d.gzip("access.log.1")
+            },
+            expected: { d in (["access.log.1.gz \(d.state!.draining[0].offset)..end"], []) }),
+    ]
+
+    /// The end of the checkpoints the cut kept (they are consecutive from the start).
+    static func keptPrefix(_ d: MemoryDisk, cut: Int) -> Int64 {
+        d.state?.current?.checkpoints?.last { $0.end <= Int64(cut) }?.end ?? 0
+    }
+
+    /// logrotate's numbered scheme without compression: .N to .N+1 from the oldest, the log to .1.
+    static func rotateNumbered(_ d: MemoryDisk) {
+        let numbers = d.entries.keys.compactMap { Int($0.dropFirst("access.log.".count)) }.sorted(by: >)
+        for n in numbers { d.mv("access.log.\(n)", "access.log.\(n + 1)") }
+        d.mv("access.log", "access.log.1")
+        d.create()
+    }
+
+    @Test(arguments: scenarios)
+    func lastRunReadsExactlyThisAndCountsEveryLineOnce(_ scenario: Scenario) {
+        let d = MemoryDisk()
+        scenario.setUp(d)
+        let expected = scenario.expected(d)
+        let plan = d.run()
+        #expect(plan.errors.isEmpty)
+        #expect(plan.reads == expected.reads)
+        #expect(plan.gapRanges == expected.gaps)
+        #expect(d.doubled.isEmpty, "counted twice: \(d.doubled.prefix(5))…")
+        #expect(d.missed.count == scenario.missed)
+        // A run after it with nothing new reads nothing and finds no gap.
+        let again = d.run()
+        #expect(again.reads == [])
+        #expect(again.gapRanges == [])
+    }
+
+    // Issue 11, case 2: a second `mv` rotation while the first rotated file is being read.
+    @Test func aRotationBetweenPlanningAndReadingCannotSwapTheBytes() {
+        let d = MemoryDisk()
+        d.write(40)
+        d.run()
+        d.write(300)
+        d.mv("access.log", "access.log.1")
+        d.write(200)
+        let plan = d.plan()
+        // Rotated again before the planned steps are read: .1 is now .2, the log .1.
+        d.mv("access.log.1", "access.log.2")
+        d.mv("access.log", "access.log.1")
+        d.create()
+        for step in plan.steps { d.count(step) }
+        d.state = plan.next
+        #expect(d.doubled.isEmpty)
+        #expect(d.missed.isEmpty)
+        d.write(10)
+        let next = d.run()
+        #expect(next.reads == ["access.log 0..\(d.size())"])
+        #expect(d.doubled.isEmpty)
+        #expect(d.missed.isEmpty)
+    }
+
+    // Issue 11, case 2: copytruncate while the log is being read. The read from the planned
+    // descriptor sees the truncation; the engine plans again and finds the bytes in the copy.
+    @Test func copytruncateWhileReadingIsCaughtAndReplanned() throws {
+        let d = MemoryDisk()
+        d.write(100)
+        d.run()
+        d.write(3000)
+        let plan = d.plan()
+        #expect(plan.reads == ["access.log \(d.lineEnd(100))..\(d.size())"])
+        d.copytruncate()
+        d.write(20)
+        let configuration = ScanConfiguration(
+            format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: 1)
+        let worker = Worker(configuration: configuration, progress: nil)
+        guard case .changed = RunEngine.execute(plan.steps[0], worker: worker) else {
+            Issue.record("the truncated read was taken for the planned bytes")
+            return
+        }
+        let again = d.run()
+        #expect(
+            again.reads == [
+                "access.log.1 \(d.lineEnd(100, of: "access.log.1"))..\(d.size("access.log.1"))",
+                "access.log 0..\(d.size())",
+            ])
+        #expect(again.gapRanges == [])
+        #expect(d.doubled.isEmpty)
+        #expect(d.missed.isEmpty)
+    }
+
+    @Test func checkpointsCoverWhatWasReadAndGrowToSixtyFourKiB() {
+        let d = MemoryDisk()
+        d.write(3000)
+        d.run()
+        let checkpoints = d.state?.current?.checkpoints ?? []
+        #expect(checkpoints.last?.end == d.size())
+        #expect(checkpoints.count > 5)
+        var start: Int64 = 0
+        for (i, c) in checkpoints.enumerated() {
+            #expect(c.end - start <= Checkpoints.size(ofChunk: i))
+            start = c.end
+        }
+    }
+}

@@ -51,7 +51,7 @@ struct ScanCommand {
               --prom FILE          write Prometheus metrics for node_exporter's
                                    textfile collector (FILE ends in .prom)
           -q, --quiet              print no summary and no progress line
-          -j, --threads N          threads for regular files (default: all cores)
+          -j, --threads N          threads for regular files (default and most: all cores)
               --max-line-bytes N   longer lines are malformed (default 1048576)
           -h, --help               show this help
 
@@ -171,7 +171,10 @@ struct ScanCommand {
             format: format, rules: rules, threshold: threshold,
             minRequests: Int64(try args.integer("min-requests", range: 0...Int(Int32.max)) ?? 100),
             top: try args.integer("top", range: 0...10_000) ?? 10,
-            threads: try args.integer("threads", range: 1...256) ?? max(cores, 1),
+            // More threads than cores would only add memory (each has its own cache and
+            // tables; CONTRACTS bounds memory at any thread count): they are not started. The
+            // report is the same for every count.
+            threads: min(try args.integer("threads", range: 1...256) ?? cores, max(cores, 1)),
             maxLineBytes: try args.integer("max-line-bytes", range: 1024...(256 << 20))
                 ?? LineReader.defaultMaxLineBytes,
             insight: try InsightOptions.settings(args, config: nil, format: format, rules: rules))

@@ -22,11 +22,18 @@ extension AuditResult {
             hours[key]?.paths[decoded] = entry
         }
         if let clients = tally.clients {
+            // The hours are taken out of the dictionary for the pass, so that each entry
+            // updates its hour's set in place (through the dictionary's subscript, every entry
+            // copied the hour's counts).
+            var taken = (0..<clients.bucketCount).map { hours.removeValue(forKey: tally.hours[$0]) }
             clients.forEachEntry { bucket, hash, mask in
-                hours[tally.hours[bucket]]?.clients.add(hash: hash, mask: mask, level: clients.level(of: bucket))
+                taken[bucket]?.clients.add(hash: hash, mask: mask, level: clients.level(of: bucket))
             }
             for bucket in 0..<clients.bucketCount {
-                hours[tally.hours[bucket]]?.clients.sample(atLevel: clients.level(of: bucket))
+                guard var hour = taken[bucket] else { continue }
+                taken[bucket] = nil
+                hour.clients.sample(atLevel: clients.level(of: bucket))
+                hours[tally.hours[bucket]] = hour
             }
             for (bucket, keys) in clients.examples {
                 for raw in keys {

@@ -80,8 +80,10 @@ package final class UACache {
     /// ``addPendingFamily()`` may then add it.
     @inline(__always)
     func lookup(raw: UnsafeRawBufferPointer) -> UInt64 {
-        pendingEntry = nil
-        if raw.count > UACache.maxKeyBytes { return classifyRaw(raw) }
+        if raw.count > UACache.maxKeyBytes {
+            pendingEntry = nil
+            return classifyRaw(raw)
+        }
         let hash = ByteHash.hash(raw)
         if let e = table.find(raw, hash: hash) {
             let found = UInt64(bitPattern: table.values[e])
@@ -89,7 +91,7 @@ package final class UACache {
             // Its family may have been added since: look again (no pattern is matched).
             let again = familyOf(raw, class: UInt8(truncatingIfNeeded: found))
             table.values[e] = Int64(bitPattern: again)
-            if UInt32(truncatingIfNeeded: again >> 8) == UACache.unassignedFamily { pendingEntry = e }
+            pendingEntry = e
             return again
         }
         let result = classifyRaw(raw)
@@ -98,10 +100,9 @@ package final class UACache {
             table.removeAll()
             e = table.insert(raw, hash: hash)
         }
-        if let e {
-            table.values[e] = Int64(bitPattern: result)
-            if UInt32(truncatingIfNeeded: result >> 8) == UACache.unassignedFamily { pendingEntry = e }
-        }
+        if let e { table.values[e] = Int64(bitPattern: result) }
+        // Only read by addPendingFamily() right after a lookup that came back unassigned.
+        pendingEntry = e
         return result
     }
 

@@ -41,6 +41,7 @@ final class Worker {
         }
         sink.flushProgress()
         tally.lines = sink.lineNumber
+        tally.newest = sink.newest
         return (tally, failure)
     }
 }

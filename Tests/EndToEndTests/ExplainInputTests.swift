@@ -39,4 +39,16 @@ import Testing
         #expect(broken.stderr.contains("damaged.json"), "\(broken.stderr)")
         #expect(broken.out.isEmpty)
     }
+
+    /// Logs none of whose lines parse: the message is about the format, not a missing hour.
+    @Test func logsInTheWrongFormatSaySo() throws {
+        let dir = try Scratch()
+        let log = try dir.write("access.jsonl", Self.jsonLines())
+        let result = try Tool.run(["explain", "2026-11-29T17", log])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "uaaudit: none of the 150 lines matched the log format ua_log; give the format nginx writes "
+                + "(--format, --log-format or --nginx-conf; see uaaudit explain --help)\n")
+    }
 }

@@ -71,6 +71,13 @@ struct ExplainCommand {
             return failure.status
         }
         let matches = ExplainCommand.hours(matching: wanted, in: report)
+        if report.hours.isEmpty, report.totals.malformed > 0 {
+            // Logs none of whose lines parsed: the format is wrong, not the hour.
+            console.error(
+                "none of the \(report.totals.lines) lines matched the log format \(report.format.name ?? report.format.string); "
+                    + "give the format nginx writes (--format, --log-format or --nginx-conf; see uaaudit explain --help)")
+            return .usage
+        }
         guard matches.count == 1, let hour = matches.first else {
             let listed = (matches.isEmpty ? report.hours : matches).map(\.hour)
             let shown = listed.count > 6 ? listed.prefix(3) + ["…"] + listed.suffix(3) : listed[...]

@@ -29,6 +29,18 @@ struct RunJob {
         if logs.contains("-") {
             throw CLIError("run reads log files by path; stdin ('-') has no position to resume from")
         }
+        // One file under two spellings (a symlink, `./`, a repeated entry) would be read twice.
+        var byFile: [String: String] = [:]
+        for log in logs {
+            let file = Syscalls.realPath(log) ?? log
+            if let earlier = byFile[file] {
+                throw CLIError(
+                    earlier == log
+                        ? "log \(log) is listed twice; list each log once"
+                        : "logs \(earlier) and \(log) are the same file (\(file)); list each log once")
+            }
+            byFile[file] = log
+        }
         guard let statePath = args.value("state") ?? config.state else {
             throw CLIError("run needs a state file: --state FILE or \"state\" in the config")
         }

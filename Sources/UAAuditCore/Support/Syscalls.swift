@@ -138,6 +138,14 @@ package enum Syscalls {
         stat(path, &st)
     }
 
+    /// The path with every symbolic link, `.` and `..` resolved (realpath(3)); nil when it
+    /// cannot be resolved (it does not exist).
+    package static func realPath(_ path: String) -> String? {
+        guard let resolved = Glibc.realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// What stat(2) says of a path: nil when it does not exist; other failures throw.
     package static func status(_ path: String) throws(SystemError) -> FileStatus? {
         var st = Glibc.stat()

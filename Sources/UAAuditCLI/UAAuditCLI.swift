@@ -29,6 +29,7 @@ public enum UAAuditCLI {
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        Syscalls.returnLargeBlocksToTheSystem()
         let console = Console()
         guard let command = arguments.first else {
             console.err(raw: help + "\n")

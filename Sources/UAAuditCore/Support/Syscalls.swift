@@ -138,6 +138,15 @@ package enum Syscalls {
         stat(path, &st)
     }
 
+    /// Keeps malloc from holding freed memory: blocks of 256 KiB and more (a chunk's tables)
+    /// are always mmapped and given back when freed. glibc's default raises that threshold
+    /// after the first large free, and the per-chunk tables then stayed in the heaps of the
+    /// threads that made them, so peak memory depended on which thread took which chunk.
+    package static func returnLargeBlocksToTheSystem() {
+        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in glibc's <malloc.h>, not in the Glibc module
+        _ = glibcMallopt(mmapThreshold, 256 << 10)
+    }
+
     /// The path with every symbolic link, `.` and `..` resolved (realpath(3)); nil when it
     /// cannot be resolved (it does not exist).
     package static func realPath(_ path: String) -> String? {
@@ -246,3 +255,7 @@ package struct SystemError: Error, Equatable, CustomStringConvertible {
 
     package var description: String { Syscalls.messageFor(errno: errno) }
 }
+
+/// glibc's mallopt(3); <malloc.h> is not part of the Glibc module.
+@_silgen_name("mallopt")
+private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32

@@ -191,6 +191,36 @@ package enum Syscalls {
     package static func messageFor(errno code: Int32) -> String {
         String(cString: strerror(code))
     }
+
+    /// The paths matching a shell `pattern`, sorted (as nginx's `include` expands them); none
+    /// when nothing matches.
+    package static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
+        var paths: [String] = []
+        for i in 0..<Int(result.gl_pathc) {
+            if let p = result.gl_pathv[i] { paths.append(String(cString: p)) }
+        }
+        return paths.sorted()
+    }
+
+    /// True when `path` matches the shell `pattern` (`*` does not cross `/`).
+    package static func fnmatch(_ pattern: String, _ path: String) -> Bool {
+        Glibc.fnmatch(pattern, path, FNM_PATHNAME) == 0
+    }
+
+    /// The canonical path of an existing file, or nil.
+    package static func realpath(_ path: String) -> String? {
+        guard let p = Glibc.realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// True when the calling user may read `path` (by `access(2)`, real ids).
+    package static func isReadable(_ path: String) -> Bool {
+        access(path, R_OK) == 0
+    }
 }
 
 /// The parts of stat(2) uaaudit uses.
@@ -237,4 +267,5 @@ package struct SystemError: Error, Equatable, CustomStringConvertible {
     }
 
     package var description: String { Syscalls.messageFor(errno: errno) }
+
 }

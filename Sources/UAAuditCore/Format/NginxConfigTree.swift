@@ -21,8 +21,56 @@ package struct NginxConfigTree: Sendable {
         package var place: String
     }
 
+    /// A `log_format` directive, not yet compiled (a format without the UA is worth describing).
+    package struct Definition: Sendable, Equatable {
+        package var name: String
+        package var string: String
+        package var escape: EscapeMode
+        /// `file:line`, or nil for nginx's predefined `combined`.
+        package var place: String?
+        /// Why the escape= parameter is not one nginx knows, if so.
+        package var problem: String?
+
+        package func compile() throws -> LogFormat {
+            if let problem { throw FormatError.configSyntax(path: place ?? "", line: 0, message: problem) }
+            return try LogFormat(string, escape: escape, name: name)
+        }
+    }
+
     package let mainPath: String
     package let directives: [Located]
+    /// The files read, main first, in the order nginx reads them.
+    package var files: [String] {
+        var seen: [String] = []
+        for directive in directives where !seen.contains(directive.file) { seen.append(directive.file) }
+        return seen
+    }
+
+    /// Every `log_format` (the first of a name wins: nginx refuses duplicates), then nginx's
+    /// predefined `combined` unless the configuration defines it.
+    package var definitions: [Definition] {
+        var result: [Definition] = []
+        for directive in directives where directive.words.first == "log_format" && directive.words.count >= 3 {
+            let name = directive.words[1]
+            guard !result.contains(where: { $0.name == name }) else { continue }
+            var pieces = Array(directive.words.dropFirst(2))
+            var escape = EscapeMode.default
+            var problem: String?
+            if let first = pieces.first, first.hasPrefix("escape="), pieces.count > 1 {
+                let value = String(first.dropFirst("escape=".count))
+                if let mode = EscapeMode(rawValue: value) { escape = mode } else {
+                    problem = "unknown escape parameter '\(value)' (expected default, json or none)"
+                }
+                pieces.removeFirst()
+            }
+            result.append(
+                Definition(name: name, string: pieces.joined(), escape: escape, place: directive.place, problem: problem))
+        }
+        if !result.contains(where: { $0.name == "combined" }) {
+            result.append(Definition(name: "combined", string: BuiltinFormats.combined, escape: .default, place: nil))
+        }
+        return result
+    }
 
     /// Reads the configuration at `path` and every file it includes.
     package static func load(path: String) throws(FormatError) -> NginxConfigTree {

@@ -82,7 +82,10 @@ struct RunExecution {
         var metricsWritten = true
         if let path = job.promPath, let totals = state.totals {
             let metrics = PrometheusMetrics.run(
-                outcome.report, totals: totals, alertsPending: state.alertsPending.count)
+                outcome.report, totals: totals, alertsPending: state.alertsPending.count,
+                latest: .init(
+                    lines: outcome.sources.reduce(0) { $0 + $1.lines },
+                    malformed: outcome.sources.reduce(0) { $0 + $1.malformed }))
             let text = Array(PrometheusText.render(metrics).utf8)
             metricsWritten = OutputFile.write(text, to: path, what: "metrics", console: console)
         }

@@ -33,7 +33,7 @@ public enum ExitCode: Int32, Sendable {
         case .output: return "an output or state file could not be written (the old one is kept)"
         case .encoding: return "the report could not be encoded (an internal error; please report it)"
         case .formatMismatch:
-            return "an input does not match its log format (over half of its lines, at least 100, malformed)"
+            return "an input does not match its log format (over half its lines malformed)"
         }
     }
 

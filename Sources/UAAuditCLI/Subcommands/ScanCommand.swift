@@ -51,7 +51,7 @@ struct ScanCommand {
               --prom FILE          write Prometheus metrics for node_exporter's
                                    textfile collector (FILE ends in .prom)
           -q, --quiet              print no summary and no progress line
-          -j, --threads N          threads for regular files (default and most: all cores)
+          -j, --threads N          threads for regular files (default and most: cores)
               --max-line-bytes N   longer lines are malformed (default 1048576)
           -h, --help               show this help
 

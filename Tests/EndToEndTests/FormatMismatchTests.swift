@@ -77,3 +77,15 @@ import Testing
         #expect(again.status == 0)
     }
 }
+
+extension FormatMismatchTests {
+    @Test func aSecondMismatchedInputIsNamedTooThoughTheSamplesAreTheFirsts() throws {
+        let dir = try Scratch()
+        let first = try dir.write("a.log", Self.combined(120))
+        let second = try dir.write("b.log", Self.combined(130))
+        let result = try Tool.run(["scan", "-q", first, second])
+        #expect(result.status == 8)
+        #expect(result.stderr.contains("\(first): 120 of 120 lines do not match the log format 'ua_log'; they parse as 'combined'"))
+        #expect(result.stderr.contains("\(second): 130 of 130 lines do not match the log format 'ua_log'; they parse as 'combined'"))
+    }
+}

@@ -19,7 +19,11 @@ enum MismatchHint {
         nginxConf: String?, inConfig: Bool
     ) -> String {
         let samples = allSamples.filter { $0.path == source.path && $0.reason == .format }
-        let lines = samples.map(\.text)
+        // The kept samples may all be an earlier input's: then the file's last lines stand in.
+        var lines = samples.map(\.text)
+        if lines.isEmpty, source.path != "-" {
+            lines = (try? LogTail.lastLines(path: source.path, count: 20)) ?? []
+        }
         let name = format.name.map { "'\($0)'" } ?? "given"
         var text =
             "\(source.path): \(source.malformed) of \(source.lines) lines do not match the log format \(name)"

@@ -59,7 +59,10 @@ import Testing
         let (status, output) = try Self.shell(
             try Self.installBlock(), environment: ["PREFIX": prefix, "BUILD": binDir])
         #expect(status == 0, "\(output)")
-        #expect(output.contains("uaaudit: run: lines 130, malformed 0, hours closed 1, alerts sent 0, alerts pending 0, gaps 0, exit 0"))
+        #expect(
+            output.contains(
+                "uaaudit: run: lines 130, malformed 0, hours closed 1, alerts sent 0, alerts pending 0, gaps 0, exit 0")
+        )
         for file in [
             "/usr/local/bin/uaaudit", "/usr/local/bin/uaaudit-cron.sh", "/etc/uaaudit/uaaudit.json",
             "/etc/uaaudit/rules.json", "/etc/cron.d/uaaudit", "/var/lib/uaaudit/state.json",
@@ -77,7 +80,8 @@ import Testing
             "W": wrapper, "UAAUDIT_CONFIG": prefix + "/etc/uaaudit/uaaudit.json",
             "UAAUDIT_LOG": prefix + "/var/log/uaaudit/uaaudit.log",
         ]
-        let asAccount = "runuser -u uaaudit -- env UAAUDIT_CONFIG=\"$UAAUDIT_CONFIG\" UAAUDIT_LOG=\"$UAAUDIT_LOG\" \"$W\""
+        let asAccount =
+            "runuser -u uaaudit -- env UAAUDIT_CONFIG=\"$UAAUDIT_CONFIG\" UAAUDIT_LOG=\"$UAAUDIT_LOG\" \"$W\""
         let first = try Self.shell(asAccount, environment: env)
         #expect(first.0 == 0, "\(first.1)")
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -96,7 +100,8 @@ import Testing
                 "uaaudit: run: lines 0, malformed 0, hours closed 0, alerts sent 0, alerts pending 0, gaps 0, exit 0",
                 "uaaudit: run: lines 4, malformed 0, hours closed 0, alerts sent 0, alerts pending 0, gaps 0, exit 0",
             ])
-        let metrics = try String(contentsOfFile: prefix + "/var/lib/prometheus/node-exporter/uaaudit.prom", encoding: .utf8)
+        let metrics = try String(
+            contentsOfFile: prefix + "/var/lib/prometheus/node-exporter/uaaudit.prom", encoding: .utf8)
         #expect(metrics.contains("uaaudit_requests_total{class=\"urlsession\"} 130\n"))
     }
 }

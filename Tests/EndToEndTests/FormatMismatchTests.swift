@@ -44,7 +44,8 @@ import Testing
         let lines = (0..<120).map { _ in "2026-12-01T13:05:00+00:00|\(Lines.urlsession)\n" }.joined()
         let log = try dir.write("pipe.log", lines)
         let conf = try dir.write(
-            "nginx.conf", "http { log_format pipe '$time_iso8601|$http_user_agent'; log_format other '$msec $http_user_agent'; }")
+            "nginx.conf",
+            "http { log_format pipe '$time_iso8601|$http_user_agent'; log_format other '$msec $http_user_agent'; }")
         let result = try Tool.run(["scan", "-q", "--nginx-conf", conf, "--format", "other", log])
         #expect(result.status == 8)
         #expect(result.stderr.contains("they parse as 'pipe': use --nginx-conf \(conf) --format pipe"))
@@ -63,12 +64,18 @@ import Testing
         let dir = try Scratch()
         let log = try dir.write("access.log", Self.combined(150))
         let config = try dir.write(
-            "u.json", #"{"version": 1, "logs": ["\#(log)"], "format": {"name": "ua_log"}, "state": "\#(dir.path("s.json"))"}"#)
+            "u.json",
+            #"{"version": 1, "logs": ["\#(log)"], "format": {"name": "ua_log"}, "state": "\#(dir.path("s.json"))"}"#)
         let result = try Tool.run(["run", "-q", "--heartbeat", "--config", config, "--prom", dir.path("u.prom")])
         #expect(result.status == 8)
-        #expect(result.stderr.contains("150 of 150 lines do not match the log format 'ua_log'; they parse as 'combined': "
-            + "use \"format\": {\"name\": \"combined\"} in the config"))
-        #expect(result.stderr.contains("uaaudit: run: lines 150, malformed 150, hours closed 0, alerts sent 0, alerts pending 0, gaps 0, exit 8\n"))
+        #expect(
+            result.stderr.contains(
+                "150 of 150 lines do not match the log format 'ua_log'; they parse as 'combined': "
+                    + "use \"format\": {\"name\": \"combined\"} in the config"))
+        #expect(
+            result.stderr.contains(
+                "uaaudit: run: lines 150, malformed 150, hours closed 0, alerts sent 0, alerts pending 0, gaps 0, exit 8\n"
+            ))
         let prom = try String(contentsOfFile: dir.path("u.prom"), encoding: .utf8)
         #expect(prom.contains("uaaudit_latest_lines 150\n"))
         #expect(prom.contains("uaaudit_latest_malformed_ratio 1.0\n"))
@@ -85,7 +92,11 @@ extension FormatMismatchTests {
         let second = try dir.write("b.log", Self.combined(130))
         let result = try Tool.run(["scan", "-q", first, second])
         #expect(result.status == 8)
-        #expect(result.stderr.contains("\(first): 120 of 120 lines do not match the log format 'ua_log'; they parse as 'combined'"))
-        #expect(result.stderr.contains("\(second): 130 of 130 lines do not match the log format 'ua_log'; they parse as 'combined'"))
+        #expect(
+            result.stderr.contains(
+                "\(first): 120 of 120 lines do not match the log format 'ua_log'; they parse as 'combined'"))
+        #expect(
+            result.stderr.contains(
+                "\(second): 130 of 130 lines do not match the log format 'ua_log'; they parse as 'combined'"))
     }
 }

@@ -38,7 +38,9 @@ public enum ExitCode: Int32, Sendable {
     }
 
     /// Every status, for the top-level help.
-    static let helpText = helpText(for: [.success, .alert, .usage, .input, .delivery, .locked, .output, .encoding, .formatMismatch])
+    static let helpText = helpText(for: [
+        .success, .alert, .usage, .input, .delivery, .locked, .output, .encoding, .formatMismatch,
+    ])
 
     /// The statuses one command can end with, for its `--help`.
     static func helpText(for codes: [ExitCode]) -> String {

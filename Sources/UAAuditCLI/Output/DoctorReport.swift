@@ -14,6 +14,8 @@ struct DoctorReport {
         var parsed = 0
         /// The first checked line that did not parse, and where.
         var failure: String?
+        /// False when the service account's group (adm) cannot read the log by its mode.
+        var admCanRead: Bool?
     }
 
     var tree: NginxConfigTree
@@ -38,6 +40,7 @@ struct DoctorReport {
                 check.needs = FormatNeeds(formatString: definition.string)
                 check.compiled = try? definition.compile()
             }
+            check.admCanRead = Syscalls.groupCanRead(path, group: "adm")
             do {
                 let lines = try LogTail.lastLines(path: path, count: lastLines)
                 check.checked = lines.count
@@ -84,7 +87,8 @@ struct DoctorReport {
     }
 
     func render() -> String {
-        var out = "nginx configuration: \(tree.mainPath) (\(tree.files.count) file\(tree.files.count == 1 ? "" : "s") read)\n"
+        var out =
+            "nginx configuration: \(tree.mainPath) (\(tree.files.count) file\(tree.files.count == 1 ? "" : "s") read)\n"
         out += "\nlog formats:\n"
         for definition in tree.definitions {
             let needs = FormatNeeds(formatString: definition.string)
@@ -93,7 +97,9 @@ struct DoctorReport {
             out += ": " + describe(needs) + "\n"
         }
         out += "\naccess logs:\n"
-        if checks.isEmpty && skipped.isEmpty { out += "  none: nginx then writes logs/access.log under its prefix in combined\n" }
+        if checks.isEmpty && skipped.isEmpty {
+            out += "  none: nginx then writes logs/access.log under its prefix in combined\n"
+        }
         for check in checks {
             out += "  \(check.log.path ?? "") (format \(check.log.formatName), \(check.log.place))\n"
             if check.definition == nil {
@@ -106,8 +112,14 @@ struct DoctorReport {
             if let unreadable = check.unreadable {
                 out += "    log: cannot read it: \(unreadable)\n"
             } else if check.compiled != nil {
-                out += "    log: readable; last \(check.checked) lines: \(check.parsed) parse as \(check.log.formatName)\n"
+                out +=
+                    "    log: readable; last \(check.checked) lines: \(check.parsed) parse as \(check.log.formatName)\n"
                 if let failure = check.failure { out += "      first that does not: \(failure)\n" }
+                if check.admCanRead == false {
+                    out +=
+                        "      the uaaudit account (group adm) cannot read it: make it group adm, mode 0640 "
+                        + "(Debian's logrotate: create 0640 www-data adm)\n"
+                }
             } else {
                 out += "    log: readable (\(check.checked) lines checked)\n"
             }
@@ -144,7 +156,8 @@ struct DoctorReport {
         for other in others {
             out += "(\(other.log.path ?? "") is in format \(other.log.formatName): it needs a config of its own)\n"
         }
-        if let needs = chosen.logs.isEmpty ? nil : FormatNeeds(formatString: chosen.definition.string), !needs.complete {
+        if let needs = chosen.logs.isEmpty ? nil : FormatNeeds(formatString: chosen.definition.string), !needs.complete
+        {
             out += "\nFor the cost and split-client figures too, log in ua_log instead:\n\n"
             out += "    \(DoctorReport.logFormatLine)\n"
             for log in chosen.logs { out += "    access_log \(log) ua_log;\n" }
@@ -167,7 +180,8 @@ struct DoctorReport {
         let definition = chosen.definition
         if definition.name == "combined", definition.place == nil {
             config.format = RunConfig.FormatChoice(name: "combined")
-        } else if definition.name == "ua_log", definition.string == BuiltinFormats.uaLog, definition.escape == .default {
+        } else if definition.name == "ua_log", definition.string == BuiltinFormats.uaLog, definition.escape == .default
+        {
             config.format = RunConfig.FormatChoice(name: "ua_log")
         } else {
             config.format = RunConfig.FormatChoice(

@@ -30,7 +30,11 @@ enum MismatchHint {
         var candidates: [(LogFormat, String)] = []
         for builtin in BuiltinFormats.names where builtin != format.name || nginxConf != nil {
             if let compiled = try? BuiltinFormats.named(builtin) {
-                candidates.append((compiled, inConfig ? "\"format\": {\"name\": \"\(builtin)\"} in the config" : "--format \(builtin)"))
+                candidates.append(
+                    (
+                        compiled,
+                        inConfig ? "\"format\": {\"name\": \"\(builtin)\"} in the config" : "--format \(builtin)"
+                    ))
             }
         }
         if let nginxConf, let tree = try? NginxConfigTree.load(path: nginxConf), let formats = try? tree.logFormats() {

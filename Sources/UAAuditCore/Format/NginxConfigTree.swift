@@ -58,13 +58,16 @@ package struct NginxConfigTree: Sendable {
             var problem: String?
             if let first = pieces.first, first.hasPrefix("escape="), pieces.count > 1 {
                 let value = String(first.dropFirst("escape=".count))
-                if let mode = EscapeMode(rawValue: value) { escape = mode } else {
+                if let mode = EscapeMode(rawValue: value) {
+                    escape = mode
+                } else {
                     problem = "unknown escape parameter '\(value)' (expected default, json or none)"
                 }
                 pieces.removeFirst()
             }
             result.append(
-                Definition(name: name, string: pieces.joined(), escape: escape, place: directive.place, problem: problem))
+                Definition(
+                    name: name, string: pieces.joined(), escape: escape, place: directive.place, problem: problem))
         }
         if !result.contains(where: { $0.name == "combined" }) {
             result.append(Definition(name: "combined", string: BuiltinFormats.combined, escape: .default, place: nil))
@@ -128,7 +131,8 @@ package struct NginxConfigTree: Sendable {
             let name = directive.words[1]
             guard !result.contains(where: { $0.name == name }) else { continue }
             do {
-                result.append((name, try NginxConfig.compile(directive.words, file: directive.file, line: directive.line), nil))
+                result.append(
+                    (name, try NginxConfig.compile(directive.words, file: directive.file, line: directive.line), nil))
             } catch let error as FormatError {
                 result.append((name, nil, error.description))
             } catch {

@@ -217,6 +217,15 @@ package enum Syscalls {
         return String(cString: p)
     }
 
+    /// Whether members of group `group` (by name) may read `path` through its mode bits: the
+    /// file is the group's with group read, or readable by all. Nil when either is unknown.
+    package static func groupCanRead(_ path: String, group: String) -> Bool? {
+        var st = stat()
+        guard stat(path, &st) == 0, let entry = getgrnam(group) else { return nil }
+        if st.st_mode & S_IROTH != 0 { return true }
+        return st.st_gid == entry.pointee.gr_gid && st.st_mode & S_IRGRP != 0
+    }
+
     /// True when the calling user may read `path` (by `access(2)`, real ids).
     package static func isReadable(_ path: String) -> Bool {
         access(path, R_OK) == 0

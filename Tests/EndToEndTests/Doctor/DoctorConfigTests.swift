@@ -45,12 +45,16 @@ import Testing
         let config = dir.path("uaaudit.json")
         let state = try Scratch()
         let result = try Tool.run(
-            ["doctor", "--nginx-conf", conf, "--write-config", config, "--state-dir", state.url.path, "--prom",
-             state.path("u.prom")])
+            [
+                "doctor", "--nginx-conf", conf, "--write-config", config, "--state-dir", state.url.path, "--prom",
+                state.path("u.prom"),
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let out = result.out
         #expect(out.contains("nginx configuration: \(conf) (3 files read)"))
-        #expect(out.contains("  short (\(dir.path("conf.d/10-formats.conf")):1): cannot be audited; lacks $http_user_agent"))
+        #expect(
+            out.contains("  short (\(dir.path("conf.d/10-formats.conf")):1): cannot be audited; lacks $http_user_agent")
+        )
         #expect(out.contains("  js (\(dir.path("conf.d/10-formats.conf")):2) escape=json: UA and time (audit works)"))
         #expect(out.contains("  combined (predefined by nginx): UA, time, path, status, client key $remote_addr"))
         // In the order nginx reads them: the included servers come first.
@@ -61,10 +65,13 @@ import Testing
         #expect(out.contains("log: readable; last 5 lines: 5 parse as js"))
         #expect(out.contains("log: readable; last 20 lines: 20 parse as combined"))
         #expect(out.contains("  access_log off (\(dir.path("conf.d/20-sites.conf")):1): skipped"))
-        #expect(out.contains("  syslog:server=127.0.0.1: not a plain file (\(dir.path("conf.d/20-sites.conf")):2): skipped"))
+        #expect(
+            out.contains("  syslog:server=127.0.0.1: not a plain file (\(dir.path("conf.d/20-sites.conf")):2): skipped")
+        )
         // One log in js, one in combined: the first group of the largest size wins; the other is named.
         #expect(out.contains("(\(dir.path("main.log")) is in format combined: it needs a config of its own)"))
-        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any]
+        let written =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any]
         #expect(written?["logs"] as? [String] == [dir.path("api.log")])
         #expect(
             written?["format"] as? [String: String]
@@ -99,7 +106,9 @@ import Testing
                 "    log_format ua_log '$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
                     + "\"$http_referer\" \"$http_user_agent\" rt=$request_time uct=\"$upstream_connect_time\" "
                     + "uht=\"$upstream_header_time\" urt=\"$upstream_response_time\"';\n"))
-        #expect(result.out.contains("    access_log \(dir.path("a.log")) ua_log;\n    access_log \(dir.path("b.log")) ua_log;\n"))
+        #expect(
+            result.out.contains(
+                "    access_log \(dir.path("a.log")) ua_log;\n    access_log \(dir.path("b.log")) ua_log;\n"))
         #expect(result.out.contains("log: cannot read it: No such file or directory"))
     }
 
@@ -137,5 +146,15 @@ import Testing
         let nginxSide = try #require(readme.range(of: "## The nginx side first"))
         let scan = try #require(readme.range(of: "## `uaaudit scan"))
         #expect(nginxSide.lowerBound < scan.lowerBound)
+    }
+
+    @Test func aLogTheAccountCannotReadIsNamed() throws {
+        let dir = try Scratch()
+        try dir.write("nginx.conf", "http { access_log \(dir.path("a.log")); }\n")
+        let log = try dir.write("a.log", Self.combinedLine + "\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: log)
+        let result = try Tool.run(["doctor", "--nginx-conf", dir.path("nginx.conf")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.out.contains("the uaaudit account (group adm) cannot read it: make it group adm, mode 0640"))
     }
 }

@@ -10,7 +10,9 @@ import Testing
     static func dump(_ nginx: LiveNginx) throws -> [UInt8] {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: nginx.binary)
-        p.arguments = ["-p", nginx.dir.url.path, "-c", nginx.dir.path("nginx.conf"), "-e", nginx.dir.path("error.log"), "-T"]
+        p.arguments = [
+            "-p", nginx.dir.url.path, "-c", nginx.dir.path("nginx.conf"), "-e", nginx.dir.path("error.log"), "-T",
+        ]
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice

@@ -15,15 +15,20 @@ import Testing
         #expect(FormatProbe.failure(of: Self.combinedLine, in: try BuiltinFormats.named("combined")) == nil)
     }
 
-    @Test(arguments: [
-        ("x [01/Dec/2026:13:05:00 +0000] 2000", "status", 32, "3 digits (an HTTP status)"),
-        ("x [yesterday] 200", "time_local", 4, "a time such as 01/Dec/2026:13:05:00 +0000"),
-        ("x 01/Dec/2026:13:05:00 +0000] 200", "remote_addr", 1, "a value followed by ' [', which the line lacks from there"),
-        ("[01/Dec/2026:13:05:00 +0000] 200", nil, 1, "'<['"),
-    ] as [(String, String?, Int, String)])
+    @Test(
+        arguments: [
+            ("x [01/Dec/2026:13:05:00 +0000] 2000", "status", 32, "3 digits (an HTTP status)"),
+            ("x [yesterday] 200", "time_local", 4, "a time such as 01/Dec/2026:13:05:00 +0000"),
+            (
+                "x 01/Dec/2026:13:05:00 +0000] 200", "remote_addr", 1,
+                "a value followed by ' [', which the line lacks from there"
+            ),
+            ("[01/Dec/2026:13:05:00 +0000] 200", nil, 1, "'<['"),
+        ] as [(String, String?, Int, String)])
     func failures(line: String, variable: String?, byte: Int, expected: String) throws {
         let format = try LogFormat(
-            line.hasPrefix("[") ? "<[$time_local] $status $http_user_agent" : "$remote_addr [$time_local] $status $http_user_agent",
+            line.hasPrefix("[")
+                ? "<[$time_local] $status $http_user_agent" : "$remote_addr [$time_local] $status $http_user_agent",
             name: "t")
         let failure = FormatProbe.failure(of: Array((line + " ua").utf8), in: format)
         #expect(failure == FormatProbe.Failure(variable: variable, byte: byte, expected: expected))

@@ -48,10 +48,12 @@ import Testing
     }
 
     @Test func aCycleInADumpIsRejected() {
-        let dump = "# configuration file /n/nginx.conf:\ninclude x.conf;\n# configuration file /n/x.conf:\ninclude nginx.conf;\n"
+        let dump =
+            "# configuration file /n/nginx.conf:\ninclude x.conf;\n# configuration file /n/x.conf:\ninclude nginx.conf;\n"
         #expect(
             throws: FormatError.configSyntax(
-                path: "/n/nginx.conf", line: 0, message: "include cycle: /n/nginx.conf includes /n/x.conf includes /n/nginx.conf")
+                path: "/n/nginx.conf", line: 0,
+                message: "include cycle: /n/nginx.conf includes /n/x.conf includes /n/nginx.conf")
         ) {
             try NginxConfigTree.fromDump(Array(dump.utf8))
         }

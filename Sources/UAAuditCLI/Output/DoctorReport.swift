@@ -29,7 +29,7 @@ struct DoctorReport {
         let definitions = tree.definitions
         var seen: Set<String> = []
         for log in tree.accessLogs {
-            guard let path = log.path, !path.hasPrefix("syslog:"), !path.contains("$") else {
+            guard let path = log.path, !path.hasPrefix("syslog:"), !path.contains("$"), path.hasPrefix("/") else {
                 report.skipped.append(log)
                 continue
             }
@@ -125,7 +125,15 @@ struct DoctorReport {
             }
         }
         for log in skipped {
-            let what = log.path == nil ? "access_log off" : "\(log.path ?? ""): not a plain file"
+            let what: String
+            if let path = log.path {
+                what =
+                    path.hasPrefix("syslog:") || path.contains("$")
+                    ? "\(path): not a plain file"
+                    : "\(path): relative to nginx's prefix (nginx -V: --prefix); give uaaudit the absolute path"
+            } else {
+                what = "access_log off"
+            }
             out += "  \(what) (\(log.place)): skipped\n"
         }
         out += "\n"

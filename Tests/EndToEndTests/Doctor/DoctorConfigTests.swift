@@ -32,6 +32,7 @@ import Testing
             """
             server { listen 8080; access_log \(dir.path("api.log")) js buffer=32k; access_log off; }
             server { listen 8081; access_log \(dir.path("short.log")) short; access_log syslog:server=127.0.0.1 js; }
+            server { listen 8082; access_log logs/relative.log; }
             """)
         try dir.write("main.log", String(repeating: combinedLine + "\n", count: 30))
         try dir.write("api.log", String(repeating: jsonLine + "\n", count: 5))
@@ -68,6 +69,10 @@ import Testing
         #expect(
             out.contains("  syslog:server=127.0.0.1: not a plain file (\(dir.path("conf.d/20-sites.conf")):2): skipped")
         )
+        #expect(
+            out.contains(
+                "  logs/relative.log: relative to nginx's prefix (nginx -V: --prefix); give uaaudit the absolute path "
+                    + "(\(dir.path("conf.d/20-sites.conf")):3): skipped"))
         // One log in js, one in combined: the first group of the largest size wins; the other is named.
         #expect(out.contains("(\(dir.path("main.log")) is in format combined: it needs a config of its own)"))
         let written =

@@ -12,6 +12,10 @@ struct RunJob {
     var lockWait: Double
     var channels: [AlertChannel]
     var delivery: DeliveryOptions
+    /// The nginx config the format came from, for the format-mismatch hint.
+    var nginxConf: String?
+    /// True when the format came from the config file (the hint then names config keys).
+    var formatFromConfig: Bool
 
     static func compile(_ args: Arguments, environment: [String: String]) throws(CLIError) -> RunJob {
         var config = RunConfig()
@@ -107,7 +111,13 @@ struct RunJob {
             settings: settings, statePath: statePath, reportPath: args.value("out") ?? config.report,
             htmlPath: args.value("html") ?? config.html, promPath: args.value("prom") ?? config.prom,
             lockPath: args.value("lock") ?? config.lock ?? statePath + ".lock", lockWait: lockWait, channels: channels,
-            delivery: alerts.delivery)
+            delivery: alerts.delivery,
+            nginxConf: flagged(args) ? args.value("nginx-conf") : config.format?.nginxConf,
+            formatFromConfig: !flagged(args) && config.format != nil)
+    }
+
+    private static func flagged(_ args: Arguments) -> Bool {
+        ["format", "log-format", "escape", "nginx-conf"].contains { args.value($0) != nil }
     }
 
     /// Flags win over the config's format; without either, the built-in ua_log.

@@ -63,7 +63,7 @@ struct ScanCommand {
           uaaudit scan -q --webhook "$WECOM_URL" --host web-1 access.log
           uaaudit scan -q --html day.html access.log
 
-        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery, .output, .encoding]))
+        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery, .output, .encoding, .formatMismatch]))
         """
 
     let console: Console
@@ -151,6 +151,12 @@ struct ScanCommand {
                 }
             }
         }
+        // A format mismatch outranks every other status (CONTRACTS: the highest wins).
+        let hints = MismatchHint.messages(
+            sources: result.sources, samples: result.samples, format: configuration.format,
+            nginxConf: args.value("nginx-conf"), inConfig: false)
+        for hint in hints { console.error(hint) }
+        if !hints.isEmpty { status = .formatMismatch }
         return status
     }
 

@@ -67,6 +67,14 @@ struct DoctorCommand {
             console.error(error.message)
             return .usage
         }
+        if let path = args.value("write-config"), (try? Syscalls.status(path)) != nil {
+            // Never over an existing file: it may be the config in use (its rules and alerts
+            // would be lost), or one of the files doctor reads (a log, nginx.conf).
+            console.error(
+                "--write-config \(path): the file exists and doctor does not overwrite files; "
+                    + "write to a new path and compare, or move the old file away first")
+            return .usage
+        }
         let tree: NginxConfigTree
         do {
             if let path = args.value("nginx-conf") {
@@ -91,7 +99,8 @@ struct DoctorCommand {
         var examination = DoctorReport.examine(tree, lastLines: lineCount)
         examination.stateDir = args.value("state-dir") ?? "/var/lib/uaaudit"
         examination.prom = args.value("prom") ?? "/var/lib/prometheus/node-exporter/uaaudit.prom"
-        console.out(examination.render())
+        // Paths and names come from nginx's config: control bytes in them are shown escaped.
+        console.out(TerminalText.escapeKeepingLines(examination.render()))
         if let path = args.value("write-config") {
             guard let config = examination.configJSON() else {
                 console.error("no config written to \(path): no access_log has a format to audit (see above)")
@@ -121,7 +130,15 @@ struct DoctorCommand {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["-T"]
         let out = Pipe()
-        let err = Pipe()
+        // nginx's warnings go to a file, not a second pipe: with one pipe read to its end
+        // while the other fills (64 KiB of warnings), both processes would wait forever.
+        let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("uaaudit-nginx-T-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        defer { try? FileManager.default.removeItem(at: errFile) }
+        guard let err = try? FileHandle(forWritingTo: errFile) else {
+            console.error("cannot create a temporary file for nginx's messages in \(errFile.deletingLastPathComponent().path)")
+            return nil
+        }
         process.standardOutput = out
         process.standardError = err
         do {
@@ -131,8 +148,9 @@ struct DoctorCommand {
             return nil
         }
         let data = out.fileHandleForReading.readDataToEndOfFile()
-        let messages = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try? err.close()
+        let messages = (try? Data(contentsOf: errFile)).map { $0.prefix(4096) } ?? Data()
         guard process.terminationStatus == 0 else {
             console.error(
                 "\(path) -T failed (status \(process.terminationStatus)): "

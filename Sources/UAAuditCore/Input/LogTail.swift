@@ -7,7 +7,8 @@ package enum LogTail {
     package static func lastLines(path: String, count: Int, window: Int = 256 << 10) throws(InputError) -> [[UInt8]] {
         let fd: Int32
         do {
-            fd = try Syscalls.open(path, flags: O_RDONLY)
+            // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused below).
+            fd = try Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK)
         } catch {
             throw InputError(path: path, reason: error.description)
         }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Testing
 
 /// `uaaudit doctor --nginx-conf` on configurations laid out as Debian does: includes of
@@ -161,5 +164,27 @@ import Testing
         let result = try Tool.run(["doctor", "--nginx-conf", dir.path("nginx.conf")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.out.contains("the uaaudit account (group adm) cannot read it: make it group adm, mode 0640"))
+    }
+
+    /// An access_log that is a FIFO is refused at once (opening it used to wait for a writer
+    /// forever), and --write-config never replaces an existing file (a log, nginx.conf, the
+    /// config in use): both found by a reviewer.
+    @Test func aFIFOLogDoesNotHangAndAnExistingFileIsNotOverwritten() throws {
+        let dir = try Scratch()
+        #expect(mkfifo(dir.path("fifo.log"), 0o600) == 0)
+        let conf = try dir.write("nginx.conf", "events {}\nhttp { access_log \(dir.path("fifo.log")); }\n")
+        let started = Date()
+        let fifo = try Tool.run(["doctor", "--nginx-conf", conf])
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(fifo.status == 3, "\(fifo.out) \(fifo.stderr)")
+
+        let layout = try Self.layout(dir)
+        for target in [dir.path("main.log"), layout] {
+            let before = try Data(contentsOf: URL(fileURLWithPath: target))
+            let refused = try Tool.run(["doctor", "--nginx-conf", layout, "--write-config", target])
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("the file exists and doctor does not overwrite files"), "\(refused.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
+        }
     }
 }

@@ -27,6 +27,21 @@ import Testing
         #expect(try Tool.run(["scan", "-q", "--format", "combined", log]).status == 0)
     }
 
+    /// Lines longer than the 512 bytes a sample keeps (a long referer) are probed whole: the
+    /// hint used to say no format parses them.
+    @Test func longLinesAreProbedWhole() throws {
+        let dir = try Scratch()
+        let referer = "https://example.com/" + String(repeating: "a", count: 500)
+        let text = Self.combined(150).replacingOccurrences(of: "200 5 \"-\"", with: "200 5 \"\(referer)\"")
+        let log = try dir.write("long.log", text)
+        let result = try Tool.run(["scan", "-q", log])
+        #expect(result.status == 8)
+        #expect(
+            result.stderr.hasPrefix(
+                "uaaudit: \(log): 150 of 150 lines do not match the log format 'ua_log'; "
+                    + "they parse as 'combined': use --format combined\n"), "\(result.stderr)")
+    }
+
     @Test func underTheMinimumOrUnderHalfIsNotAMismatch() throws {
         let dir = try Scratch()
         // 99 malformed of 99: too few lines to judge.

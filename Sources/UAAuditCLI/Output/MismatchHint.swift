@@ -1,3 +1,4 @@
+import Foundation
 import UAAuditCore
 
 /// The stderr message of exit 8: an input does not match its log format. It names a format
@@ -19,11 +20,16 @@ enum MismatchHint {
         nginxConf: String?, inConfig: Bool
     ) -> String {
         let samples = allSamples.filter { $0.path == source.path && $0.reason == .format }
-        // The kept samples may all be an earlier input's: then the file's last lines stand in.
-        var lines = samples.map(\.text)
-        if lines.isEmpty, source.path != "-" {
-            lines = (try? LogTail.lastLines(path: source.path, count: 20)) ?? []
+        // Whole lines are probed: the kept samples are cut at 512 bytes (a long UA or referer
+        // then fits no format), and may all be an earlier input's. A plain file's last lines
+        // that the format refuses stand in; the samples serve stdin and gzip.
+        var lines: [[UInt8]] = []
+        if source.path != "-", !isGzip(source.path) {
+            lines = ((try? LogTail.lastLines(path: source.path, count: 20)) ?? []).filter {
+                FormatProbe.failure(of: $0, in: format) != nil
+            }
         }
+        if lines.isEmpty { lines = samples.map(\.text) }
         let name = format.name.map { "'\($0)'" } ?? "given"
         var text =
             "\(source.path): \(source.malformed) of \(source.lines) lines do not match the log format \(name)"
@@ -62,5 +68,13 @@ enum MismatchHint {
             text += "\n  \(TerminalText.escape(ReportText.render(Array(sample.text.prefix(160)))))"
         }
         return text
+    }
+
+    /// Whether the file starts with gzip's magic bytes.
+    private static func isGzip(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 2)).map { [UInt8]($0) } ?? []
+        return head == [0x1F, 0x8B]
     }
 }

@@ -94,9 +94,15 @@ import Testing
         let prom = try String(contentsOfFile: dir.path("u.prom"), encoding: .utf8)
         #expect(prom.contains("uaaudit_latest_lines 150\n"))
         #expect(prom.contains("uaaudit_latest_malformed_ratio 1.0\n"))
-        // The state was committed: the lines are not read again, and the next run is quiet.
-        let again = try Tool.run(["run", "-q", "--config", config])
-        #expect(again.status == 0)
+        // Nothing was committed: once the format is fixed, the next run reads those lines.
+        #expect(!FileManager.default.fileExists(atPath: dir.path("s.json")))
+        #expect(try Tool.run(["run", "-q", "--config", config]).status == 8)
+        try dir.write(
+            "u.json",
+            #"{"version": 1, "logs": ["\#(log)"], "format": {"name": "combined"}, "state": "\#(dir.path("s.json"))"}"#)
+        let fixed = try Tool.run(["run", "-q", "--heartbeat", "--config", config])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(fixed.stderr.contains("uaaudit: run: lines 150, malformed 0, "), "\(fixed.stderr)")
     }
 }
 

@@ -61,6 +61,28 @@ struct RunExecution {
         CrashPoint.here("after-report")
         if let signal = stop.caught { return stopped(signal) }
 
+        // A log in the wrong format: nothing is committed (and nothing sent), so that once the
+        // format is fixed the next run reads those lines again instead of losing them.
+        let hints = MismatchHint.messages(
+            sources: outcome.sources, samples: outcome.samples, format: job.settings.scan.format,
+            nginxConf: job.nginxConf, inConfig: job.formatFromConfig)
+        if !hints.isEmpty {
+            if let path = job.promPath {
+                // The committed totals (none yet: from now), and this run's malformed share.
+                let metrics = PrometheusMetrics.run(
+                    outcome.report, totals: saved.totals ?? RunTotals(since: generatedAt),
+                    alertsPending: saved.alertsPending.count,
+                    latest: .init(
+                        lines: outcome.sources.reduce(0) { $0 + $1.lines },
+                        malformed: outcome.sources.reduce(0) { $0 + $1.malformed }))
+                _ = OutputFile.write(Array(PrometheusText.render(metrics).utf8), to: path, what: "metrics", console: console)
+            }
+            for hint in hints { console.error(hint) }
+            console.error(
+                "state not committed: these lines are read again by the first run after the format is fixed")
+            return .formatMismatch
+        }
+
         var state = outcome.state
         let sentBefore = state.alertsSent.count
         let undelivered = deliver(&state, report: outcome.report)
@@ -101,11 +123,6 @@ struct RunExecution {
             console.out(Summary.render(outcome.report, width: 80))
         }
         // When several apply, the highest status wins.
-        let hints = MismatchHint.messages(
-            sources: outcome.sources, samples: outcome.samples, format: job.settings.scan.format,
-            nginxConf: job.nginxConf, inConfig: job.formatFromConfig)
-        for hint in hints { console.error(hint) }
-        if !hints.isEmpty { return .formatMismatch }
         if !metricsWritten { return .output }
         if undelivered { return .delivery }
         return outcome.errors.isEmpty ? .success : .input

@@ -62,19 +62,31 @@ struct DoctorReport {
     }
 
     /// The logs the config covers: those in the auditable format most logs use.
+    /// The format to audit and its logs: a format whose logs have recent lines that parse (a
+    /// log nginx writes beats one a `server` overrides and leaves empty), then the one with
+    /// most logs, then the first in the config.
     var chosen: (definition: NginxConfigTree.Definition, logs: [String])? {
-        var groups: [(NginxConfigTree.Definition, [String])] = []
+        var groups: [(definition: NginxConfigTree.Definition, logs: [String], parsed: Int)] = []
         for check in checks where check.compiled != nil {
             guard let definition = check.definition, let path = check.log.path else { continue }
-            if let i = groups.firstIndex(where: { $0.0.name == definition.name }) {
-                groups[i].1.append(path)
+            if let i = groups.firstIndex(where: { $0.definition.name == definition.name }) {
+                groups[i].logs.append(path)
+                groups[i].parsed += check.parsed
             } else {
-                groups.append((definition, [path]))
+                groups.append((definition, [path], check.parsed))
             }
         }
-        guard let best = groups.max(by: { $0.1.count < $1.1.count }) else { return nil }
-        // max(by:) keeps the last of equals: take the first group of that size instead.
-        return groups.first { $0.1.count == best.1.count }.map { ($0.0, $0.1) }
+        var best: (definition: NginxConfigTree.Definition, logs: [String], parsed: Int)?
+        for group in groups {
+            guard let current = best else {
+                best = group
+                continue
+            }
+            if (group.parsed > 0 ? 1 : 0, group.logs.count) > (current.parsed > 0 ? 1 : 0, current.logs.count) {
+                best = group
+            }
+        }
+        return best.map { ($0.definition, $0.logs) }
     }
 
     var status: ExitCode {

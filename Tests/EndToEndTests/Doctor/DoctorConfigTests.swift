@@ -187,4 +187,29 @@ import Testing
             #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
         }
     }
+
+    /// Debian's usual layout: `access_log …/access.log` stays in `http {}` and the site logs
+    /// to its own file with ua_log; nginx then writes only the site's. The config doctor
+    /// suggests names the log with lines, not the empty one first in the file.
+    @Test func theSuggestedLogIsOneNginxWrites() throws {
+        let dir = try Scratch()
+        let line = Lines.uaLog(ua: Lines.urlsession)
+        let conf = try dir.write(
+            "nginx.conf",
+            """
+            events {}
+            http {
+                log_format ua_log '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" rt=$request_time uct="$upstream_connect_time" uht="$upstream_header_time" urt="$upstream_response_time"';
+                access_log \(dir.path("access.log"));
+                server { listen 8080; access_log \(dir.path("mysite.log")) ua_log; }
+            }
+            """)
+        try dir.write("access.log", "")
+        try dir.write("mysite.log", String(repeating: line + "\n", count: 30))
+        let config = dir.path("u.json")
+        let result = try Tool.run(["doctor", "--nginx-conf", conf, "--write-config", config])
+        #expect(result.status == 0, "\(result.out) \(result.stderr)")
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any]
+        #expect(written?["logs"] as? [String] == [dir.path("mysite.log")])
+    }
 }

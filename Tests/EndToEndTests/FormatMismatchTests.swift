@@ -120,4 +120,20 @@ extension FormatMismatchTests {
             result.stderr.contains(
                 "\(second): 130 of 130 lines do not match the log format 'ua_log'; they parse as 'combined'"))
     }
+
+    /// A run of two logs, one fine and one in the wrong format: the gauges show the bad one
+    /// (totals across logs hid it: 200 bad of 1,240 is 16%, and the alert never fired).
+    @Test func theGaugesShowTheWorstLogOfARun() throws {
+        let dir = try Scratch()
+        let good = try dir.write("a.log", String(repeating: Lines.uaLog(ua: Lines.urlsession) + "\n", count: 1040))
+        let bad = try dir.write("b.log", Self.combined(200))
+        let result = try Tool.run([
+            "run", "-q", "--state", dir.path("s.json"), "--prom", dir.path("u.prom"), "--now", "2026-11-29T12:00:00Z",
+            good, bad,
+        ])
+        #expect(result.status == 8, "\(result.stderr)")
+        let prom = try String(contentsOfFile: dir.path("u.prom"), encoding: .utf8)
+        #expect(prom.contains("uaaudit_latest_lines 200\n"), "\(prom)")
+        #expect(prom.contains("uaaudit_latest_malformed_ratio 1.0\n"), "\(prom)")
+    }
 }

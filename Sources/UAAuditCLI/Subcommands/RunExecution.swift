@@ -72,9 +72,7 @@ struct RunExecution {
                 let metrics = PrometheusMetrics.run(
                     outcome.report, totals: saved.totals ?? RunTotals(since: generatedAt),
                     alertsPending: saved.alertsPending.count,
-                    latest: .init(
-                        lines: outcome.sources.reduce(0) { $0 + $1.lines },
-                        malformed: outcome.sources.reduce(0) { $0 + $1.malformed }))
+                    latest: .worst(of: outcome.sources))
                 _ = OutputFile.write(Array(PrometheusText.render(metrics).utf8), to: path, what: "metrics", console: console)
             }
             for hint in hints { console.error(hint) }
@@ -105,9 +103,7 @@ struct RunExecution {
         if let path = job.promPath, let totals = state.totals {
             let metrics = PrometheusMetrics.run(
                 outcome.report, totals: totals, alertsPending: state.alertsPending.count,
-                latest: .init(
-                    lines: outcome.sources.reduce(0) { $0 + $1.lines },
-                    malformed: outcome.sources.reduce(0) { $0 + $1.malformed }))
+                latest: .worst(of: outcome.sources))
             let text = Array(PrometheusText.render(metrics).utf8)
             metricsWritten = OutputFile.write(text, to: path, what: "metrics", console: console)
         }

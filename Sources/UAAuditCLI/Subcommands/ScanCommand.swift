@@ -129,7 +129,8 @@ struct ScanCommand {
         }
         if let prom = args.value("prom") {
             // A scan that could not read an input is not a success: its timestamp is left out.
-            let metrics = PrometheusMetrics.scan(report, succeededAt: status == .success ? now : nil)
+            let metrics = PrometheusMetrics.scan(
+                report, succeededAt: status == .success ? now : nil, sources: result.sources)
             let text = PrometheusText.render(metrics)
             if !OutputFile.write(Array(text.utf8), to: prom, what: "metrics", console: console) { return .output }
         }

@@ -51,10 +51,23 @@ package struct PrometheusMetrics: Equatable, Sendable {
             self.lines = lines
             malformedRatio = Double(malformed) / Double(lines)
         }
+
+        /// The figures of the worst input: the largest malformed share among inputs of at
+        /// least 100 lines (else among all), so that one log in the wrong format shows beside
+        /// others that are fine (totals would hide it).
+        package static func worst(of sources: [AuditResult.Source]) -> Latest? {
+            let read = sources.compactMap { Latest(lines: $0.lines, malformed: $0.malformed) }
+            let big = read.filter { $0.lines >= 100 }
+            return (big.isEmpty ? read : big).max {
+                $0.malformedRatio != $1.malformedRatio ? $0.malformedRatio < $1.malformedRatio : $0.lines < $1.lines
+            }
+        }
     }
 
     /// The metrics of a `scan` report: counts of the inputs it read.
-    package static func scan(_ report: Report, succeededAt: Int64?) -> PrometheusMetrics {
+    package static func scan(_ report: Report, succeededAt: Int64?, sources: [AuditResult.Source] = [])
+        -> PrometheusMetrics
+    {
         let t = report.totals
         return PrometheusMetrics(
             alertClass: report.rules.alertClass,
@@ -62,7 +75,7 @@ package struct PrometheusMetrics: Equatable, Sendable {
             errors: t.errors, malformed: t.malformed, outOfScope: t.outOfScope,
             lastHour: report.hours.last.flatMap { lastHour($0) }, threshold: report.threshold,
             minRequests: report.minRequests, lastSuccess: succeededAt, alertsPending: nil,
-            latest: Latest(lines: t.lines, malformed: t.malformed))
+            latest: sources.isEmpty ? Latest(lines: t.lines, malformed: t.malformed) : .worst(of: sources))
     }
 
     /// The metrics of a `run`: the state's running totals, and the report's newest closed hour.

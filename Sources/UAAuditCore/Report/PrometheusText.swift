@@ -30,10 +30,12 @@ package enum PrometheusText {
             "Requests outside the rules' path scope, counted but not audited.", one(String(metrics.outOfScope)))
         if let latest = metrics.latest {
             family(
-                "uaaudit_latest_lines", "gauge", "Log lines the latest scan or run read.", one(String(latest.lines)))
+                "uaaudit_latest_lines", "gauge",
+                "Log lines the latest scan or run read from its worst input (largest malformed share).",
+                one(String(latest.lines)))
             family(
                 "uaaudit_latest_malformed_ratio", "gauge",
-                "Share of the lines the latest scan or run read that did not match the log format.",
+                "Share of the lines of the latest scan's or run's worst input that did not match the log format.",
                 one(number(latest.malformedRatio)))
         }
         if let hour = metrics.lastHour {

@@ -41,7 +41,14 @@ struct DoctorReport {
                 check.compiled = try? definition.compile()
             }
             check.admCanRead = Syscalls.groupCanRead(path, group: "adm")
-            do {
+            do throws(InputError) {
+                if DoctorReport.isGzip(path) {
+                    // access_log … gzip=: nginx compresses as it writes; run follows plain files.
+                    throw InputError(
+                        path: path,
+                        reason: "is gzip-compressed (access_log … gzip=): uaaudit run cannot follow it; "
+                            + "log the audited access_log without gzip=")
+                }
                 let lines = try LogTail.lastLines(path: path, count: lastLines)
                 check.checked = lines.count
                 if let format = check.compiled {
@@ -67,7 +74,8 @@ struct DoctorReport {
     /// most logs, then the first in the config.
     var chosen: (definition: NginxConfigTree.Definition, logs: [String])? {
         var groups: [(definition: NginxConfigTree.Definition, logs: [String], parsed: Int)] = []
-        for check in checks where check.compiled != nil {
+        // A log run cannot read (gzip=, not a plain file, unreadable) is not suggested.
+        for check in checks where check.compiled != nil && check.unreadable == nil {
             guard let definition = check.definition, let path = check.log.path else { continue }
             if let i = groups.firstIndex(where: { $0.definition.name == definition.name }) {
                 groups[i].logs.append(path)
@@ -160,6 +168,12 @@ struct DoctorReport {
     }
 
     private func advice() -> String {
+        if checks.isEmpty, skipped.contains(where: { $0.path != nil }) {
+            // Every file was skipped for its path, not its format: the format is not the problem.
+            return "No access_log names a file uaaudit can follow (see 'skipped' above): give nginx an "
+                + "access_log with an absolute path to a plain file, or tell uaaudit the file nginx writes "
+                + "(uaaudit run --format NAME /path/to/access.log), then run uaaudit doctor again.\n"
+        }
         guard let chosen, let config = configJSON() else {
             let paths = checks.compactMap(\.log.path)
             let logs = paths.isEmpty ? ["/var/log/nginx/access.log"] : paths
@@ -221,5 +235,12 @@ struct DoctorReport {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(config) else { return nil }
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Whether the file starts with gzip's magic bytes.
+    static func isGzip(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 2)).map { [UInt8]($0) } == [0x1F, 0x8B]
     }
 }

@@ -318,10 +318,30 @@ private struct Planning {
     /// start with the same bytes, on enough of them to tell; or `copy` is too short to tell
     /// and is all of it the start of `source` (an empty file, or a copy logrotate is still
     /// writing: reading it now and its rest later would count the source's lines twice).
+    ///
+    /// Two plain files with the same first bytes are two generations, not a copy, unless the
+    /// copy is no longer than the source and its last bytes are the source's at the same offsets
+    /// (two generations can start alike: the same requests, a probe's lines).
     func holdsCopy(of source: LogFile, _ copy: LogFile) -> Bool {
         let n = min(source.prefix.count, copy.prefix.count)
-        if n >= FileIdentity.minimumEvidenceBytes { return source.prefix[0..<n] == copy.prefix[0..<n] }
+        if n >= FileIdentity.minimumEvidenceBytes {
+            guard source.prefix[0..<n] == copy.prefix[0..<n] else { return false }
+            return source.compressed || copy.compressed || endsLikeStart(of: source, copy)
+        }
         return copy.prefixIsWhole && source.prefix.starts(with: copy.prefix)
+    }
+
+    /// Whether plain `copy` is no longer than `source` and ends with the bytes `source` holds
+    /// at the same offsets (its last 4 KiB beyond the first bytes already compared).
+    func endsLikeStart(of source: LogFile, _ copy: LogFile) -> Bool {
+        let end = copy.status.size
+        guard end <= source.status.size else { return false }
+        let start = max(Int64(copy.prefix.count), end - Int64(FileIdentity.maxFingerprintBytes))
+        guard start < end else { return true }
+        guard let tail = try? copy.bytes(from: start, to: end), tail.count == Int(end - start),
+            let same = try? source.bytes(from: start, to: end)
+        else { return false }
+        return tail == same
     }
 
     mutating func gap(_ file: String, _ from: Int64, _ to: Int64?, _ reason: String, uncertain: Bool = false) {

@@ -194,6 +194,40 @@ import Testing
                     newer.prefix(3).map { "\($0) 0..\(d.size($0))" }
                 )
             }, missed: 9),
+        // Review of issue 11, F8: two generations with the same first 4 KiB are not a copy.
+        Scenario(
+            name: "empty log at a run, then mv and create, both generations starting with the same probe lines",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.writeProbe(60)
+                d.write(300)
+                d.mv("access.log", "access.log.1")
+                d.create()
+                d.writeProbe(60)
+                d.write(200)
+            },
+            expected: { d in (["access.log.1 0..\(d.size("access.log.1"))", "access.log 0..\(d.size())"], []) }),
+        Scenario(
+            name: "same probe lines first, the new generation longer than the rotated one",
+            setUp: { d in
+                d.writeProbe(60)
+                d.write(10)
+                d.run()
+                d.write(100)
+                d.mv("access.log", "access.log.1")
+                d.create()
+                d.writeProbe(60)
+                d.write(400)
+            },
+            expected: { d in
+                (
+                    [
+                        "access.log.1 \(d.lineEnd(70, of: "access.log.1"))..\(d.size("access.log.1"))",
+                        "access.log 0..\(d.size())",
+                    ], []
+                )
+            }),
         // The rotations run handled before issue 11, kept exact.
         Scenario(
             name: "mv and reopen, nginx writing on to the renamed file",

@@ -146,6 +146,18 @@ private struct Planning {
             }
         }
         let old = id.isStrong ? locate(id, offset: current.offset, among: unclaimed()) : locateWeak(current, fresh)
+        if !id.isStrong, current.offset == 0, !(old?.compressed ?? false), !stillHere(id) {
+            // The log was empty at the last run and its file is gone: the file taken for it
+            // (the live log or a rotated one, of another inode) is not it, so what was written
+            // to it since cannot be found. Nothing of it was read: the rest is read whole.
+            gap(
+                current.path, 0, nil,
+                "the log was empty at the last run and that file (device \(id.device), inode \(id.inode)) is gone, with nothing proven to hold what was written to it since (rotated away and deleted?): its lines may be lost",
+                uncertain: true)
+            try readNew(fresh)
+            try readCurrent(from: 0, checkpoints: [])
+            return
+        }
         if let old, old === log {
             try continueCurrent(current, fresh: fresh)
             return
@@ -290,6 +302,14 @@ private struct Planning {
             return file.status.size >= current.offset
         }
         return pool.min { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
+    }
+
+    /// Whether a plain file on `identity`'s device and inode is still among the files (the
+    /// live log, or one renamed to a rotated name).
+    func stillHere(_ identity: FileIdentity) -> Bool {
+        ([log] + snapshot.rotated).contains {
+            !$0.compressed && $0.status.device == identity.device && $0.status.inode == identity.inode
+        }
     }
 
     /// New since the last run: not a file it saw unchanged, nor one with the content of one it saw.

@@ -194,6 +194,49 @@ import Testing
                     newer.prefix(3).map { "\($0) 0..\(d.size($0))" }
                 )
             }, missed: 9),
+        // Review of issue 11, F1: the log empty at a run, then its file deleted: a gap, not a silent loss.
+        Scenario(
+            name: "empty log at a run, then rotate 1 + create twice, the first file deleted",
+            setUp: { d in
+                d.reusesInodes = false
+                d.create()
+                d.run()
+                d.write(500)
+                d.mv("access.log", "access.log.1")
+                d.create()
+                d.write(300)
+                d.mv("access.log", "access.log.1")  // the 500-line file deleted
+                d.create()
+                d.write(200)
+            },
+            expected: { d in
+                (["access.log.1 0..\(d.size("access.log.1"))", "access.log 0..\(d.size())"], ["~access.log 0..?"])
+            }, missed: 500),
+        Scenario(
+            name: "empty log at a run, then written, deleted and reopened (rotate 0 + create)",
+            setUp: { d in
+                d.reusesInodes = false
+                d.create()
+                d.run()
+                d.write(500)
+                d.rm("access.log")
+                d.create()
+                d.write(200)
+            },
+            expected: { d in (["access.log 0..\(d.size())"], ["~access.log 0..?"]) }, missed: 500),
+        Scenario(
+            name: "empty log at a run, then rotated away and compressed (no delaycompress)",
+            setUp: { d in
+                d.reusesInodes = false
+                d.create()
+                d.run()
+                d.write(500)
+                d.mv("access.log", "access.log.1")
+                d.gzip("access.log.1")
+                d.create()
+                d.write(200)
+            },
+            expected: { d in (["access.log.1.gz 0..end", "access.log 0..\(d.size())"], []) }),
         // Review of issue 11, F8: two generations with the same first 4 KiB are not a copy.
         Scenario(
             name: "empty log at a run, then mv and create, both generations starting with the same probe lines",

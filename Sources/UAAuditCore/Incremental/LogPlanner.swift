@@ -132,7 +132,11 @@ private struct Planning {
     mutating func follow(_ current: RunState.Tracked, known: [RunState.KnownFile]?) throws(InputError) {
         let id = current.identity
         let fresh = unclaimed().filter { isNew($0, known: known, current: current) }
-        let sameFile = log.status.device == id.device && log.status.inode == id.inode
+        // A weak identity has only its inode: a file born after the last modification seen
+        // of the one read is another file on the number, freed and reused.
+        let sameFile =
+            log.status.device == id.device && log.status.inode == id.inode
+            && (id.isStrong || (log.born ?? Int64.min) <= current.modified)
         if sameFile, log.startsLike(id), id.isStrong || fresh.isEmpty {
             try continueCurrent(current, fresh: fresh)
             return
@@ -146,9 +150,9 @@ private struct Planning {
             }
         }
         let old = id.isStrong ? locate(id, offset: current.offset, among: unclaimed()) : locateWeak(current, fresh)
-        if !id.isStrong, current.offset == 0, !(old?.compressed ?? false), !stillHere(id) {
-            // The log was empty at the last run and its file is gone: the file taken for it
-            // (the live log or a rotated one, of another inode) is not it, so what was written
+        if !id.isStrong, current.offset == 0, !(old?.compressed ?? false), !stillHere(current) {
+            // The log was empty at the last run and its file is gone (or its inode number
+            // reused): the file taken for it (the live log or a rotated one) is not it, so what was written
             // to it since cannot be found. Nothing of it was read: the rest is read whole.
             gap(
                 current.path, 0, nil,
@@ -304,11 +308,13 @@ private struct Planning {
         return pool.min { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
     }
 
-    /// Whether a plain file on `identity`'s device and inode is still among the files (the
-    /// live log, or one renamed to a rotated name).
-    func stillHere(_ identity: FileIdentity) -> Bool {
+    /// Whether the plain file on `current`'s device and inode is still among the files (the
+    /// live log, or one renamed to a rotated name): not another one on the inode number, born
+    /// after the file's last modification seen.
+    func stillHere(_ current: RunState.Tracked) -> Bool {
         ([log] + snapshot.rotated).contains {
-            !$0.compressed && $0.status.device == identity.device && $0.status.inode == identity.inode
+            !$0.compressed && $0.status.device == current.identity.device
+                && $0.status.inode == current.identity.inode && ($0.born ?? Int64.min) <= current.modified
         }
     }
 

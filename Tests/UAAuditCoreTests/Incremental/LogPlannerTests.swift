@@ -237,6 +237,33 @@ import Testing
                 d.write(200)
             },
             expected: { d in (["access.log.1.gz 0..end", "access.log 0..\(d.size())"], []) }),
+        Scenario(
+            name: "empty log at a run, then rotate 1 + create twice, the first file's inode reused by the log",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.write(500)
+                d.mv("access.log", "access.log.1")
+                d.create()
+                d.write(300)
+                d.mv("access.log", "access.log.1")  // the 500-line file deleted, its inode freed
+                d.create()  // and given to the new log
+                d.write(200)
+            },
+            expected: { d in
+                (["access.log.1 0..\(d.size("access.log.1"))", "access.log 0..\(d.size())"], ["~access.log 0..?"])
+            }, missed: 500),
+        Scenario(
+            name: "empty log at a run, then written, deleted and reopened on the same inode number",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.write(500)
+                d.rm("access.log")
+                d.create()
+                d.write(200)
+            },
+            expected: { d in (["access.log 0..\(d.size())"], ["~access.log 0..?"]) }, missed: 500),
         // Review of issue 11, F8: two generations with the same first 4 KiB are not a copy.
         Scenario(
             name: "empty log at a run, then mv and create, both generations starting with the same probe lines",

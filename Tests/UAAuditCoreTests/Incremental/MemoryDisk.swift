@@ -45,7 +45,7 @@ final class MemoryDisk {
                 nextInode += 1
                 return nextInode
             }()
-        return MemoryInode(number: number)
+        return MemoryInode(number: number, born: tick())
     }
 
     /// An empty file (nginx's reopen or logrotate's `create`).

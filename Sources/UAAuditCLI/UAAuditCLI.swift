@@ -19,6 +19,8 @@ public enum UAAuditCLI {
           alert test        send a test message through each --webhook
           classify UA...    show which class and rule a User-Agent gets
           rules init|test|lint  write rules for your app; test and lint rules files
+          doctor [-]        read nginx's config (nginx -T): which logs, which format,
+                            what to put in uaaudit's config or add to nginx
           help [COMMAND]    show help for a command
           version           print the version
 
@@ -29,6 +31,7 @@ public enum UAAuditCLI {
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        Syscalls.returnLargeBlocksToTheSystem()
         let console = Console()
         guard let command = arguments.first else {
             console.err(raw: help + "\n")
@@ -53,6 +56,8 @@ public enum UAAuditCLI {
             status = ClassifyCommand(console: console).run(rest)
         case "rules":
             status = RulesCommand(console: console).run(rest)
+        case "doctor":
+            status = DoctorCommand(console: console, environment: environment).run(rest)
         case "help", "-h", "--help":
             switch rest.first {
             case "scan": console.out(ScanCommand.help + "\n")
@@ -63,6 +68,7 @@ public enum UAAuditCLI {
             case "explain": console.out(ExplainCommand.help + "\n")
             case "state": console.out(StateCommand.help + "\n")
             case "alert": console.out(AlertCommand.help + "\n")
+            case "doctor": console.out(DoctorCommand.help + "\n")
             default: console.out(help + "\n")
             }
             status = .success
@@ -71,7 +77,7 @@ public enum UAAuditCLI {
             status = .success
         default:
             console.error(
-                "unknown command '\(command)'; commands are scan, explain, merge, run, state, alert, classify, rules, help, version"
+                "unknown command '\(command)'; commands are scan, explain, merge, run, state, alert, classify, rules, doctor, help, version"
             )
             status = .usage
         }

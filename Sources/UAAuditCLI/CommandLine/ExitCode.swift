@@ -17,6 +17,9 @@ public enum ExitCode: Int32, Sendable {
     case output = 6
     /// The report could not be encoded: an internal error, never an input problem.
     case encoding = 7
+    /// An input does not match its log format: more than half of its lines (and at least
+    /// 100) are malformed. The report is still written; stderr names a format that fits.
+    case formatMismatch = 8
 
     /// What the status means, as `--help` lists it.
     var meaning: String {
@@ -29,11 +32,15 @@ public enum ExitCode: Int32, Sendable {
         case .locked: return "another uaaudit run holds the lock (nothing was touched)"
         case .output: return "an output or state file could not be written (the old one is kept)"
         case .encoding: return "the report could not be encoded (an internal error; please report it)"
+        case .formatMismatch:
+            return "an input does not match its log format (over half its lines malformed)"
         }
     }
 
     /// Every status, for the top-level help.
-    static let helpText = helpText(for: [.success, .alert, .usage, .input, .delivery, .locked, .output, .encoding])
+    static let helpText = helpText(for: [
+        .success, .alert, .usage, .input, .delivery, .locked, .output, .encoding, .formatMismatch,
+    ])
 
     /// The statuses one command can end with, for its `--help`.
     static func helpText(for codes: [ExitCode]) -> String {

@@ -23,6 +23,7 @@ struct RunCommand {
             .init(name: "top", short: nil, takesValue: true),
             .init(name: "json", short: nil, takesValue: false),
             .init(name: "quiet", short: "q", takesValue: false),
+            .init(name: "heartbeat", short: nil, takesValue: false),
             .init(name: "help", short: "h", takesValue: false),
         ]
 
@@ -72,9 +73,12 @@ struct RunCommand {
         Output:
               --json               print the report on stdout
           -q, --quiet              print nothing but errors
+              --heartbeat          one line on stderr per run, even with --quiet:
+                                   lines read, malformed, hours closed, alerts sent
+                                   and pending, new gaps, exit status (cron/)
           -h, --help               show this help
 
-        \(ExitCode.helpText(for: [.success, .usage, .input, .delivery, .locked, .output, .encoding]))
+        \(ExitCode.helpText(for: [.success, .usage, .input, .delivery, .locked, .output, .encoding, .formatMismatch]))
         """
 
     let console: Console
@@ -101,7 +105,7 @@ struct RunCommand {
         }
         return RunExecution(
             job: job, console: console, printJSON: args.flag("json"), quiet: args.flag("quiet"),
-            environment: environment
+            heartbeat: args.flag("heartbeat"), environment: environment
         ).run()
     }
 }

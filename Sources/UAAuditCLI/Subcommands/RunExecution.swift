@@ -11,9 +11,17 @@ struct RunExecution {
     let console: Console
     let printJSON: Bool
     let quiet: Bool
+    var heartbeat = false
     let environment: [String: String]
 
     func run() -> ExitCode {
+        var summary = Heartbeat()
+        let status = run(&summary)
+        if heartbeat { console.note(summary.line(status: status)) }
+        return status
+    }
+
+    private func run(_ summary: inout Heartbeat) -> ExitCode {
         let stop = StopSignals()
         let lock: RunLock
         do {
@@ -36,6 +44,7 @@ struct RunExecution {
         }
         let generatedAt = Timestamps.iso8601UTC(seconds: job.settings.now)
         let outcome = RunEngine.run(job.settings, state: saved, generatedAt: generatedAt)
+        summary.read(outcome, saved: saved, generatedAt: generatedAt)
         CrashPoint.here("after-compute")
         if let signal = stop.caught { return stopped(signal) }
 
@@ -53,7 +62,10 @@ struct RunExecution {
         if let signal = stop.caught { return stopped(signal) }
 
         var state = outcome.state
+        let sentBefore = state.alertsSent.count
         let undelivered = deliver(&state, report: outcome.report)
+        summary.alertsSent = state.alertsSent.count - sentBefore
+        summary.alertsPending = state.alertsPending.count
         CrashPoint.here("after-deliver")
         if let signal = stop.caught { return stopped(signal) }
         do {
@@ -70,7 +82,10 @@ struct RunExecution {
         var metricsWritten = true
         if let path = job.promPath, let totals = state.totals {
             let metrics = PrometheusMetrics.run(
-                outcome.report, totals: totals, alertsPending: state.alertsPending.count)
+                outcome.report, totals: totals, alertsPending: state.alertsPending.count,
+                latest: .init(
+                    lines: outcome.sources.reduce(0) { $0 + $1.lines },
+                    malformed: outcome.sources.reduce(0) { $0 + $1.malformed }))
             let text = Array(PrometheusText.render(metrics).utf8)
             metricsWritten = OutputFile.write(text, to: path, what: "metrics", console: console)
         }
@@ -86,6 +101,11 @@ struct RunExecution {
             console.out(Summary.render(outcome.report, width: 80))
         }
         // When several apply, the highest status wins.
+        let hints = MismatchHint.messages(
+            sources: outcome.sources, samples: outcome.samples, format: job.settings.scan.format,
+            nginxConf: job.nginxConf, inConfig: job.formatFromConfig)
+        for hint in hints { console.error(hint) }
+        if !hints.isEmpty { return .formatMismatch }
         if !metricsWritten { return .output }
         if undelivered { return .delivery }
         return outcome.errors.isEmpty ? .success : .input

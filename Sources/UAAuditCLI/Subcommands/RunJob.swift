@@ -12,6 +12,10 @@ struct RunJob {
     var lockWait: Double
     var channels: [AlertChannel]
     var delivery: DeliveryOptions
+    /// The nginx config the format came from, for the format-mismatch hint.
+    var nginxConf: String?
+    /// True when the format came from the config file (the hint then names config keys).
+    var formatFromConfig: Bool
 
     static func compile(_ args: Arguments, environment: [String: String]) throws(CLIError) -> RunJob {
         var config = RunConfig()
@@ -28,6 +32,18 @@ struct RunJob {
         }
         if logs.contains("-") {
             throw CLIError("run reads log files by path; stdin ('-') has no position to resume from")
+        }
+        // One file under two spellings (a symlink, `./`, a repeated entry) would be read twice.
+        var byFile: [String: String] = [:]
+        for log in logs {
+            let file = Syscalls.realPath(log) ?? log
+            if let earlier = byFile[file] {
+                throw CLIError(
+                    earlier == log
+                        ? "log \(log) is listed twice; list each log once"
+                        : "logs \(earlier) and \(log) are the same file (\(file)); list each log once")
+            }
+            byFile[file] = log
         }
         guard let statePath = args.value("state") ?? config.state else {
             throw CLIError("run needs a state file: --state FILE or \"state\" in the config")
@@ -95,7 +111,13 @@ struct RunJob {
             settings: settings, statePath: statePath, reportPath: args.value("out") ?? config.report,
             htmlPath: args.value("html") ?? config.html, promPath: args.value("prom") ?? config.prom,
             lockPath: args.value("lock") ?? config.lock ?? statePath + ".lock", lockWait: lockWait, channels: channels,
-            delivery: alerts.delivery)
+            delivery: alerts.delivery,
+            nginxConf: flagged(args) ? args.value("nginx-conf") : config.format?.nginxConf,
+            formatFromConfig: !flagged(args) && config.format != nil)
+    }
+
+    private static func flagged(_ args: Arguments) -> Bool {
+        ["format", "log-format", "escape", "nginx-conf"].contains { args.value($0) != nil }
     }
 
     /// Flags win over the config's format; without either, the built-in ua_log.

@@ -51,7 +51,7 @@ struct ScanCommand {
               --prom FILE          write Prometheus metrics for node_exporter's
                                    textfile collector (FILE ends in .prom)
           -q, --quiet              print no summary and no progress line
-          -j, --threads N          threads for regular files (default and most: all cores)
+          -j, --threads N          threads for regular files (default and most: cores)
               --max-line-bytes N   longer lines are malformed (default 1048576)
           -h, --help               show this help
 
@@ -63,7 +63,7 @@ struct ScanCommand {
           uaaudit scan -q --webhook "$WECOM_URL" --host web-1 access.log
           uaaudit scan -q --html day.html access.log
 
-        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery, .output, .encoding]))
+        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery, .output, .encoding, .formatMismatch]))
         """
 
     let console: Console
@@ -151,6 +151,12 @@ struct ScanCommand {
                 }
             }
         }
+        // A format mismatch outranks every other status (CONTRACTS: the highest wins).
+        let hints = MismatchHint.messages(
+            sources: result.sources, samples: result.samples, format: configuration.format,
+            nginxConf: args.value("nginx-conf"), inConfig: false)
+        for hint in hints { console.error(hint) }
+        if !hints.isEmpty { status = .formatMismatch }
         return status
     }
 

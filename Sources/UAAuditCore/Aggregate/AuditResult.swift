@@ -55,6 +55,24 @@ package struct AuditResult: Sendable {
         package var lines: Int64 = 0
         package var bytes: Int64 = 0
         package var error: String?
+        /// Lines of this input that did not match the format (or were too long).
+        package var malformed: Int64 = 0
+
+        package init(path: String, lines: Int64 = 0, bytes: Int64 = 0, error: String? = nil, malformed: Int64 = 0) {
+            self.path = path
+            self.lines = lines
+            self.bytes = bytes
+            self.error = error
+            self.malformed = malformed
+        }
+
+        /// True when more than half of the lines, and at least ``mismatchMinimumLines``, are
+        /// malformed: the input is not written in the format (CONTRACTS' exit 8).
+        package var mismatchesFormat: Bool {
+            lines >= Source.mismatchMinimumLines && malformed * 2 > lines
+        }
+
+        package static let mismatchMinimumLines: Int64 = 100
     }
 
     package let classCount: Int

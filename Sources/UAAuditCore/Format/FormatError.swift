@@ -41,7 +41,7 @@ package enum FormatError: Error, Equatable, CustomStringConvertible {
         case .unreadableConfig(let path, let reason):
             return "cannot read nginx config \(path): \(reason)"
         case .configSyntax(let path, let line, let message):
-            return "\(path):\(line): \(message)"
+            return line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)"
         case .nginxConfNeedsName(let path):
             return "which log_format of \(path)? name it (--format NAME, or \"name\" in the config's format)"
         case .badEscapeParameter(let value, let path, let line):

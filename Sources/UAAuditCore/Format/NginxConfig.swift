@@ -1,22 +1,18 @@
 /// Reads `log_format` directives out of an nginx configuration file.
 ///
 /// The config is split into directives the way nginx's own reader does (quotes, `\` escapes,
-/// `#` comments, blocks); `include` directives are not followed: when the format is not
-/// found, the error names them, since the format may be in one of them.
+/// `#` comments, blocks). Reading a file follows its `include`s (``NginxConfigTree``); config
+/// text alone cannot, so its errors name the includes.
 package enum NginxConfig {
 
-    /// Reads the config at `path` and compiles its `log_format` called `name`.
+    /// Reads the config at `path`, its includes followed, and compiles its `log_format` called
+    /// `name` (nginx's predefined `combined` unless the config redefines it).
     package static func logFormat(named name: String, path: String) throws -> LogFormat {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.readAll(path: path, limit: 16 << 20)
-        } catch {
-            throw FormatError.unreadableConfig(path: path, reason: error.reason)
-        }
-        return try logFormat(named: name, config: bytes, path: path)
+        try NginxConfigTree.load(path: path).logFormat(named: name)
     }
 
-    /// Compiles the `log_format` called `name` from config text (`path` is only used in messages).
+    /// Compiles the `log_format` called `name` from config text, without following includes
+    /// (`path` is only used in messages).
     package static func logFormat(named name: String, config: [UInt8], path: String) throws -> LogFormat {
         let directives = try parse(config, path: path)
         var includes: [String] = []
@@ -30,22 +26,29 @@ package enum NginxConfig {
             let formatName = directive.words[1]
             found.append(formatName)
             guard formatName == name, result == nil else { continue }
-            var pieces = Array(directive.words.dropFirst(2))
-            var escape = EscapeMode.default
-            if let first = pieces.first, first.hasPrefix("escape="), pieces.count > 1 {
-                let value = String(first.dropFirst("escape=".count))
-                guard let mode = EscapeMode(rawValue: value) else {
-                    throw FormatError.badEscapeParameter(value: value, path: path, line: directive.line)
-                }
-                escape = mode
-                pieces.removeFirst()
-            }
-            result = try LogFormat(pieces.joined(), escape: escape, name: name)
+            result = try compile(directive.words, file: path, line: directive.line)
         }
+        if result == nil, name == "combined" { result = try BuiltinFormats.named(name) }
         guard let result else {
             throw FormatError.notInConfig(name: name, path: path, found: found, includes: includes)
         }
         return result
+    }
+
+    /// Compiles the words of a `log_format NAME [escape=…] STRING…` directive.
+    static func compile(_ words: [String], file: String, line: Int) throws -> LogFormat {
+        let name = words[1]
+        var pieces = Array(words.dropFirst(2))
+        var escape = EscapeMode.default
+        if let first = pieces.first, first.hasPrefix("escape="), pieces.count > 1 {
+            let value = String(first.dropFirst("escape=".count))
+            guard let mode = EscapeMode(rawValue: value) else {
+                throw FormatError.badEscapeParameter(value: value, path: file, line: line)
+            }
+            escape = mode
+            pieces.removeFirst()
+        }
+        return try LogFormat(pieces.joined(), escape: escape, name: name)
     }
 
     struct Directive {

@@ -2,9 +2,10 @@
 ///
 /// The live log must be a readable regular file that is not gzip: anything else is an
 /// ``InputError`` naming the path and the cause, and the log is left as the state has it.
-/// Rotated siblings that cannot be opened or whose first bytes cannot be read are left out
-/// (a file that is needed and missing becomes a gap). A file seen under two names while a
-/// rotation renames it is kept once.
+/// A rotated sibling that vanishes while it is opened is left out (a file that is needed and
+/// missing becomes a gap); one that is there but cannot be opened or read is an error for the
+/// log, which is then not advanced. A file seen under two names while a rotation renames it is
+/// kept once. Siblings are found beside the log's real path (through symbolic links).
 package struct LogSnapshot: Sendable {
     package var log: LogFile
     /// Rotated files, oldest first (by modification time; gzip and logrotate keep it).
@@ -14,6 +15,9 @@ package struct LogSnapshot: Sendable {
         self.log = log
         self.rotated = rotated
     }
+
+    /// The most rotated siblings opened (the newest).
+    package static let maxRotated = 64
 
     /// Opens `logPath` and then its rotated siblings.
     package static func open(logPath: String) throws(InputError) -> LogSnapshot {
@@ -44,8 +48,23 @@ package struct LogSnapshot: Sendable {
         }
         var seen: Set<[UInt64]> = [[log.status.device, log.status.inode]]
         var rotated: [LogFile] = []
-        for candidate in RotationCandidates.list(for: logPath) {
-            guard let file = try? LogFile.open(path: candidate.path, compressed: candidate.compressed) else { continue }
+        // Siblings are next to the file itself, not next to a symbolic link to it.
+        let resolved = Syscalls.realPath(logPath) ?? logPath
+        // The newest ones only: a run reads at most 16 new rotated files (older ones become
+        // gaps), and holding a thousand open would fail with EMFILE under systemd's limit.
+        for candidate in RotationCandidates.list(for: resolved).suffix(LogSnapshot.maxRotated) {
+            let file: LogFile
+            do {
+                file = try LogFile.open(path: candidate.path, compressed: candidate.compressed)
+            } catch {
+                // Gone since it was listed (a rotation renamed or deleted it): not needed.
+                guard (try? Syscalls.status(candidate.path)) != nil else { continue }
+                // Present but unreadable (permissions, too many open files, a read error):
+                // the log is not advanced, rather than its lines taken for lost.
+                throw InputError(
+                    path: logPath,
+                    reason: "its rotated file \(candidate.path) \(error.reason); fix that and the next run reads on")
+            }
             guard seen.insert([file.status.device, file.status.inode]).inserted else { continue }
             rotated.append(file)
         }

@@ -36,6 +36,13 @@ package enum RotationCandidates {
             rest.allSatisfy({ isDigit($0) || $0 == "-" || $0 == "_" }), rest.filter(isDigit).count <= 24,
             !rest.contains("--"), !rest.contains("__"), !rest.contains("-_"), !rest.contains("_-")
         else { return false }
+        // A date must lead: YYYYMMDD (then hours, minutes, seconds, or more groups), so that
+        // another log named like `access.log-8080` is not taken for a rotation.
+        let date = rest.prefix { isDigit($0) }
+        guard [8, 10, 12, 14].contains(date.count), let year = Int(date.prefix(4)),
+            let month = Int(date.dropFirst(4).prefix(2)), let day = Int(date.dropFirst(6).prefix(2)),
+            (1970...2199).contains(year), (1...12).contains(month), (1...31).contains(day)
+        else { return false }
         return true
     }
 }

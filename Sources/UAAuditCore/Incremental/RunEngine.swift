@@ -13,6 +13,10 @@ package enum RunEngine {
         package var errors: [String]
         /// Each configured log, and whether it could be read (the metrics' `uaaudit_log_readable`).
         package var logs: [Report.LogEntry]
+        /// What this run read of each file, with its malformed lines (for the format-mismatch check).
+        package var sources: [AuditResult.Source] = []
+        /// This run's malformed samples, whole (up to ``Tally/sampleTextBytes``), for the hint.
+        package var samples: [AuditResult.Sample] = []
     }
 
     /// The most alert-class UAs each hour keeps in the state.
@@ -46,7 +50,9 @@ package enum RunEngine {
         prune(&state, settings: settings)
         let report = RunReport.build(
             state: state, sources: result.sources, settings: settings, generatedAt: generatedAt, logs: logs)
-        return RunOutcome(state: state, report: report, newAlerts: newAlerts, errors: errors, logs: logs)
+        return RunOutcome(
+            state: state, report: report, newAlerts: newAlerts, errors: errors, logs: logs, sources: result.sources,
+            samples: result.samples)
     }
 
     /// How often a log whose bytes changed while being read is planned again in one run.
@@ -85,13 +91,17 @@ package enum RunEngine {
                 switch execute(step, worker: worker) {
                 case .read(let tally, let bytes):
                     result.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
-                    result.sources.append(AuditResult.Source(path: step.path, lines: tally.lines, bytes: bytes))
+                    result.sources.append(
+                        AuditResult.Source(
+                            path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed))
                 case .unreadable(let tally, let bytes, let lineEnd, let error):
                     // A corrupt or cut-short rotated .gz: what it held before the damage is
                     // counted, the rest is a gap, and the other files (the live log) are read.
                     if let tally {
                         result.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
-                        result.sources.append(AuditResult.Source(path: step.path, lines: tally.lines, bytes: bytes))
+                        result.sources.append(
+                            AuditResult.Source(
+                                path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed))
                     }
                     plan.gaps.append(
                         RunState.Gap(

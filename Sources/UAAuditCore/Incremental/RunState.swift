@@ -217,11 +217,39 @@ extension RunState {
         if v > currentVersion {
             throw StateError(path: path, reason: "is version \(v), newer than this uaaudit reads (\(currentVersion))")
         }
+        let state: RunState
         do {
-            return try JSONDecoder().decode(RunState.self, from: Data(bytes))
+            state = try JSONDecoder().decode(RunState.self, from: Data(bytes))
         } catch {
             throw StateError(path: path, reason: "is corrupt: \(JSONErrors.describe(error))")
         }
+        if let problem = state.impossibleValue() { throw StateError(path: path, reason: "is corrupt: \(problem)") }
+        return state
+    }
+
+    /// A value no run writes (a hand edit, a damaged file): what and where, or nil. Checked on
+    /// load, so that a bad offset or fingerprint length is exit 2 with its name, not a trap
+    /// or a huge allocation later.
+    func impossibleValue() -> String? {
+        for (log, state) in logs.sorted(by: { $0.key < $1.key }) {
+            for tracked in [state.current].compactMap({ $0 }) + state.draining {
+                let name = "log \(log), file \(tracked.path)"
+                if tracked.offset < 0 { return "\(name): offset \(tracked.offset) is negative" }
+                if tracked.size < 0 { return "\(name): size \(tracked.size) is negative" }
+                let bytes = tracked.identity.fingerprintBytes
+                if bytes < 0 || bytes > FileIdentity.maxFingerprintBytes {
+                    return "\(name): fingerprint_bytes \(bytes) is outside 0...\(FileIdentity.maxFingerprintBytes)"
+                }
+                var previous: Int64 = 0
+                for checkpoint in tracked.checkpoints ?? [] {
+                    guard checkpoint.end > previous, checkpoint.end <= tracked.offset else {
+                        return "\(name): checkpoint end \(checkpoint.end) is not between \(previous) and the offset \(tracked.offset)"
+                    }
+                    previous = checkpoint.end
+                }
+            }
+        }
+        return nil
     }
 
     package func encoded() throws -> [UInt8] {

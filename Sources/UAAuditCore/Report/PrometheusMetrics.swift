@@ -37,6 +37,21 @@ package struct PrometheusMetrics: Equatable, Sendable {
     package var alertsPending: Int?
     /// `run` only: each configured log, and whether this run could read it.
     package var logs: [Report.LogEntry]? = nil
+    /// Lines the scan (or this run) read, and the malformed share of them; nil when it read
+    /// none. Over half with at least 100 lines is exit 8, and the rules' UAAuditLogFormatMismatch.
+    package var latest: Latest? = nil
+
+    package struct Latest: Equatable, Sendable {
+        package var lines: Int64
+        package var malformedRatio: Double
+
+        /// The figures of `lines` read with `malformed` of them malformed; nil when none were read.
+        package init?(lines: Int64, malformed: Int64) {
+            guard lines > 0 else { return nil }
+            self.lines = lines
+            malformedRatio = Double(malformed) / Double(lines)
+        }
+    }
 
     /// The metrics of a `scan` report: counts of the inputs it read.
     package static func scan(_ report: Report, succeededAt: Int64?) -> PrometheusMetrics {
@@ -46,18 +61,21 @@ package struct PrometheusMetrics: Equatable, Sendable {
             classes: classNames(report.rules).map { ClassCount(name: $0, count: t.classes[$0] ?? 0) },
             errors: t.errors, malformed: t.malformed, outOfScope: t.outOfScope,
             lastHour: report.hours.last.flatMap { lastHour($0) }, threshold: report.threshold,
-            minRequests: report.minRequests, lastSuccess: succeededAt, alertsPending: nil)
+            minRequests: report.minRequests, lastSuccess: succeededAt, alertsPending: nil,
+            latest: Latest(lines: t.lines, malformed: t.malformed))
     }
 
     /// The metrics of a `run`: the state's running totals, and the report's newest closed hour.
-    package static func run(_ report: Report, totals: RunTotals, alertsPending: Int) -> PrometheusMetrics {
+    package static func run(
+        _ report: Report, totals: RunTotals, alertsPending: Int, latest: Latest? = nil
+    ) -> PrometheusMetrics {
         PrometheusMetrics(
             alertClass: report.rules.alertClass,
             classes: classNames(report.rules).map { ClassCount(name: $0, count: totals.classes[$0] ?? 0) },
             errors: totals.errors, malformed: totals.malformed, outOfScope: totals.outOfScope,
             lastHour: report.hours.last(where: { $0.closed == true }).flatMap { lastHour($0) },
             threshold: report.threshold, minRequests: report.minRequests, lastSuccess: totals.lastSuccess,
-            alertsPending: alertsPending, logs: report.logs)
+            alertsPending: alertsPending, logs: report.logs, latest: latest)
     }
 
     static func classNames(_ rules: RulesSummary) -> [String] {

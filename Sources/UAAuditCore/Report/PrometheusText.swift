@@ -28,6 +28,14 @@ package enum PrometheusText {
         family(
             "uaaudit_out_of_scope_lines_total", "counter",
             "Requests outside the rules' path scope, counted but not audited.", one(String(metrics.outOfScope)))
+        if let latest = metrics.latest {
+            family(
+                "uaaudit_latest_lines", "gauge", "Log lines the latest scan or run read.", one(String(latest.lines)))
+            family(
+                "uaaudit_latest_malformed_ratio", "gauge",
+                "Share of the lines the latest scan or run read that did not match the log format.",
+                one(number(latest.malformedRatio)))
+        }
         if let hour = metrics.lastHour {
             family(
                 "uaaudit_last_hour_start_timestamp_seconds", "gauge", "Start of the newest closed hour.",

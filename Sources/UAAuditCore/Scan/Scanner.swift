@@ -83,6 +83,7 @@ package final class Scanner {
                 var gzip = try GzipSource(base: prefixed, path: path)
                 let (tally, failure) = workers[0].audit(&gzip)
                 source.lines = tally.lines
+                source.malformed = tally.malformed
                 source.bytes = gzip.consumed
                 source.error = failure.map(describe)
                 result.absorb(tally, path: path, firstLine: 1, escape: configuration.format.escape)
@@ -98,6 +99,7 @@ package final class Scanner {
             var stream = PrefixedSource(prefix: magic, base: counted)
             let (tally, failure) = self.workers[0].audit(&stream)
             source.lines = tally.lines
+            source.malformed = tally.malformed
             source.bytes = stream.consumed
             source.error = failure.map(describe)
             result.absorb(tally, path: path, firstLine: 1, escape: configuration.format.escape)
@@ -144,6 +146,7 @@ package final class Scanner {
                 result.absorb(tally, path: path, firstLine: firstLine, escape: configuration.format.escape)
                 firstLine += tally.lines
                 source.lines += tally.lines
+                source.malformed += tally.malformed
                 source.bytes += consumed
                 if let failure, source.error == nil {
                     // Later chunks were read: say which bytes of this one were not.

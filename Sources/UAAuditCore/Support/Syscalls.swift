@@ -138,6 +138,23 @@ package enum Syscalls {
         stat(path, &st)
     }
 
+    /// Keeps malloc from holding freed memory: blocks of 256 KiB and more (a chunk's tables)
+    /// are always mmapped and given back when freed. glibc's default raises that threshold
+    /// after the first large free, and the per-chunk tables then stayed in the heaps of the
+    /// threads that made them, so peak memory depended on which thread took which chunk.
+    package static func returnLargeBlocksToTheSystem() {
+        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in glibc's <malloc.h>, not in the Glibc module
+        _ = glibcMallopt(mmapThreshold, 256 << 10)
+    }
+
+    /// The path with every symbolic link, `.` and `..` resolved (realpath(3)); nil when it
+    /// cannot be resolved (it does not exist).
+    package static func realPath(_ path: String) -> String? {
+        guard let resolved = Glibc.realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// What stat(2) says of a path: nil when it does not exist; other failures throw.
     package static func status(_ path: String) throws(SystemError) -> FileStatus? {
         var st = Glibc.stat()
@@ -191,6 +208,45 @@ package enum Syscalls {
     package static func messageFor(errno code: Int32) -> String {
         String(cString: strerror(code))
     }
+
+    /// The paths matching a shell `pattern`, sorted (as nginx's `include` expands them); none
+    /// when nothing matches.
+    package static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
+        var paths: [String] = []
+        for i in 0..<Int(result.gl_pathc) {
+            if let p = result.gl_pathv[i] { paths.append(String(cString: p)) }
+        }
+        return paths.sorted()
+    }
+
+    /// True when `path` matches the shell `pattern` (`*` does not cross `/`).
+    package static func fnmatch(_ pattern: String, _ path: String) -> Bool {
+        Glibc.fnmatch(pattern, path, FNM_PATHNAME) == 0
+    }
+
+    /// The canonical path of an existing file, or nil.
+    package static func realpath(_ path: String) -> String? {
+        guard let p = Glibc.realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// Whether members of group `group` (by name) may read `path` through its mode bits: the
+    /// file is the group's with group read, or readable by all. Nil when either is unknown.
+    package static func groupCanRead(_ path: String, group: String) -> Bool? {
+        var st = stat()
+        guard stat(path, &st) == 0, let entry = getgrnam(group) else { return nil }
+        if st.st_mode & S_IROTH != 0 { return true }
+        return st.st_gid == entry.pointee.gr_gid && st.st_mode & S_IRGRP != 0
+    }
+
+    /// True when the calling user may read `path` (by `access(2)`, real ids).
+    package static func isReadable(_ path: String) -> Bool {
+        access(path, R_OK) == 0
+    }
 }
 
 /// The parts of stat(2) uaaudit uses.
@@ -237,4 +293,9 @@ package struct SystemError: Error, Equatable, CustomStringConvertible {
     }
 
     package var description: String { Syscalls.messageFor(errno: errno) }
+
 }
+
+/// glibc's mallopt(3); <malloc.h> is not part of the Glibc module.
+@_silgen_name("mallopt")
+private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32

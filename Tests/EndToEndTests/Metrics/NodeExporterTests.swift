@@ -46,7 +46,7 @@ import Testing
         #expect(page.contains("# TYPE uaaudit_requests_total counter\n"))
         let expected = PrometheusOutputTests.samples(PrometheusOutputTests.sampleMetrics).mapValues { Double($0)! }
         #expect(Self.uaauditSamples(page) == expected)
-        #expect(expected.count == 15)
+        #expect(expected.count == 17)
     }
 
     @Test(.requires(.nodeExporter), .requires(.prometheus)) func prometheusScrapesTheMetricsAndLoadsTheRules() throws {
@@ -108,7 +108,7 @@ import Testing
         #expect(
             loaded.compactMap { $0["name"] as? String } == [
                 "uaaudit:requests:increase1h", "uaaudit:inconsistent:ratio1h", "UAAuditInconsistentShareHigh",
-                "UAAuditNotRunning", "UAAuditLogUnreadable",
+                "UAAuditNotRunning", "UAAuditLogUnreadable", "UAAuditLogFormatMismatch",
             ])
     }
 }

@@ -24,6 +24,12 @@ import Testing
         # HELP uaaudit_out_of_scope_lines_total Requests outside the rules' path scope, counted but not audited.
         # TYPE uaaudit_out_of_scope_lines_total counter
         uaaudit_out_of_scope_lines_total 0
+        # HELP uaaudit_latest_lines Log lines the latest scan or run read.
+        # TYPE uaaudit_latest_lines gauge
+        uaaudit_latest_lines 104
+        # HELP uaaudit_latest_malformed_ratio Share of the lines the latest scan or run read that did not match the log format.
+        # TYPE uaaudit_latest_malformed_ratio gauge
+        uaaudit_latest_malformed_ratio 0.0
         # HELP uaaudit_last_hour_start_timestamp_seconds Start of the newest closed hour.
         # TYPE uaaudit_last_hour_start_timestamp_seconds gauge
         uaaudit_last_hour_start_timestamp_seconds 1711900800

@@ -13,6 +13,7 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(ExitCode.locked.rawValue, 5)
         XCTAssertEqual(ExitCode.output.rawValue, 6)
         XCTAssertEqual(ExitCode.encoding.rawValue, 7)
+        XCTAssertEqual(ExitCode.formatMismatch.rawValue, 8)
     }
 
     func testACommandListsOnlyItsStatuses() {
@@ -26,6 +27,6 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(lines.first, "Exit status:")
         XCTAssertEqual(
             lines.dropFirst().compactMap { Int32($0.trimmingCharacters(in: .whitespaces).prefix(1)) },
-            [0, 1, 2, 3, 4, 5, 6, 7])
+            [0, 1, 2, 3, 4, 5, 6, 7, 8])
     }
 }

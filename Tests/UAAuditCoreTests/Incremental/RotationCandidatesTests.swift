@@ -9,6 +9,8 @@ import Testing
         ("-20261129.gz", true), ("", false), (".gz", false), (".old", false), ("_1", false), (".1.bz2", false),
         (".1a", false), ("-", false), (".12345678901", false),
         ("-20261129-1764590000", true), ("-20261129_173000.gz", true), ("-2026-", false), ("-a1", false),
+        // Another log named with a number is not a rotation: a date must lead.
+        ("-8080", false), ("-443.gz", false), ("-123456789", false), ("-20261399", false), ("-1234567890", false),
     ])
     func rotationSuffixes(suffix: String, accepted: Bool) {
         #expect(RotationCandidates.isRotationSuffix(Substring(suffix)) == accepted)

@@ -1,0 +1,213 @@
+import Foundation
+import UAAuditCore
+
+/// What `doctor` found in an nginx configuration, and the advice it prints.
+struct DoctorReport {
+    struct LogCheck {
+        var log: NginxConfigTree.AccessLog
+        var definition: NginxConfigTree.Definition?
+        var needs: FormatNeeds?
+        var compiled: LogFormat?
+        /// Why the log could not be read, if so.
+        var unreadable: String?
+        var checked = 0
+        var parsed = 0
+        /// The first checked line that did not parse, and where.
+        var failure: String?
+        /// False when the service account's group (adm) cannot read the log by its mode.
+        var admCanRead: Bool?
+    }
+
+    var tree: NginxConfigTree
+    var checks: [LogCheck] = []
+    var skipped: [NginxConfigTree.AccessLog] = []
+    var stateDir = "/var/lib/uaaudit"
+    var prom = "/var/lib/prometheus/node-exporter/uaaudit.prom"
+
+    static func examine(_ tree: NginxConfigTree, lastLines: Int) -> DoctorReport {
+        var report = DoctorReport(tree: tree)
+        let definitions = tree.definitions
+        var seen: Set<String> = []
+        for log in tree.accessLogs {
+            guard let path = log.path, !path.hasPrefix("syslog:"), !path.contains("$"), path.hasPrefix("/") else {
+                report.skipped.append(log)
+                continue
+            }
+            guard seen.insert(path).inserted else { continue }
+            var check = LogCheck(log: log)
+            check.definition = definitions.first { $0.name == log.formatName }
+            if let definition = check.definition {
+                check.needs = FormatNeeds(formatString: definition.string)
+                check.compiled = try? definition.compile()
+            }
+            check.admCanRead = Syscalls.groupCanRead(path, group: "adm")
+            do {
+                let lines = try LogTail.lastLines(path: path, count: lastLines)
+                check.checked = lines.count
+                if let format = check.compiled {
+                    for line in lines {
+                        if FormatProbe.parses(line, as: format) {
+                            check.parsed += 1
+                        } else if check.failure == nil, let failure = FormatProbe.failure(of: line, in: format) {
+                            check.failure = failure.description
+                        }
+                    }
+                }
+            } catch {
+                check.unreadable = error.reason
+            }
+            report.checks.append(check)
+        }
+        return report
+    }
+
+    /// The logs the config covers: those in the auditable format most logs use.
+    var chosen: (definition: NginxConfigTree.Definition, logs: [String])? {
+        var groups: [(NginxConfigTree.Definition, [String])] = []
+        for check in checks where check.compiled != nil {
+            guard let definition = check.definition, let path = check.log.path else { continue }
+            if let i = groups.firstIndex(where: { $0.0.name == definition.name }) {
+                groups[i].1.append(path)
+            } else {
+                groups.append((definition, [path]))
+            }
+        }
+        guard let best = groups.max(by: { $0.1.count < $1.1.count }) else { return nil }
+        // max(by:) keeps the last of equals: take the first group of that size instead.
+        return groups.first { $0.1.count == best.1.count }.map { ($0.0, $0.1) }
+    }
+
+    var status: ExitCode {
+        if chosen == nil { return .formatMismatch }
+        if checks.contains(where: { $0.compiled != nil && $0.checked > 0 && $0.parsed * 2 <= $0.checked }) {
+            return .formatMismatch
+        }
+        if checks.contains(where: { $0.unreadable != nil }) { return .input }
+        return .success
+    }
+
+    func render() -> String {
+        var out =
+            "nginx configuration: \(tree.mainPath) (\(tree.files.count) file\(tree.files.count == 1 ? "" : "s") read)\n"
+        out += "\nlog formats:\n"
+        for definition in tree.definitions {
+            let needs = FormatNeeds(formatString: definition.string)
+            out += "  \(definition.name) (\(definition.place ?? "predefined by nginx"))"
+            if definition.escape != .default { out += " escape=\(definition.escape.rawValue)" }
+            out += ": " + describe(needs) + "\n"
+        }
+        out += "\naccess logs:\n"
+        if checks.isEmpty && skipped.isEmpty {
+            out += "  none: nginx then writes logs/access.log under its prefix in combined\n"
+        }
+        for check in checks {
+            out += "  \(check.log.path ?? "") (format \(check.log.formatName), \(check.log.place))\n"
+            if check.definition == nil {
+                out += "    format: no log_format named \(check.log.formatName) was found\n"
+            } else if let needs = check.needs, !needs.auditable {
+                out += "    format: cannot be audited; it lacks \(needs.missing.joined(separator: "; "))\n"
+            } else if check.compiled == nil {
+                out += "    format: does not compile\n"
+            }
+            if let unreadable = check.unreadable {
+                out += "    log: cannot read it: \(unreadable)\n"
+            } else if check.compiled != nil {
+                out +=
+                    "    log: readable; last \(check.checked) lines: \(check.parsed) parse as \(check.log.formatName)\n"
+                if let failure = check.failure { out += "      first that does not: \(failure)\n" }
+                if check.admCanRead == false {
+                    out +=
+                        "      the uaaudit account (group adm) cannot read it: make it group adm, mode 0640 "
+                        + "(Debian's logrotate: create 0640 www-data adm)\n"
+                }
+            } else {
+                out += "    log: readable (\(check.checked) lines checked)\n"
+            }
+        }
+        for log in skipped {
+            let what: String
+            if let path = log.path {
+                what =
+                    path.hasPrefix("syslog:") || path.contains("$")
+                    ? "\(path): not a plain file"
+                    : "\(path): relative to nginx's prefix (nginx -V: --prefix); give uaaudit the absolute path"
+            } else {
+                what = "access_log off"
+            }
+            out += "  \(what) (\(log.place)): skipped\n"
+        }
+        out += "\n"
+        out += advice()
+        return out
+    }
+
+    private func describe(_ needs: FormatNeeds) -> String {
+        if needs.complete { return "UA, time, path, status, client key $\(needs.clientKey ?? ""): every figure" }
+        if needs.auditable { return "UA and time (audit works); lacks \(needs.missing.joined(separator: "; "))" }
+        return "cannot be audited; lacks \(needs.missing.joined(separator: "; "))"
+    }
+
+    private func advice() -> String {
+        guard let chosen, let config = configJSON() else {
+            let paths = checks.compactMap(\.log.path)
+            let logs = paths.isEmpty ? ["/var/log/nginx/access.log"] : paths
+            var out = "No access_log has a format with the UA and a time. Add to nginx's http block:\n\n"
+            out += "    \(DoctorReport.logFormatLine)\n\n"
+            out += "and make each access_log use it:\n\n"
+            for log in logs { out += "    access_log \(log) ua_log;\n" }
+            out += "\nthen check and reload nginx (nginx -t && nginx -s reload) and run uaaudit doctor again.\n"
+            return out
+        }
+        var out = "Use this uaaudit config (--write-config /etc/uaaudit/uaaudit.json writes it):\n\n"
+        out += config
+        let others = checks.filter { $0.compiled != nil && $0.definition?.name != chosen.definition.name }
+        for other in others {
+            out += "(\(other.log.path ?? "") is in format \(other.log.formatName): it needs a config of its own)\n"
+        }
+        if let needs = chosen.logs.isEmpty ? nil : FormatNeeds(formatString: chosen.definition.string), !needs.complete
+        {
+            out += "\nFor the cost and split-client figures too, log in ua_log instead:\n\n"
+            out += "    \(DoctorReport.logFormatLine)\n"
+            for log in chosen.logs { out += "    access_log \(log) ua_log;\n" }
+        }
+        out += "\nThen the hourly job, as the uaaudit user (group adm reads /var/log/nginx), see cron/README.md:\n\n"
+        out += "    5 * * * *  uaaudit  /usr/local/bin/uaaudit-cron.sh     (/etc/cron.d/uaaudit)\n"
+        out += "or: systemctl enable --now uaaudit.timer                  (cron/uaaudit.service runs as User=uaaudit)\n"
+        return out
+    }
+
+    /// The `log_format` line for nginx's http block.
+    static let logFormatLine = "log_format ua_log '\(BuiltinFormats.uaLog)';"
+
+    /// The uaaudit config for the chosen logs, as JSON; nil when no format fits.
+    func configJSON() -> String? {
+        guard let chosen else { return nil }
+        var config = RunConfig()
+        config.version = 1
+        config.logs = chosen.logs
+        let definition = chosen.definition
+        if definition.name == "combined", definition.place == nil {
+            config.format = RunConfig.FormatChoice(name: "combined")
+        } else if definition.name == "ua_log", definition.string == BuiltinFormats.uaLog, definition.escape == .default
+        {
+            config.format = RunConfig.FormatChoice(name: "ua_log")
+        } else {
+            config.format = RunConfig.FormatChoice(
+                name: definition.name, string: definition.string,
+                escape: definition.escape == .default ? nil : definition.escape)
+        }
+        config.state = stateDir + "/state.json"
+        config.report = stateDir + "/report.json"
+        config.html = stateDir + "/report.html"
+        config.lock = stateDir + "/uaaudit.lock"
+        config.prom = prom
+        let needs = FormatNeeds(formatString: definition.string)
+        var insight = RunConfig.InsightChoice()
+        insight.clientKey = needs.clientKey ?? "none"
+        config.insight = insight
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(config) else { return nil }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

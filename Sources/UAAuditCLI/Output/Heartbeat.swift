@@ -1,0 +1,25 @@
+import UAAuditCore
+
+/// The one line `run --heartbeat` writes per run, so that a silent cron job is visible in its log.
+struct Heartbeat {
+    var lines: Int64 = 0
+    var malformed: Int64 = 0
+    var hoursClosed = 0
+    var alertsSent = 0
+    var alertsPending = 0
+    var gaps = 0
+
+    /// Takes the counts of a computed run (`saved` is the state before it).
+    mutating func read(_ outcome: RunEngine.RunOutcome, saved: RunState, generatedAt: String) {
+        lines = outcome.sources.reduce(0) { $0 + $1.lines }
+        malformed = outcome.sources.reduce(0) { $0 + $1.malformed }
+        hoursClosed = outcome.state.hours.filter { $0.value.closed && saved.hours[$0.key]?.closed != true }.count
+        gaps = outcome.state.gaps.filter { $0.detectedAt == generatedAt }.count
+        alertsPending = outcome.state.alertsPending.count
+    }
+
+    func line(status: ExitCode) -> String {
+        "run: lines \(lines), malformed \(malformed), hours closed \(hoursClosed), alerts sent \(alertsSent), "
+            + "alerts pending \(alertsPending), gaps \(gaps), exit \(status.rawValue)"
+    }
+}

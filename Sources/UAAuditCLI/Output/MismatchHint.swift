@@ -1,0 +1,66 @@
+import UAAuditCore
+
+/// The stderr message of exit 8: an input does not match its log format. It names a format
+/// that parses the malformed lines (built-in, or from the nginx config when one was given) and
+/// says, for one sample, which field failed at which byte.
+enum MismatchHint {
+    /// One message per mismatched input; empty when none mismatches.
+    static func messages(
+        sources: [AuditResult.Source], samples: [AuditResult.Sample], format: LogFormat, nginxConf: String?,
+        inConfig: Bool
+    ) -> [String] {
+        sources.filter(\.mismatchesFormat).map { source in
+            message(source, samples: samples, format: format, nginxConf: nginxConf, inConfig: inConfig)
+        }
+    }
+
+    private static func message(
+        _ source: AuditResult.Source, samples allSamples: [AuditResult.Sample], format: LogFormat,
+        nginxConf: String?, inConfig: Bool
+    ) -> String {
+        let samples = allSamples.filter { $0.path == source.path && $0.reason == .format }
+        // The kept samples may all be an earlier input's: then the file's last lines stand in.
+        var lines = samples.map(\.text)
+        if lines.isEmpty, source.path != "-" {
+            lines = (try? LogTail.lastLines(path: source.path, count: 20)) ?? []
+        }
+        let name = format.name.map { "'\($0)'" } ?? "given"
+        var text =
+            "\(source.path): \(source.malformed) of \(source.lines) lines do not match the log format \(name)"
+        var candidates: [(LogFormat, String)] = []
+        for builtin in BuiltinFormats.names where builtin != format.name || nginxConf != nil {
+            if let compiled = try? BuiltinFormats.named(builtin) {
+                candidates.append(
+                    (
+                        compiled,
+                        inConfig ? "\"format\": {\"name\": \"\(builtin)\"} in the config" : "--format \(builtin)"
+                    ))
+            }
+        }
+        if let nginxConf, let tree = try? NginxConfigTree.load(path: nginxConf), let formats = try? tree.logFormats() {
+            for entry in formats where entry.name != format.name {
+                guard let compiled = entry.format else { continue }
+                let use =
+                    inConfig
+                    ? "\"format\": {\"name\": \"\(entry.name)\", \"nginx_conf\": \"\(nginxConf)\"} in the config"
+                    : "--nginx-conf \(nginxConf) --format \(entry.name)"
+                candidates.insert((compiled, use), at: 0)
+            }
+        }
+        if let fit = FormatProbe.bestFit(lines, among: candidates.map(\.0)),
+            let use = candidates.first(where: { $0.0 == fit })?.1
+        {
+            text += "; they parse as '\(fit.name ?? fit.string)': use \(use)"
+        } else {
+            let tried = candidates.compactMap(\.0.name).joined(separator: ", ")
+            text +=
+                "; no known format parses them either (tried \(tried.isEmpty ? "none" : tried)): "
+                + "run 'uaaudit doctor' to read nginx's access_log and log_format lines"
+        }
+        if let sample = samples.first, let failure = FormatProbe.failure(of: sample.text, in: format) {
+            text += "\n  line \(sample.line): \(failure)"
+            text += "\n  \(TerminalText.escape(ReportText.render(Array(sample.text.prefix(160)))))"
+        }
+        return text
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import UAAuditCore
+
+/// `uaaudit doctor`: reads nginx's configuration as nginx does, lists its access logs and their
+/// formats, checks that the logs are readable and their last lines parse, and says what to use.
+struct DoctorCommand {
+    static let specs: [Arguments.Spec] = [
+        .init(name: "nginx-conf", short: nil, takesValue: true),
+        .init(name: "nginx", short: nil, takesValue: true),
+        .init(name: "write-config", short: nil, takesValue: true),
+        .init(name: "state-dir", short: nil, takesValue: true),
+        .init(name: "prom", short: nil, takesValue: true),
+        .init(name: "lines", short: nil, takesValue: true),
+        .init(name: "help", short: "h", takesValue: false),
+    ]
+
+    static let help = """
+        Usage: nginx -T | uaaudit doctor -
+               uaaudit doctor [--nginx BINARY]        (runs 'nginx -T' itself)
+               uaaudit doctor --nginx-conf /etc/nginx/nginx.conf
+
+        Reads nginx's configuration as nginx does (include followed relative to the
+        main file's directory, globs in sorted order, cycles rejected; the predefined
+        'combined' format known), lists every access_log with its format and whether
+        that format carries what the audit needs (the UA and a time; the path, the
+        status and a client key for the cost and split-client figures), checks that
+        each log is readable and that its last lines parse, and prints what to use:
+        a uaaudit config (--write-config writes it) and the cron line; or, when no
+        format fits, the log_format and access_log lines to add to nginx.
+
+        Options:
+              --nginx-conf PATH    read this nginx.conf (and its includes)
+              --nginx BINARY       the nginx to run 'BINARY -T' with (default: nginx
+                                   on PATH, then /usr/sbin/nginx)
+              --write-config FILE  write the uaaudit config it prints to FILE
+              --state-dir DIR      state, report and lock in DIR (default
+                                   /var/lib/uaaudit)
+              --prom FILE          node_exporter textfile (default
+                                   /var/lib/prometheus/node-exporter/uaaudit.prom)
+              --lines N            last lines of each log to check (default 20)
+          -h, --help               show this help
+
+        \(ExitCode.helpText(for: [.success, .usage, .input, .output, .formatMismatch]))
+          (3: a log could not be read; 8: no access_log has a format with the UA and
+          a time, or a log's last lines do not parse in its format)
+        """
+
+    let console: Console
+    let environment: [String: String]
+
+    func run(_ words: [String]) -> ExitCode {
+        let args: Arguments
+        do {
+            args = try Arguments(words, specs: DoctorCommand.specs)
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
+        if args.flag("help") {
+            console.out(DoctorCommand.help + "\n")
+            return .success
+        }
+        let lineCount: Int
+        do {
+            lineCount = try args.integer("lines", range: 1...10_000) ?? 20
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
+        let tree: NginxConfigTree
+        do {
+            if let path = args.value("nginx-conf") {
+                if !args.positional.isEmpty {
+                    console.error("give either --nginx-conf PATH or '-' (nginx -T output on stdin), not both")
+                    return .usage
+                }
+                tree = try NginxConfigTree.load(path: path)
+            } else if args.positional == ["-"] {
+                tree = try NginxConfigTree.fromDump(Array(FileHandle.standardInput.readDataToEndOfFile()))
+            } else if args.positional.isEmpty {
+                guard let dump = runNginxT(args.value("nginx")) else { return .usage }
+                tree = try NginxConfigTree.fromDump(dump)
+            } else {
+                console.error("doctor takes '-' (nginx -T output on stdin) or no argument, not '\(args.positional[0])'")
+                return .usage
+            }
+        } catch {
+            console.error(String(describing: error))
+            return .usage
+        }
+        var examination = DoctorReport.examine(tree, lastLines: lineCount)
+        examination.stateDir = args.value("state-dir") ?? "/var/lib/uaaudit"
+        examination.prom = args.value("prom") ?? "/var/lib/prometheus/node-exporter/uaaudit.prom"
+        console.out(examination.render())
+        if let path = args.value("write-config") {
+            guard let config = examination.configJSON() else {
+                console.error("no config written to \(path): no access_log has a format to audit (see above)")
+                return .formatMismatch
+            }
+            guard OutputFile.write(Array(config.utf8), to: path, what: "uaaudit config", console: console) else {
+                return .output
+            }
+            console.note("wrote \(path)")
+        }
+        return examination.status
+    }
+
+    /// Runs `nginx -T`; nil (after saying why) when it cannot.
+    private func runNginxT(_ binary: String?) -> [UInt8]? {
+        let candidates =
+            binary.map { [$0] }
+            ?? ((environment["PATH"] ?? "/usr/sbin:/usr/bin:/sbin:/bin").split(separator: ":").map { "\($0)/nginx" }
+                + ["/usr/sbin/nginx"])
+        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            console.error(
+                "cannot find nginx to run 'nginx -T'; give --nginx BINARY, --nginx-conf PATH, or pipe it: nginx -T | uaaudit doctor -"
+            )
+            return nil
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["-T"]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        do {
+            try process.run()
+        } catch {
+            console.error("cannot run \(path) -T: \(error)")
+            return nil
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let messages = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            console.error(
+                "\(path) -T failed (status \(process.terminationStatus)): "
+                    + String(decoding: messages, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    + "; nginx -T usually needs root: sudo nginx -T | uaaudit doctor -")
+            return nil
+        }
+        return Array(data)
+    }
+}

@@ -1,0 +1,38 @@
+import Glibc
+
+/// The last complete lines of a log file, for `doctor`'s check that they parse.
+package enum LogTail {
+    /// Up to `count` last complete lines (the bytes after the last newline are left out, as
+    /// nginx may be writing them), read from at most the last `window` bytes.
+    package static func lastLines(path: String, count: Int, window: Int = 256 << 10) throws(InputError) -> [[UInt8]] {
+        let fd: Int32
+        do {
+            fd = try Syscalls.open(path, flags: O_RDONLY)
+        } catch {
+            throw InputError(path: path, reason: error.description)
+        }
+        defer { Syscalls.close(fd) }
+        do {
+            let info = try Syscalls.fstat(fd)
+            guard info.isRegular else { throw InputError(path: path, reason: "not a regular file") }
+            let start = max(0, info.size - Int64(window))
+            var buffer = [UInt8](repeating: 0, count: Int(info.size - start))
+            var filled = 0
+            while filled < buffer.count {
+                let n = try Syscalls.read(fd, into: &buffer, from: filled, offset: start + Int64(filled))
+                if n == 0 { break }
+                filled += n
+            }
+            buffer.removeLast(buffer.count - filled)
+            guard let lastNewline = buffer.lastIndex(of: 0x0A) else { return [] }
+            var lines = buffer[..<lastNewline].split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+            // A window that starts mid-file starts mid-line: its first piece is not a line.
+            if start > 0, !lines.isEmpty { lines.removeFirst() }
+            return Array(lines.suffix(count))
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw InputError(path: path, reason: String(describing: error))
+        }
+    }
+}

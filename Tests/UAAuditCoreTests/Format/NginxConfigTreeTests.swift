@@ -1,0 +1,72 @@
+import Testing
+
+@testable import UAAuditCore
+
+/// The configuration as nginx reads it: `nginx -T` output and files with includes.
+@Suite struct NginxConfigTreeTests {
+    static let dump = """
+        # configuration file /etc/nginx/nginx.conf:
+        http {
+            include /etc/nginx/conf.d/*.conf;
+            include sites-enabled/*;
+            access_log /var/log/nginx/access.log;
+        }
+
+        # configuration file /etc/nginx/conf.d/b.conf:
+        log_format js escape=json '{"ua":"$http_user_agent","t":"$msec"}';
+
+        # configuration file /etc/nginx/conf.d/a.conf:
+        log_format short '$remote_addr $status';
+
+        # configuration file /etc/nginx/sites-enabled/default:
+        server { access_log /var/log/nginx/site.log js; access_log off; }
+
+        """
+
+    @Test func dumpFollowsIncludesInSortedOrder() throws {
+        let tree = try NginxConfigTree.fromDump(Array(Self.dump.utf8))
+        #expect(tree.mainPath == "/etc/nginx/nginx.conf")
+        #expect(
+            tree.files == [
+                "/etc/nginx/nginx.conf", "/etc/nginx/conf.d/a.conf", "/etc/nginx/conf.d/b.conf",
+                "/etc/nginx/sites-enabled/default",
+            ])
+        #expect(tree.definitions.map(\.name) == ["short", "js", "combined"])
+        #expect(tree.definitions[1].escape == .json)
+        #expect(tree.definitions[1].place == "/etc/nginx/conf.d/b.conf:1")
+        #expect(
+            tree.accessLogs == [
+                .init(path: "/var/log/nginx/site.log", formatName: "js", place: "/etc/nginx/sites-enabled/default:1"),
+                .init(path: nil, formatName: "", place: "/etc/nginx/sites-enabled/default:1"),
+                .init(path: "/var/log/nginx/access.log", formatName: "combined", place: "/etc/nginx/nginx.conf:4"),
+            ])
+        #expect(try tree.logFormat(named: "combined").string == BuiltinFormats.combined)
+    }
+
+    @Test func notDumpOutputIsAnError() {
+        #expect(throws: FormatError.self) { try NginxConfigTree.fromDump(Array("http {}\n".utf8)) }
+    }
+
+    @Test func aCycleInADumpIsRejected() {
+        let dump =
+            "# configuration file /n/nginx.conf:\ninclude x.conf;\n# configuration file /n/x.conf:\ninclude nginx.conf;\n"
+        #expect(
+            throws: FormatError.configSyntax(
+                path: "/n/nginx.conf", line: 0,
+                message: "include cycle: /n/nginx.conf includes /n/x.conf includes /n/nginx.conf")
+        ) {
+            try NginxConfigTree.fromDump(Array(dump.utf8))
+        }
+    }
+
+    @Test(arguments: [
+        ("$remote_addr [$time_local] \"$request\" $status \"$http_user_agent\"", true, true),
+        ("$remote_addr $status", false, false),
+        ("${msec}|${http_user_agent}", true, false),
+    ])
+    func needs(format: String, auditable: Bool, complete: Bool) {
+        let needs = FormatNeeds(formatString: format)
+        #expect(needs.auditable == auditable)
+        #expect(needs.complete == complete)
+    }
+}

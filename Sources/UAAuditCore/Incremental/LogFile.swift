@@ -17,6 +17,8 @@ package final class LogFile: Sendable {
     package let prefix: [UInt8]
     /// The fingerprint of `prefix`, computed once: files are compared with every known one.
     package let fingerprint: String
+    /// When the file was created (ns since the epoch), where the system says.
+    package let born: Int64?
     private let backing: Backing
 
     private enum Backing: Sendable {
@@ -51,7 +53,9 @@ package final class LogFile: Sendable {
             Syscalls.close(fd)
             throw error
         }
-        return LogFile(path: path, status: status, compressed: compressed, prefix: prefix, backing: .descriptor(fd))
+        return LogFile(
+            path: path, status: status, compressed: compressed, prefix: prefix, born: BirthTime.of(fd: fd),
+            backing: .descriptor(fd))
     }
 
     /// A file held in memory, opened as it is now (its content is the decompressed content
@@ -63,15 +67,19 @@ package final class LogFile: Sendable {
         self.compressed = compressed
         self.prefix = Array(inode.bytes.prefix(FileIdentity.maxFingerprintBytes))
         self.fingerprint = FileIdentity.fingerprint(of: prefix)
+        self.born = inode.born
         self.backing = .memory(inode)
     }
 
-    private init(path: String, status: FileStatus, compressed: Bool, prefix: [UInt8], backing: Backing) {
+    private init(
+        path: String, status: FileStatus, compressed: Bool, prefix: [UInt8], born: Int64?, backing: Backing
+    ) {
         self.path = path
         self.status = status
         self.compressed = compressed
         self.prefix = prefix
         self.fingerprint = FileIdentity.fingerprint(of: prefix)
+        self.born = born
         self.backing = backing
     }
 
@@ -184,10 +192,13 @@ package final class LogFile: Sendable {
 package final class MemoryInode: @unchecked Sendable {
     package let number: UInt64
     package var bytes: [UInt8]
+    /// When it was created (ns), if known.
+    package var born: Int64?
 
-    package init(number: UInt64, bytes: [UInt8] = []) {
+    package init(number: UInt64, bytes: [UInt8] = [], born: Int64? = nil) {
         self.number = number
         self.bytes = bytes
+        self.born = born
     }
 }
 

@@ -132,7 +132,11 @@ private struct Planning {
     mutating func follow(_ current: RunState.Tracked, known: [RunState.KnownFile]?) throws(InputError) {
         let id = current.identity
         let fresh = unclaimed().filter { isNew($0, known: known, current: current) }
-        let sameFile = log.status.device == id.device && log.status.inode == id.inode
+        // A weak identity has only its inode: a file born after the last modification seen
+        // of the one read is another file on the number, freed and reused.
+        let sameFile =
+            log.status.device == id.device && log.status.inode == id.inode
+            && (id.isStrong || (log.born ?? Int64.min) <= current.modified)
         if sameFile, log.startsLike(id), id.isStrong || fresh.isEmpty {
             try continueCurrent(current, fresh: fresh)
             return
@@ -146,6 +150,18 @@ private struct Planning {
             }
         }
         let old = id.isStrong ? locate(id, offset: current.offset, among: unclaimed()) : locateWeak(current, fresh)
+        if !id.isStrong, current.offset == 0, !(old?.compressed ?? false), !stillHere(current) {
+            // The log was empty at the last run and its file is gone (or its inode number
+            // reused): the file taken for it (the live log or a rotated one) is not it, so what was written
+            // to it since cannot be found. Nothing of it was read: the rest is read whole.
+            gap(
+                current.path, 0, nil,
+                "the log was empty at the last run and that file (device \(id.device), inode \(id.inode)) is gone, with nothing proven to hold what was written to it since (rotated away and deleted?): its lines may be lost",
+                uncertain: true)
+            try readNew(fresh)
+            try readCurrent(from: 0, checkpoints: [])
+            return
+        }
         if let old, old === log {
             try continueCurrent(current, fresh: fresh)
             return
@@ -292,6 +308,16 @@ private struct Planning {
         return pool.min { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
     }
 
+    /// Whether the plain file on `current`'s device and inode is still among the files (the
+    /// live log, or one renamed to a rotated name): not another one on the inode number, born
+    /// after the file's last modification seen.
+    func stillHere(_ current: RunState.Tracked) -> Bool {
+        ([log] + snapshot.rotated).contains {
+            !$0.compressed && $0.status.device == current.identity.device
+                && $0.status.inode == current.identity.inode && ($0.born ?? Int64.min) <= current.modified
+        }
+    }
+
     /// New since the last run: not a file it saw unchanged, nor one with the content of one it saw.
     func isNew(_ file: LogFile, known: [RunState.KnownFile]?, current: RunState.Tracked) -> Bool {
         guard let known else { return file.status.modified > current.modified }  // a state from before `known`
@@ -318,10 +344,30 @@ private struct Planning {
     /// start with the same bytes, on enough of them to tell; or `copy` is too short to tell
     /// and is all of it the start of `source` (an empty file, or a copy logrotate is still
     /// writing: reading it now and its rest later would count the source's lines twice).
+    ///
+    /// Two plain files with the same first bytes are two generations, not a copy, unless the
+    /// copy is no longer than the source and its last bytes are the source's at the same offsets
+    /// (two generations can start alike: the same requests, a probe's lines).
     func holdsCopy(of source: LogFile, _ copy: LogFile) -> Bool {
         let n = min(source.prefix.count, copy.prefix.count)
-        if n >= FileIdentity.minimumEvidenceBytes { return source.prefix[0..<n] == copy.prefix[0..<n] }
+        if n >= FileIdentity.minimumEvidenceBytes {
+            guard source.prefix[0..<n] == copy.prefix[0..<n] else { return false }
+            return source.compressed || copy.compressed || endsLikeStart(of: source, copy)
+        }
         return copy.prefixIsWhole && source.prefix.starts(with: copy.prefix)
+    }
+
+    /// Whether plain `copy` is no longer than `source` and ends with the bytes `source` holds
+    /// at the same offsets (its last 4 KiB beyond the first bytes already compared).
+    func endsLikeStart(of source: LogFile, _ copy: LogFile) -> Bool {
+        let end = copy.status.size
+        guard end <= source.status.size else { return false }
+        let start = max(Int64(copy.prefix.count), end - Int64(FileIdentity.maxFingerprintBytes))
+        guard start < end else { return true }
+        guard let tail = try? copy.bytes(from: start, to: end), tail.count == Int(end - start),
+            let same = try? source.bytes(from: start, to: end)
+        else { return false }
+        return tail == same
     }
 
     mutating func gap(_ file: String, _ from: Int64, _ to: Int64?, _ reason: String, uncertain: Bool = false) {

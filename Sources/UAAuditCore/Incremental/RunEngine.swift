@@ -79,7 +79,7 @@ package enum RunEngine {
             } catch {
                 return .failed([error], readable: false)
             }
-            let plan = LogPlanner.plan(logPath: log, saved: saved, snapshot: snapshot, detectedAt: generatedAt)
+            var plan = LogPlanner.plan(logPath: log, saved: saved, snapshot: snapshot, detectedAt: generatedAt)
             guard plan.errors.isEmpty else { return .failed(plan.errors, readable: true) }
             if let changed = plan.changed {
                 lastChange = changed
@@ -91,7 +91,24 @@ package enum RunEngine {
                 switch execute(step, worker: worker) {
                 case .read(let tally, let bytes):
                     result.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
-                    result.sources.append(AuditResult.Source(path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed))
+                    result.sources.append(
+                        AuditResult.Source(
+                            path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed))
+                case .unreadable(let tally, let bytes, let lineEnd, let error):
+                    // A corrupt or cut-short rotated .gz: what it held before the damage is
+                    // counted, the rest is a gap, and the other files (the live log) are read.
+                    if let tally {
+                        result.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
+                        result.sources.append(
+                            AuditResult.Source(
+                                path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed))
+                    }
+                    plan.gaps.append(
+                        RunState.Gap(
+                            log: log, file: step.path, fromOffset: lineEnd, toOffset: nil,
+                            reason:
+                                "the compressed rotated file could not be read past this offset of its decompressed content (\(error.reason)); the lines before it were counted",
+                            detectedAt: generatedAt))
                 case .failed(let error):
                     return .failed([error], readable: true)
                 case .changed(let why):
@@ -113,6 +130,9 @@ package enum RunEngine {
 
     enum StepRead {
         case read(Tally, Int64)
+        /// A compressed file unreadable from `lineEnd` (decompressed offset, after the last
+        /// complete line read) on: the lines before it are in the tally, if any were read.
+        case unreadable(Tally?, Int64, lineEnd: Int64, InputError)
         case failed(InputError)
         /// The bytes read are not the ones planned: the file was truncated or rewritten meanwhile.
         case changed(String)
@@ -125,12 +145,14 @@ package enum RunEngine {
         if step.compressed {
             do {
                 let gzip = try GzipSource(base: LogFileSource(file: file, from: 0, to: nil), path: step.path)
-                var source = SkippingSource(base: gzip, skip: step.from)
+                var source = LineEndTracking(base: SkippingSource(base: gzip, skip: step.from))
                 let (tally, failure) = worker.audit(&source)
-                if let failure { return .failed(failure) }
+                if let failure {
+                    return .unreadable(tally, source.consumed, lineEnd: step.from + source.lineEnd, failure)
+                }
                 return .read(tally, source.consumed)
             } catch {
-                return .failed(error)
+                return .unreadable(nil, 0, lineEnd: step.from, error)
             }
         }
         var source = LogFileSource(file: file, from: step.from, to: step.to)

@@ -194,6 +194,110 @@ import Testing
                     newer.prefix(3).map { "\($0) 0..\(d.size($0))" }
                 )
             }, missed: 9),
+        // Review of issue 11, F1: the log empty at a run, then its file deleted: a gap, not a silent loss.
+        Scenario(
+            name: "empty log at a run, then rotate 1 + create twice, the first file deleted",
+            setUp: { d in
+                d.reusesInodes = false
+                d.create()
+                d.run()
+                d.write(500)
+                d.mv("access.log", "access.log.1")
+                d.create()
+                d.write(300)
+                d.mv("access.log", "access.log.1")  // the 500-line file deleted
+                d.create()
+                d.write(200)
+            },
+            expected: { d in
+                (["access.log.1 0..\(d.size("access.log.1"))", "access.log 0..\(d.size())"], ["~access.log 0..?"])
+            }, missed: 500),
+        Scenario(
+            name: "empty log at a run, then written, deleted and reopened (rotate 0 + create)",
+            setUp: { d in
+                d.reusesInodes = false
+                d.create()
+                d.run()
+                d.write(500)
+                d.rm("access.log")
+                d.create()
+                d.write(200)
+            },
+            expected: { d in (["access.log 0..\(d.size())"], ["~access.log 0..?"]) }, missed: 500),
+        Scenario(
+            name: "empty log at a run, then rotated away and compressed (no delaycompress)",
+            setUp: { d in
+                d.reusesInodes = false
+                d.create()
+                d.run()
+                d.write(500)
+                d.mv("access.log", "access.log.1")
+                d.gzip("access.log.1")
+                d.create()
+                d.write(200)
+            },
+            expected: { d in (["access.log.1.gz 0..end", "access.log 0..\(d.size())"], []) }),
+        Scenario(
+            name: "empty log at a run, then rotate 1 + create twice, the first file's inode reused by the log",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.write(500)
+                d.mv("access.log", "access.log.1")
+                d.create()
+                d.write(300)
+                d.mv("access.log", "access.log.1")  // the 500-line file deleted, its inode freed
+                d.create()  // and given to the new log
+                d.write(200)
+            },
+            expected: { d in
+                (["access.log.1 0..\(d.size("access.log.1"))", "access.log 0..\(d.size())"], ["~access.log 0..?"])
+            }, missed: 500),
+        Scenario(
+            name: "empty log at a run, then written, deleted and reopened on the same inode number",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.write(500)
+                d.rm("access.log")
+                d.create()
+                d.write(200)
+            },
+            expected: { d in (["access.log 0..\(d.size())"], ["~access.log 0..?"]) }, missed: 500),
+        // Review of issue 11, F8: two generations with the same first 4 KiB are not a copy.
+        Scenario(
+            name: "empty log at a run, then mv and create, both generations starting with the same probe lines",
+            setUp: { d in
+                d.create()
+                d.run()
+                d.writeProbe(60)
+                d.write(300)
+                d.mv("access.log", "access.log.1")
+                d.create()
+                d.writeProbe(60)
+                d.write(200)
+            },
+            expected: { d in (["access.log.1 0..\(d.size("access.log.1"))", "access.log 0..\(d.size())"], []) }),
+        Scenario(
+            name: "same probe lines first, the new generation longer than the rotated one",
+            setUp: { d in
+                d.writeProbe(60)
+                d.write(10)
+                d.run()
+                d.write(100)
+                d.mv("access.log", "access.log.1")
+                d.create()
+                d.writeProbe(60)
+                d.write(400)
+            },
+            expected: { d in
+                (
+                    [
+                        "access.log.1 \(d.lineEnd(70, of: "access.log.1"))..\(d.size("access.log.1"))",
+                        "access.log 0..\(d.size())",
+                    ], []
+                )
+            }),
         // The rotations run handled before issue 11, kept exact.
         Scenario(
             name: "mv and reopen, nginx writing on to the renamed file",
@@ -380,7 +484,7 @@ import Testing
         #expect(d.missed.isEmpty)
     }
 
-    @Test func checkpointsCoverWhatWasReadAndGrowToSixtyFourKiB() {
+    @Test func checkpointsCoverWhatWasReadAndGrowFromFourKiB() {
         let d = MemoryDisk()
         d.write(3000)
         d.run()
@@ -389,8 +493,66 @@ import Testing
         #expect(checkpoints.count > 5)
         var start: Int64 = 0
         for (i, c) in checkpoints.enumerated() {
-            #expect(c.end - start <= Checkpoints.size(ofChunk: i))
+            #expect(c.end - start <= max(Checkpoints.size(ofChunk: i), d.size() / Checkpoints.spread))
             start = c.end
         }
+    }
+
+    // Review of issue 11, F7: checkpoints every 64 KiB grew without bound (8,136 for 532 MB).
+    @Test func checkpointsStayBoundedAsTheLogGrowsAndStillFindACut() throws {
+        let d = MemoryDisk()
+        for _ in 0..<24 {
+            d.write(5000)
+            d.run()
+            let checkpoints = try #require(d.state?.current?.checkpoints)
+            #expect(checkpoints.count <= Checkpoints.maxCount)
+            #expect(checkpoints.last?.end == d.size())
+            #expect(zip(checkpoints, checkpoints.dropFirst()).allSatisfy { $0.end < $1.end })
+        }
+        #expect(d.size() > 15_000_000)
+        let before = d.state?.current?.checkpoints
+        #expect(d.run().reads == [])
+        #expect(d.state?.current?.checkpoints == before)
+        // Cut in place to half, then appended to: the chunks below the cut still hold.
+        let cut = d.lineEnd(60_000)
+        let kept = Self.keptPrefix(d, cut: cut)
+        #expect(kept > Int64(cut) - Int64(cut) / 16)
+        d.truncate(to: cut)
+        d.write(50)
+        let plan = d.run()
+        #expect(plan.reads == [])
+        #expect(plan.gapRanges == ["~access.log \(kept)..\(d.size())"])
+        #expect(d.doubled.isEmpty)
+        #expect(d.missed.count == 50)
+    }
+
+    // A state written before chunks were merged (every 64 KiB): loaded, read on, thinned.
+    @Test func aStateWithCheckpointsEverySixtyFourKiBIsReadOnAndThinned() throws {
+        let d = MemoryDisk()
+        d.write(80_000)
+        d.run()
+        let bytes = try #require(d.entries["access.log"]?.inode.bytes)
+        var old: [RunState.Checkpoint] = []
+        var start = 0
+        while start < bytes.count {
+            let blockEnd = min(start + Int(Checkpoints.size(ofChunk: old.count)), bytes.count)
+            var cut = blockEnd
+            if blockEnd < bytes.count, let nl = bytes[start..<blockEnd].lastIndex(of: 0x0A) { cut = nl + 1 }
+            old.append(RunState.Checkpoint(end: Int64(cut), hash: Checkpoints.hash(Array(bytes[start..<cut]))))
+            start = cut
+        }
+        #expect(old.count > 2 * Checkpoints.maxCount)
+        d.state?.current?.checkpoints = old
+        d.write(10)
+        let plan = d.run()
+        #expect(plan.reads == ["access.log \(bytes.count)..\(d.size())"])
+        #expect(plan.gapRanges == [])
+        let thinned = try #require(d.state?.current?.checkpoints)
+        #expect(thinned.count <= Checkpoints.maxCount)
+        #expect(thinned.last?.end == d.size())
+        let file = d.snapshot().log
+        #expect(try Checkpoints.verifiedPrefix(thinned, file: file, size: d.size()) == (d.size(), thinned.count))
+        #expect(d.doubled.isEmpty)
+        #expect(d.missed.isEmpty)
     }
 }

@@ -35,14 +35,17 @@ final class MemoryDisk {
         return clock
     }
 
+    /// Whether a freed inode number is given to the next file (as ext4 and tmpfs often do).
+    var reusesInodes = true
+
     private func allocate() -> MemoryInode {
         let number =
-            freed.popLast()
+            (reusesInodes ? freed.popLast() : nil)
             ?? {
                 nextInode += 1
                 return nextInode
             }()
-        return MemoryInode(number: number)
+        return MemoryInode(number: number, born: tick())
     }
 
     /// An empty file (nginx's reopen or logrotate's `create`).
@@ -61,6 +64,15 @@ final class MemoryDisk {
                 "10.0.0.\(sequence % 250) - - [29/Nov/2026:10:\(String(format: "%02d", sequence / 60 % 60)):\(String(format: "%02d", sequence % 60)) +0000] \"GET /api/v2/me?n=\(sequence)& HTTP/1.1\" 200 2 \"-\" \"MyApp/5.12.1 (iPhone; iOS 17_4)\" rt=0.000\n"
         }
         entries[name]!.inode.bytes += Array(text.utf8)
+        entries[name]!.modified = tick()
+    }
+
+    /// Appends `count` copies of one line no test counts (a health probe's request, the same each time).
+    func writeProbe(_ count: Int, to name: String = "access.log") {
+        if entries[name] == nil { create(name) }
+        let line =
+            "127.0.0.1 - - [29/Nov/2026:00:00:00 +0000] \"GET /health HTTP/1.1\" 200 2 \"-\" \"probe/1.0\" rt=0.000\n"
+        entries[name]!.inode.bytes += Array(String(repeating: line, count: count).utf8)
         entries[name]!.modified = tick()
     }
 

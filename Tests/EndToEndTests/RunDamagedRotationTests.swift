@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// `uaaudit run` when a rotated `.gz` is damaged: a gap for what cannot be read, the rest counted.
+@Suite struct RunDamagedRotationTests {
+    // Review of issue 11, F3: one cut-short .gz stalled the log (exit 3 every hour).
+    @Test func aCutShortGzipIsAGapFromItsLastWholeLineAndTheLiveLogIsRead() throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 8)
+        try h.run(now: "2026-11-29T08:20:00Z")
+        let readUpTo = try unwrap(try FileManager.default.attributesOfItem(atPath: h.log)[.size] as? Int)
+        try h.append(3000, hour: 8, minute: 30, cls: "other")
+        try h.move("access.log", "access.log.1")
+        let original = try Data(contentsOf: URL(fileURLWithPath: h.dir.path("access.log.1")))
+        try h.gzip("access.log.1")
+        let gz = h.dir.path("access.log.1.gz")
+        let packed = try Data(contentsOf: URL(fileURLWithPath: gz))
+        try packed.prefix(packed.count / 2).write(to: URL(fileURLWithPath: gz))
+        try h.append(7, hour: 9, cls: "inconsistent")
+        let result = try h.run(now: "2026-11-29T09:20:00Z")
+        #expect(result.status == 0, "\(result.stderr)")
+        let gaps = try h.gaps()
+        #expect(gaps.count == 1)
+        let from = try unwrap(gaps.first?["from_offset"] as? Int)
+        #expect(gaps.first?["file"] as? String == gz)
+        #expect(gaps.first?["to_offset"] == nil)
+        #expect(from > readUpTo + 4096 && from < original.count)
+        #expect(original[from - 1] == 0x0A)
+        let readLines = original[readUpTo..<from].filter { $0 == 0x0A }.count
+        #expect(try h.reportedClasses() == ["urlsession": 10, "other": readLines, "inconsistent": 7])
+        // The next run neither reads the damaged file again nor records it again.
+        try h.append(2, hour: 9, minute: 30, cls: "inconsistent")
+        #expect(try h.run(now: "2026-11-29T09:40:00Z").status == 0)
+        #expect(try h.gaps().count == 1)
+        #expect(try h.reportedClasses() == ["urlsession": 10, "other": readLines, "inconsistent": 9])
+    }
+}

@@ -1,3 +1,4 @@
+import Glibc
 import Foundation
 import UAAuditCore
 
@@ -98,7 +99,11 @@ struct DoctorReport {
     }
 
     var status: ExitCode {
-        if chosen == nil { return .formatMismatch }
+        if chosen == nil {
+            // Formats that would do, on logs that cannot be read: that is the problem to fix.
+            let unreadableButAuditable = checks.contains { $0.compiled != nil && $0.unreadable != nil }
+            return unreadableButAuditable ? .input : .formatMismatch
+        }
         if checks.contains(where: { $0.compiled != nil && $0.checked > 0 && $0.parsed * 2 <= $0.checked }) {
             return .formatMismatch
         }
@@ -237,10 +242,15 @@ struct DoctorReport {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// Whether the file starts with gzip's magic bytes.
+    /// Whether `path` is a regular file that starts with gzip's magic bytes. A FIFO or a
+    /// device is never opened here (opening a FIFO waits for a writer).
     static func isGzip(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 2)).map { [UInt8]($0) } == [0x1F, 0x8B]
+        guard let status = try? Syscalls.status(path), status.isRegular,
+            let fd = try? Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK)
+        else { return false }
+        defer { Syscalls.close(fd) }
+        var head = [UInt8](repeating: 0, count: 2)
+        guard let n = try? Syscalls.read(fd, into: &head), n == 2 else { return false }
+        return head == [0x1F, 0x8B]
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import Foundation
 import UAAuditCore
 
@@ -70,11 +71,15 @@ enum MismatchHint {
         return text
     }
 
-    /// Whether the file starts with gzip's magic bytes.
-    private static func isGzip(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 2)).map { [UInt8]($0) } ?? []
+    /// Whether `path` is a regular file that starts with gzip's magic bytes. A FIFO or a
+    /// device is never opened here (opening a FIFO waits for a writer).
+    static func isGzip(_ path: String) -> Bool {
+        guard let status = try? Syscalls.status(path), status.isRegular,
+            let fd = try? Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK)
+        else { return false }
+        defer { Syscalls.close(fd) }
+        var head = [UInt8](repeating: 0, count: 2)
+        guard let n = try? Syscalls.read(fd, into: &head), n == 2 else { return false }
         return head == [0x1F, 0x8B]
     }
 }

@@ -84,16 +84,18 @@ package final class PatternMatcher {
 
     /// Searches `subject` for `pattern` anywhere (unanchored).
     func search(_ pattern: Pattern, in subject: UnsafeRawBufferPointer) -> MatchOutcome {
-        let base = subject.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptySubject
-        let rc = pcre2_match_8(pattern.code, base, subject.count, 0, 0, matchData, context)
+        guard let base = subject.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            // An empty subject still needs a valid pointer (a byte on the stack, not one
+            // allocated per matcher and never freed: LeakSanitizer found that one).
+            var empty: UInt8 = 0
+            return withUnsafePointer(to: &empty) { outcome(pcre2_match_8(pattern.code, $0, 0, 0, 0, matchData, context)) }
+        }
+        return outcome(pcre2_match_8(pattern.code, base, subject.count, 0, 0, matchData, context))
+    }
+
+    private func outcome(_ rc: Int32) -> MatchOutcome {
         if rc >= 0 { return .match }
         if rc == PCRE2_ERROR_NOMATCH { return .noMatch }
         return .failed(Pattern.message(for: rc))
     }
-
-    private let emptySubject: UnsafePointer<UInt8> = {
-        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-        p.initialize(to: 0)
-        return UnsafePointer(p)
-    }()
 }

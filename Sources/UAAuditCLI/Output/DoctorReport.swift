@@ -43,7 +43,7 @@ struct DoctorReport {
             }
             check.admCanRead = Syscalls.groupCanRead(path, group: "adm")
             do throws(InputError) {
-                if DoctorReport.isGzip(path) {
+                if GzipFile.detect(path) {
                     // access_log … gzip=: nginx compresses as it writes; run follows plain files.
                     throw InputError(
                         path: path,
@@ -240,17 +240,5 @@ struct DoctorReport {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(config) else { return nil }
         return String(decoding: data, as: UTF8.self) + "\n"
-    }
-
-    /// Whether `path` is a regular file that starts with gzip's magic bytes. A FIFO or a
-    /// device is never opened here (opening a FIFO waits for a writer).
-    static func isGzip(_ path: String) -> Bool {
-        guard let status = try? Syscalls.status(path), status.isRegular,
-            let fd = try? Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK)
-        else { return false }
-        defer { Syscalls.close(fd) }
-        var head = [UInt8](repeating: 0, count: 2)
-        guard let n = try? Syscalls.read(fd, into: &head), n == 2 else { return false }
-        return head == [0x1F, 0x8B]
     }
 }

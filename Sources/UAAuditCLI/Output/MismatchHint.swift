@@ -25,7 +25,7 @@ enum MismatchHint {
         // then fits no format), and may all be an earlier input's. A plain file's last lines
         // that the format refuses stand in; the samples serve stdin and gzip.
         var lines: [[UInt8]] = []
-        if source.path != "-", !isGzip(source.path) {
+        if source.path != "-", !GzipFile.detect(source.path) {
             lines = ((try? LogTail.lastLines(path: source.path, count: 20)) ?? []).filter {
                 FormatProbe.failure(of: $0, in: format) != nil
             }
@@ -69,17 +69,5 @@ enum MismatchHint {
             text += "\n  \(TerminalText.escape(ReportText.render(Array(sample.text.prefix(160)))))"
         }
         return text
-    }
-
-    /// Whether `path` is a regular file that starts with gzip's magic bytes. A FIFO or a
-    /// device is never opened here (opening a FIFO waits for a writer).
-    static func isGzip(_ path: String) -> Bool {
-        guard let status = try? Syscalls.status(path), status.isRegular,
-            let fd = try? Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK)
-        else { return false }
-        defer { Syscalls.close(fd) }
-        var head = [UInt8](repeating: 0, count: 2)
-        guard let n = try? Syscalls.read(fd, into: &head), n == 2 else { return false }
-        return head == [0x1F, 0x8B]
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 /// Decompresses a gzip input as it is read; concatenated members are read one after another.
 ///
 /// A stream that ends inside a member is an error (``InputError``), not a silent short count.
@@ -75,3 +76,19 @@ struct GzipSource<Base: ByteSource>: ByteSource {
         }
     }
 }
+
+/// Whether a path holds gzip, by its first bytes.
+package enum GzipFile {
+    /// Whether `path` is a regular file that starts with gzip's magic bytes. A FIFO or a
+    /// device is never opened here (opening a FIFO waits for a writer).
+    package static func detect(_ path: String) -> Bool {
+        guard let status = try? Syscalls.status(path), status.isRegular,
+            let fd = try? Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK)
+        else { return false }
+        defer { Syscalls.close(fd) }
+        var head = [UInt8](repeating: 0, count: 2)
+        guard let n = try? Syscalls.read(fd, into: &head), n == 2 else { return false }
+        return GzipSource<FileRangeSource>.isGzip(head)
+    }
+}
+

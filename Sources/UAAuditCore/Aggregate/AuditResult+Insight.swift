@@ -100,13 +100,7 @@ extension AuditResult {
             hour.families = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
         }
         if hour.paths.count > AuditResult.maxPathsPerHour {
-            let sorted = hour.paths.sorted {
-                $0.value.count != $1.value.count
-                    ? $0.value.count > $1.value.count : $0.key.lexicographicallyPrecedes($1.key)
-            }
-            let kept = sorted.prefix(AuditResult.maxPathsPerHour / 2)
-            hour.untrackedPaths += sorted.dropFirst(kept.count).reduce(0) { $0 + $1.value.count }
-            hour.paths = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+            hour.untrackedPaths += AuditResult.keepTop(&hour.paths, AuditResult.maxPathsPerHour / 2) { $0.count }
         }
         hours[key] = hour
     }
@@ -122,21 +116,8 @@ extension AuditResult.HourCounts {
     /// counting the rest as untracked.
     mutating func dropDetails() {
         detailsDropped = true
-        if alertUAs.count > Self.keptAfterDrop {
-            let sorted = alertUAs.sorted {
-                $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key)
-            }
-            untrackedAlertUAs += sorted.dropFirst(Self.keptAfterDrop).reduce(0) { $0 + $1.value }
-            alertUAs = Dictionary(uniqueKeysWithValues: sorted.prefix(Self.keptAfterDrop).map { ($0.key, $0.value) })
-        }
-        if paths.count > Self.keptAfterDrop {
-            let sorted = paths.sorted {
-                $0.value.count != $1.value.count
-                    ? $0.value.count > $1.value.count : $0.key.lexicographicallyPrecedes($1.key)
-            }
-            untrackedPaths += sorted.dropFirst(Self.keptAfterDrop).reduce(0) { $0 + $1.value.count }
-            paths = Dictionary(uniqueKeysWithValues: sorted.prefix(Self.keptAfterDrop).map { ($0.key, $0.value) })
-        }
+        untrackedAlertUAs += AuditResult.keepTop(&alertUAs, Self.keptAfterDrop) { $0 }
+        untrackedPaths += AuditResult.keepTop(&paths, Self.keptAfterDrop) { $0.count }
         untrackedFamilies += families.values.reduce(0, +)
         families = [:]
     }

@@ -134,14 +134,21 @@ package struct AuditResult: Sendable {
     package static let maxAlertUAsPerHour = 4_000
 
     private mutating func trimAlertUAs(of key: HourKey) {
-        guard let hour = hours[key], hour.alertUAs.count > AuditResult.maxAlertUAsPerHour else { return }
-        let sorted = hour.alertUAs.sorted {
-            $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key)
+        guard var hour = hours[key], hour.alertUAs.count > AuditResult.maxAlertUAsPerHour else { return }
+        hour.untrackedAlertUAs += AuditResult.keepTop(&hour.alertUAs, AuditResult.maxAlertUAsPerHour / 2) { $0 }
+        hours[key] = hour
+    }
+
+    /// Keeps the `limit` entries with the highest counts, ties to the lower bytes (CONTRACTS:
+    /// every trimmed list), and returns the count of those it dropped.
+    static func keepTop<Value>(_ entries: inout [[UInt8]: Value], _ limit: Int, count: (Value) -> Int64) -> Int64 {
+        guard entries.count > limit else { return 0 }
+        let sorted = entries.sorted {
+            let (a, b) = (count($0.value), count($1.value))
+            return a != b ? a > b : $0.key.lexicographicallyPrecedes($1.key)
         }
-        let kept = sorted.prefix(AuditResult.maxAlertUAsPerHour / 2)
-        let dropped = sorted.dropFirst(kept.count).reduce(Int64(0)) { $0 + $1.value }
-        hours[key]?.alertUAs = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
-        hours[key]?.untrackedAlertUAs += dropped
+        entries = Dictionary(uniqueKeysWithValues: sorted.prefix(limit).map { ($0.key, $0.value) })
+        return sorted.dropFirst(limit).reduce(0) { $0 + count($1.value) }
     }
 
     /// Requests of an hour: every class plus the UAs that could not be classified (errors).

@@ -57,10 +57,13 @@ package struct LogSnapshot: Sendable {
             do {
                 file = try LogFile.open(path: candidate.path, compressed: candidate.compressed)
             } catch {
-                // Gone since it was listed (a rotation renamed or deleted it): not needed.
-                guard (try? Syscalls.status(candidate.path)) != nil else { continue }
-                // Present but unreadable (permissions, too many open files, a read error):
-                // the log is not advanced, rather than its lines taken for lost.
+                // Gone since it was listed (a rotation renamed or deleted it): not needed. Its
+                // first bytes unreadable (a .gz logrotate is still writing): left for later.
+                guard (try? Syscalls.status(candidate.path)) != nil, error.reason.hasPrefix("cannot open") else {
+                    continue
+                }
+                // Present but not openable (permissions, too many open files): the log is not
+                // advanced, rather than its lines taken for lost.
                 throw InputError(
                     path: logPath,
                     reason: "its rotated file \(candidate.path) \(error.reason); fix that and the next run reads on")

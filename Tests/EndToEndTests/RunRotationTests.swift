@@ -98,6 +98,36 @@ import Testing
         #expect(try h.gaps().isEmpty)
     }
 
+    /// copytruncate's copy read the log while nginx wrote its last line: the copy ends in a
+    /// piece of a line, and the rest went with the truncation. The piece is not a request and
+    /// is never completed: left while fresh, then counted once as malformed.
+    @Test func aLineTornByCopytruncateIsMalformedOnceItHasSettled() throws {
+        let h = try RunHarness()
+        try h.append(20, hour: 9)
+        try h.run(now: "2026-11-29T09:20:00Z")
+        try h.append(6, hour: 9, minute: 40, cls: "other")
+        let torn = h.line("29/Nov/2026:09:41:00 +0000", "other")
+        h.written["other", default: 0] -= 1  // not a request: only its first 90 bytes are on disk
+        try FileManager.default.copyItem(atPath: h.log, toPath: h.dir.path("access.log.1"))
+        try h.appendRaw(String(torn.prefix(90)), to: h.dir.path("access.log.1"))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: h.log))
+        try handle.truncate(atOffset: 0)
+        try handle.close()
+        try h.append(4, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
+        #expect(try h.reportedClasses() == h.written)
+        #expect(try h.reportJSON()["totals"].flatMap { ($0 as? [String: Any])?["malformed"] as? Int } == 0)
+        // A minute later nothing has written to it: the piece is read, once.
+        let old = Date().addingTimeInterval(-120)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: h.dir.path("access.log.1"))
+        for minute in [30, 40] {
+            #expect(try h.run(now: "2026-11-29T10:\(minute):00Z").status == 0)
+            #expect(try h.reportedClasses() == h.written)
+            #expect(try h.reportJSON()["totals"].flatMap { ($0 as? [String: Any])?["malformed"] as? Int } == 1)
+            #expect(try h.gaps().isEmpty)
+        }
+    }
+
     @Test func truncationToZeroIsAGapNotAZero() throws {
         let h = try RunHarness()
         try h.append(20, hour: 9)

@@ -56,12 +56,15 @@ package struct LogPlan: Sendable {
 ///   unchanged or copied) is read whole, oldest first, at most ``maxNewRotated``; then the
 ///   live log from its start. What cannot be found is a gap, never a silent skip.
 ///
-/// Files are read up to their last complete line; a partial last line waits for the next run.
+/// Files are read up to their last complete line; a partial last line waits for the next run,
+/// except at the end of a rotated file no write has touched for a minute (``Planning/isSettled(_:)``).
 package enum LogPlanner {
     /// Rotated files read whole in one run; older ones beyond it are gaps.
     package static let maxNewRotated = 16
     /// Rotated files followed for lines nginx may still write to them.
     package static let maxDraining = 16
+    /// How long a rotated file's partial last line must stay untouched to be taken as torn.
+    package static let settleNanoseconds: Int64 = 60 * 1_000_000_000
 
     package static func plan(
         logPath: String, saved: RunState.LogState?, snapshot: LogSnapshot, detectedAt: String
@@ -243,12 +246,21 @@ private struct Planning {
             plan.steps.append(ReadStep(file: file, from: offset, to: nil))
             return
         }
-        let end = try file.lastLineEnd(from: offset, size: file.status.size)
+        let complete = try file.lastLineEnd(from: offset, size: file.status.size)
+        let end = complete < file.status.size && isSettled(file) ? file.status.size : complete
         if end > offset { plan.steps.append(ReadStep(file: file, from: offset, to: end)) }
         plan.next.draining.append(
             RunState.Tracked(
                 identity: file.identity, offset: max(end, offset), size: file.status.size,
                 modified: file.status.modified, path: file.path))
+    }
+
+    /// Whether no write has touched `file` for ``LogPlanner/settleNanoseconds``. nginx writes
+    /// each line with one write(2), so a partial last line still there is torn for good
+    /// (copytruncate copied a line half-written, then cut the log): it is read as the file's
+    /// last line (counted malformed), not waited for in every run until the file is deleted.
+    func isSettled(_ file: LogFile) -> Bool {
+        snapshot.takenAt != Int64.min && snapshot.takenAt - file.status.modified >= LogPlanner.settleNanoseconds
     }
 
     /// Rotated files new since the last run, whole, oldest first; those beyond the limit are gaps.

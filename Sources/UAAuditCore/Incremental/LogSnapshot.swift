@@ -10,10 +10,14 @@ package struct LogSnapshot: Sendable {
     package var log: LogFile
     /// Rotated files, oldest first (by modification time; gzip and logrotate keep it).
     package var rotated: [LogFile]
+    /// When the files were opened (nanoseconds since the epoch, the clock of their
+    /// modification times); `Int64.min` when unknown, so that no file counts as settled.
+    package var takenAt: Int64
 
-    package init(log: LogFile, rotated: [LogFile]) {
+    package init(log: LogFile, rotated: [LogFile], takenAt: Int64 = Int64.min) {
         self.log = log
         self.rotated = rotated
+        self.takenAt = takenAt
     }
 
     /// The most rotated siblings opened (the newest).
@@ -21,6 +25,7 @@ package struct LogSnapshot: Sendable {
 
     /// Opens `logPath` and then its rotated siblings.
     package static func open(logPath: String) throws(InputError) -> LogSnapshot {
+        let takenAt = Syscalls.wallClockNanoseconds()
         let status: FileStatus?
         do {
             status = try Syscalls.status(logPath)
@@ -72,7 +77,7 @@ package struct LogSnapshot: Sendable {
             rotated.append(file)
         }
         rotated.sort { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
-        return LogSnapshot(log: log, rotated: rotated)
+        return LogSnapshot(log: log, rotated: rotated, takenAt: takenAt)
     }
 
     /// What the state keeps of these files for the next run.

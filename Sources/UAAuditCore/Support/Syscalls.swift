@@ -126,6 +126,13 @@ package enum Syscalls {
 
     package static func getpid() -> Int32 { Glibc.getpid() }
 
+    /// The wall clock in nanoseconds since the epoch: the clock of files' modification times.
+    package static func wallClockNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
     /// This machine's name from gethostname(2): no DNS lookup, so it cannot hang without a resolver.
     package static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)

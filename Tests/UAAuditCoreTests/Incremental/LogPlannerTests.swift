@@ -399,6 +399,36 @@ import Testing
                 d.gzip("access.log.1")
             },
             expected: { d in (["access.log.1.gz \(d.state!.draining[0].offset)..end"], []) }),
+        // The torture harness on CI: copytruncate's copy ended inside a line nginx was writing.
+        Scenario(
+            name: "copytruncate tore the last line: the piece waits while fresh, then is read once",
+            setUp: { d in
+                d.write(10)
+                d.run()
+                d.write(5)
+                d.copytruncate(tearingLast: 30)
+                d.write(3)
+                d.run()
+                // A fresh partial line may still be written to: not read yet.
+                #expect(d.state!.draining[0].offset == Int64(d.lineEnd(14, of: "access.log.1")))
+                d.wait(seconds: 61)
+            },
+            expected: { d in
+                (["access.log.1 \(d.lineEnd(14, of: "access.log.1"))..\(d.size("access.log.1"))"], [])
+            }),
+        Scenario(
+            name: "a rotated file's partial line under a minute old is left for the next run",
+            setUp: { d in
+                d.write(10)
+                d.run()
+                d.write(5)
+                d.copytruncate(tearingLast: 30)
+                d.wait(seconds: 59)
+            },
+            expected: { d in
+                (["access.log.1 \(d.lineEnd(10, of: "access.log.1"))..\(d.lineEnd(14, of: "access.log.1"))"], [])
+            },
+            missed: 1),
     ]
 
     /// The end of the checkpoints the cut kept (they are consecutive from the start).

@@ -102,6 +102,20 @@ final class MemoryDisk {
         truncate(to: 0)
     }
 
+    /// `copytruncate` whose copy read the log while nginx was writing its last line: the copy
+    /// ends `torn` bytes short of it (a partial line), and the rest is lost with the truncation.
+    func copytruncate(tearingLast torn: Int, to copy: String = "access.log.1") {
+        let copied = allocate()
+        copied.bytes = Array(entries["access.log"]!.inode.bytes.dropLast(torn))
+        entries[copy] = Entry(inode: copied, modified: tick(), compressed: false)
+        truncate(to: 0)
+    }
+
+    /// Time passing with no write.
+    func wait(seconds: Int64) {
+        clock += seconds * 1_000_000_000
+    }
+
     /// logrotate's `copytruncate` caught half-way: the copy has the log's first `bytes` bytes.
     func copyStarted(bytes: Int, to copy: String = "access.log.1") {
         let copied = allocate()
@@ -144,7 +158,7 @@ final class MemoryDisk {
             $0 != "access.log" && $0.hasPrefix("access.log")
                 && RotationCandidates.isRotationSuffix($0.dropFirst("access.log".count))
         }.map(open).sorted { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
-        return LogSnapshot(log: open("access.log"), rotated: rotated)
+        return LogSnapshot(log: open("access.log"), rotated: rotated, takenAt: clock)
     }
 
     /// Plans over a snapshot of now.

@@ -173,7 +173,17 @@ package struct NginxConfigTree: Sendable {
         var read: (String) throws(FormatError) -> [UInt8]
         var identity: (String) -> String
 
+        /// The main file as given (nginx's `-c`): relative includes are read from its directory,
+        /// not from the directory of the file a symbolic link points to.
+        var mainPath: String? = nil
+
         func directives(of file: String, stack: [String]) throws(FormatError) -> [Located] {
+            var reader = self
+            if reader.mainPath == nil { reader.mainPath = file }
+            return try reader.follow(file, stack: stack)
+        }
+
+        private func follow(_ file: String, stack: [String]) throws(FormatError) -> [Located] {
             let id = identity(file)
             if stack.contains(id) {
                 throw FormatError.configSyntax(
@@ -192,14 +202,14 @@ package struct NginxConfigTree: Sendable {
             for directive in parsed {
                 if directive.words.first == "include", directive.words.count == 2 {
                     var pattern = directive.words[1]
-                    if !pattern.hasPrefix("/") { pattern = directory(of: stack.first ?? id) + pattern }
+                    if !pattern.hasPrefix("/") { pattern = directory(of: mainPath ?? file) + pattern }
                     let matches = expand(pattern)
                     if matches.isEmpty, !pattern.contains(where: { "*?[".contains($0) }) {
                         throw FormatError.unreadableConfig(
                             path: pattern, reason: "included from \(file):\(directive.line) but not found")
                     }
                     for match in matches {
-                        result += try directives(of: match, stack: stack + [id])
+                        result += try follow(match, stack: stack + [id])
                     }
                     continue
                 }

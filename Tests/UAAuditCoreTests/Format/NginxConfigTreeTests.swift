@@ -68,12 +68,14 @@ import Testing
         for dir in ["etc/conf.d", "opt/conf.d"] {
             try FileManager.default.createDirectory(atPath: "\(root)/\(dir)", withIntermediateDirectories: true)
         }
-        try "http { include conf.d/*.conf; }\n".write(toFile: "\(root)/opt/nginx.conf", atomically: true, encoding: .utf8)
+        try "http { include conf.d/*.conf; }\n".write(
+            toFile: "\(root)/opt/nginx.conf", atomically: true, encoding: .utf8)
         try "log_format beside_link '$remote_addr';\n".write(
             toFile: "\(root)/etc/conf.d/a.conf", atomically: true, encoding: .utf8)
         try "log_format beside_target '$status';\n".write(
             toFile: "\(root)/opt/conf.d/a.conf", atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(atPath: "\(root)/etc/nginx.conf", withDestinationPath: "\(root)/opt/nginx.conf")
+        try FileManager.default.createSymbolicLink(
+            atPath: "\(root)/etc/nginx.conf", withDestinationPath: "\(root)/opt/nginx.conf")
         let tree = try NginxConfigTree.load(path: "\(root)/etc/nginx.conf")
         #expect(tree.files == ["\(root)/etc/nginx.conf", "\(root)/etc/conf.d/a.conf"])
         #expect(tree.definitions.map(\.name) == ["beside_link", "combined"])

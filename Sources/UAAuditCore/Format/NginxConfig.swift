@@ -57,6 +57,20 @@ package enum NginxConfig {
     }
 
     /// Splits config text into directives (blocks are flattened: `http {` is a directive too).
+    /// The byte after a backslash, as nginx copies a word: `\"`, `\'` and `\\` are the byte,
+    /// `\t`, `\r` and `\n` a tab, CR and newline; anything else keeps its backslash.
+    private static func unescape(_ n: UInt8, into word: inout [UInt8]) {
+        switch n {
+        case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"): word.append(n)
+        case UInt8(ascii: "t"): word.append(0x09)
+        case UInt8(ascii: "r"): word.append(0x0D)
+        case UInt8(ascii: "n"): word.append(0x0A)
+        default:
+            word.append(UInt8(ascii: "\\"))
+            word.append(n)
+        }
+    }
+
     static func parse(_ text: [UInt8], path: String) throws -> [Directive] {
         var directives: [Directive] = []
         var words: [String] = []
@@ -97,18 +111,8 @@ package enum NginxConfig {
                     }
                     if c == 0x0A { line += 1 }
                     if c == UInt8(ascii: "\\"), i + 1 < text.count {
-                        let n = text[i + 1]
-                        if n == 0x0A { line += 1 }
-                        switch n {
-                        case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"):
-                            word.append(n)
-                        case UInt8(ascii: "t"): word.append(0x09)
-                        case UInt8(ascii: "r"): word.append(0x0D)
-                        case UInt8(ascii: "n"): word.append(0x0A)
-                        default:
-                            word.append(c)
-                            word.append(n)
-                        }
+                        if text[i + 1] == 0x0A { line += 1 }
+                        unescape(text[i + 1], into: &word)
                         i += 2
                         continue
                     }
@@ -123,10 +127,19 @@ package enum NginxConfig {
                 if words.isEmpty { startLine = line }
                 // As nginx reads a word: space, tab, newline, ';' and '{' end it, except that
                 // '{' right after '$' belongs to a '${name}' variable; '}' never ends a word.
+                // A backslash escapes the next byte there too (`\t` is a tab, `\ ` a space).
                 let start = i
+                var word: [UInt8] = []
                 while i < text.count {
                     let c = text[i]
+                    if c == UInt8(ascii: "\\"), i + 1 < text.count {
+                        if text[i + 1] == 0x0A { line += 1 }
+                        unescape(text[i + 1], into: &word)
+                        i += 2
+                        continue
+                    }
                     if c == UInt8(ascii: "{"), i > start, text[i - 1] == UInt8(ascii: "$") {
+                        word.append(c)
                         i += 1
                         continue
                     }
@@ -135,9 +148,10 @@ package enum NginxConfig {
                     {
                         break
                     }
+                    word.append(c)
                     i += 1
                 }
-                words.append(String(decoding: text[start..<i], as: UTF8.self))
+                words.append(String(decoding: word, as: UTF8.self))
             }
         }
         flush()

@@ -93,6 +93,13 @@ import Testing
         #expect(format.string == "$time_local\t\"$http_user_agent\"\\ 'x' \\q\r\n")
     }
 
+    @Test func escapesInUnquotedWords() throws {
+        // nginx unescapes every word alike; an escaped space or ';' does not end one (and, like
+        // any other escaped byte, keeps its backslash).
+        let config = #"log_format tab $time_local\t$http_user_agent\ \;\q;"#
+        #expect(try Self.read("tab", config).string == "$time_local\t$http_user_agent\\ \\;\\q")
+    }
+
     @Test func quotesHashesAndBracesInsideQuotes() throws {
         let config = #"""
             log_format h '# {$time_local} "$http_user_agent";' ; # not part of it

@@ -12,6 +12,10 @@ messages=$(mktemp "${TMPDIR:-/tmp}/uaaudit-cron.XXXXXX") || exit 6
 status=0
 "$bin" run --quiet --heartbeat --config "$config" 2>"$messages" || status=$?
 stamp=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+# A run that stopped before its heartbeat (a config error, a missing binary) still leaves a
+# line with its exit status, so the log never goes quiet.
+grep -q '^uaaudit: run: lines ' "$messages" ||
+  echo "uaaudit: run: no heartbeat: exit $status (see the lines above; uaaudit --help lists the exit statuses)" >>"$messages"
 sed "s/^/$stamp /" "$messages" >>"$log"
 # Errors go to cron's mail as well; the heartbeat alone does not.
 grep -v '^uaaudit: run: lines ' "$messages" >&2

@@ -100,6 +100,20 @@ import Testing
                 "uaaudit: run: lines 0, malformed 0, hours closed 0, alerts sent 0, alerts pending 0, gaps 0, exit 0",
                 "uaaudit: run: lines 4, malformed 0, hours closed 0, alerts sent 0, alerts pending 0, gaps 0, exit 0",
             ])
+        // A run that stops before its heartbeat (here a config that is not there) still leaves
+        // its exit status in the log, after its message, and both reach cron's mail.
+        var broken = env
+        broken["UAAUDIT_CONFIG"] = prefix + "/etc/uaaudit/missing.json"
+        let third = try Self.shell(asAccount, environment: broken)
+        #expect(third.0 == 2)
+        let quiet = "uaaudit: run: no heartbeat: exit 2 (see the lines above; uaaudit --help lists the exit statuses)"
+        let logged = try String(contentsOfFile: prefix + "/var/log/uaaudit/uaaudit.log", encoding: .utf8)
+            .split(separator: "\n").suffix(2).map { String($0.drop { $0 != " " }.dropFirst()) }
+        #expect(
+            logged == [
+                "uaaudit: config \(prefix)/etc/uaaudit/missing.json: cannot read: No such file or directory", quiet,
+            ])
+        #expect(third.1 == logged.joined(separator: "\n") + "\n")
         let metrics = try String(
             contentsOfFile: prefix + "/var/lib/prometheus/node-exporter/uaaudit.prom", encoding: .utf8)
         #expect(metrics.contains("uaaudit_requests_total{class=\"urlsession\"} 130\n"))

@@ -15,7 +15,7 @@ struct DoctorReport {
         /// The first checked line that did not parse, and where.
         var failure: String?
         /// False when the service account's group (adm) cannot read the log by its mode.
-        var admCanRead: Bool?
+        var admCanRead: GroupReadAccess?
     }
 
     var tree: NginxConfigTree
@@ -139,10 +139,16 @@ struct DoctorReport {
                 out +=
                     "    log: readable; last \(check.checked) lines: \(check.parsed) parse as \(check.log.formatName)\n"
                 if let failure = check.failure { out += "      first that does not: \(failure)\n" }
-                if check.admCanRead == false {
+                switch check.admCanRead {
+                case .fileClosed:
                     out +=
                         "      the uaaudit account (group adm) cannot read it: make it group adm, mode 0640 "
                         + "(Debian's logrotate: create 0640 www-data adm)\n"
+                case .directoryClosed(let directory):
+                    out +=
+                        "      the uaaudit account (group adm) cannot reach it: \(directory) does not let "
+                        + "group adm search it (chmod o+x, or group adm with g+x)\n"
+                case .readable, nil: break
                 }
             } else {
                 out += "    log: readable (\(check.checked) lines checked)\n"

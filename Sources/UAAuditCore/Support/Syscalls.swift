@@ -241,19 +241,41 @@ package enum Syscalls {
         return String(cString: p)
     }
 
-    /// Whether members of group `group` (by name) may read `path` through its mode bits: the
-    /// file is the group's with group read, or readable by all. Nil when either is unknown.
-    package static func groupCanRead(_ path: String, group: String) -> Bool? {
+    /// Whether members of group `group` (by name) may read `path` through mode bits: every
+    /// directory above it lets them search it, and the file is the group's with group read,
+    /// or readable by all. Nil when it cannot be told (no such group, a stat failed).
+    package static func groupCanRead(_ path: String, group: String) -> GroupReadAccess? {
+        guard let entry = getgrnam(group) else { return nil }
+        let gid = entry.pointee.gr_gid
+        func allows(_ st: stat, all: mode_t, group: mode_t) -> Bool {
+            st.st_mode & all != 0 || (st.st_gid == gid && st.st_mode & group != 0)
+        }
+        let real = realpath(path) ?? path
+        var directory = real
+        while let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
+            directory = String(directory[..<slash])
+            var st = stat()
+            guard stat(directory, &st) == 0 else { return nil }
+            if !allows(st, all: S_IXOTH, group: S_IXGRP) { return .directoryClosed(directory) }
+        }
         var st = stat()
-        guard stat(path, &st) == 0, let entry = getgrnam(group) else { return nil }
-        if st.st_mode & S_IROTH != 0 { return true }
-        return st.st_gid == entry.pointee.gr_gid && st.st_mode & S_IRGRP != 0
+        guard stat(real, &st) == 0 else { return nil }
+        return allows(st, all: S_IROTH, group: S_IRGRP) ? .readable : .fileClosed
     }
 
     /// True when the calling user may read `path` (by `access(2)`, real ids).
     package static func isReadable(_ path: String) -> Bool {
         access(path, R_OK) == 0
     }
+}
+
+/// What mode bits say of a group reading a file.
+package enum GroupReadAccess: Equatable, Sendable {
+    case readable
+    /// The file is neither the group's with group read nor readable by all.
+    case fileClosed
+    /// This directory above the file does not let the group search it.
+    case directoryClosed(String)
 }
 
 /// The parts of stat(2) uaaudit uses.

@@ -160,10 +160,31 @@ import Testing
         let dir = try Scratch()
         try dir.write("nginx.conf", "http { access_log \(dir.path("a.log")); }\n")
         let log = try dir.write("a.log", Self.combinedLine + "\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: log)
         let result = try Tool.run(["doctor", "--nginx-conf", dir.path("nginx.conf")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.out.contains("the uaaudit account (group adm) cannot read it: make it group adm, mode 0640"))
+    }
+
+    /// A readable file in a directory group adm cannot search is as unreadable to the account.
+    @Test func aDirectoryTheAccountCannotSearchIsNamed() throws {
+        let dir = try Scratch()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
+        try FileManager.default.createDirectory(atPath: dir.path("nginx"), withIntermediateDirectories: true)
+        try dir.write("nginx.conf", "http { access_log \(dir.path("nginx/a.log")); }\n")
+        let log = try dir.write("nginx/a.log", Self.combinedLine + "\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: log)
+        try FileManager.default.setAttributes([.posixPermissions: 0o750], ofItemAtPath: dir.path("nginx"))
+        let result = try Tool.run(["doctor", "--nginx-conf", dir.path("nginx.conf")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.out.contains(
+                "the uaaudit account (group adm) cannot reach it: \(dir.path("nginx")) does not let group adm search it"))
+        // Opened up to all, the warning goes.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path("nginx"))
+        let open = try Tool.run(["doctor", "--nginx-conf", dir.path("nginx.conf")])
+        #expect(!open.out.contains("the uaaudit account"), "\(open.out)")
     }
 
     /// An access_log that is a FIFO is refused at once (opening it used to wait for a writer

@@ -1,8 +1,9 @@
 import Foundation
+import Testing
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Testing
 
 /// `uaaudit doctor --nginx-conf` on configurations laid out as Debian does: includes of
 /// `conf.d/*.conf`, several servers and logs, `access_log off`, a format without the UA,
@@ -180,7 +181,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.out.contains(
-                "the uaaudit account (group adm) cannot reach it: \(dir.path("nginx")) does not let group adm search it"))
+                "the uaaudit account (group adm) cannot reach it: \(dir.path("nginx")) does not let group adm search it"
+            ))
         // Opened up to all, the warning goes.
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path("nginx"))
         let open = try Tool.run(["doctor", "--nginx-conf", dir.path("nginx.conf")])
@@ -230,7 +232,8 @@ import Testing
         let config = dir.path("u.json")
         let result = try Tool.run(["doctor", "--nginx-conf", conf, "--write-config", config])
         #expect(result.status == 0, "\(result.out) \(result.stderr)")
-        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any]
+        let written =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any]
         #expect(written?["logs"] as? [String] == [dir.path("mysite.log")])
     }
 }

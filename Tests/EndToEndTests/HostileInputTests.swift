@@ -85,7 +85,7 @@ import Testing
         let samples = try unwrap(try Self.report(result)["malformed_samples"] as? [[String: Any]])
         #expect(samples.count == 1)
         #expect(samples.first?["line"] as? Int == 2)
-        #expect(samples.first?["reason"] as? String == "longer than the line limit")
+        #expect(samples.first?["reason"] as? String == "longer than the line limit (see --max-line-bytes)")
         #expect(samples.first?["text"] as? String == String(long.prefix(512)))
         try Self.checkMemory(result, "a 50 MB line")
     }

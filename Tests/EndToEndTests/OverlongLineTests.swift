@@ -50,7 +50,12 @@ import Testing
         let samples = try unwrap(report["malformed_samples"] as? [[String: Any]])
         #expect(samples.count == 1)
         #expect(samples.first?["line"] as? Int == 2)
-        #expect(samples.first?["reason"] as? String == "longer than the line limit")
+        #expect(samples.first?["reason"] as? String == "longer than the line limit (see --max-line-bytes)")
+        // The summary says why too, under the sample.
+        let summary = try Tool.run(["scan", "--threads", "\(threads)"] + c.options + [path])
+        let lines = summary.out.split(separator: "\n", omittingEmptySubsequences: false)
+        let at = try unwrap(lines.firstIndex { $0.hasPrefix("  \(path):2: ") })
+        #expect(lines[at + 1] == "    (longer than the line limit (see --max-line-bytes))")
     }
 
     /// With `--max-line-bytes 1024`: a line of exactly 1,024 bytes is a request, one of 1,025

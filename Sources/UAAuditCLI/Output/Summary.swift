@@ -67,6 +67,7 @@ enum Summary {
             for sample in report.malformedSamples.prefix(3) {
                 let place = "\(sample.path):\(sample.line): "
                 out += "  " + TerminalText.escape(place + sample.text, limit: width - 4) + "\n"
+                out += "    " + TerminalText.escape("(\(sample.reason))", limit: width - 6) + "\n"
             }
         }
         return out

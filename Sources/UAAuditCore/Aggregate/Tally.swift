@@ -238,5 +238,5 @@ package final class Tally {
 /// Why a line was counted as malformed.
 package enum MalformedReason: String, Sendable, Codable {
     case format = "does not match the log format"
-    case tooLong = "longer than the line limit"
+    case tooLong = "longer than the line limit (see --max-line-bytes)"
 }

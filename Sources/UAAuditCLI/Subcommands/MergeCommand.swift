@@ -33,7 +33,8 @@ struct MergeCommand {
 
         Output:
               --json               print the merged JSON report on stdout (no summary)
-          -o, --out FILE           write the merged JSON report to FILE (atomically)
+          -o, --out FILE           write the merged JSON report to FILE (atomically);
+                                   '-' is stdout. No output may be an input
               --html FILE          write it as one self-contained HTML page
           -q, --quiet              print no summary
           -h, --help               show this help
@@ -67,6 +68,18 @@ struct MergeCommand {
             return .usage
         }
 
+        do {
+            try OutputGuard.check(
+                inputs: args.positional.map { .init("the report", $0) },
+                outputs: [args.value("out").map { .init("--out", $0) }, args.value("html").map { .init("--html", $0) }]
+                    .compactMap { $0 })
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
+        // `--out -` is stdout: the report is printed as with --json.
+        let printJSON = args.flag("json") || args.value("out") == "-"
+
         // Like scan with its inputs: a report that cannot be read is named, the rest are merged.
         var status = ExitCode.success
         var inputs: [ReportMerge.Input] = []
@@ -89,7 +102,7 @@ struct MergeCommand {
         for note in outcome.notes { console.note(note) }
         let report = outcome.report
 
-        if let out = args.value("out"),
+        if let out = args.value("out"), out != "-",
             let failed = ReportOutput.write(report, to: out, console: console, untouched: "the previous one is untouched")
         {
             return failed
@@ -99,7 +112,7 @@ struct MergeCommand {
         {
             return .output
         }
-        if args.flag("json") {
+        if printJSON {
             if let failed = ReportOutput.print(report, console: console) { return failed }
         } else if !args.flag("quiet") {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
@@ -113,13 +126,7 @@ struct MergeCommand {
 
     private func compile(_ args: Arguments) throws(CLIError) -> ReportMerge.Options {
         var threshold: Threshold?
-        if let text = args.value("threshold") {
-            guard let parsed = Threshold(parsing: text) else {
-                throw CLIError(
-                    "--threshold takes a share from 0 to 1 such as 0.001, or a percentage such as 0.1%, not '\(text)'")
-            }
-            threshold = parsed
-        }
+        if let text = args.value("threshold") { threshold = try ThresholdOption.parse(text, name: "--threshold") }
         return ReportMerge.Options(
             threshold: threshold,
             minRequests: try args.integer("min-requests", range: 0...Int(Int32.max)).map { Int64($0) },

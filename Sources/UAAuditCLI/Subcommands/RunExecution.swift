@@ -48,7 +48,7 @@ struct RunExecution {
         CrashPoint.here("after-compute")
         if let signal = stop.caught { return stopped(signal) }
 
-        if let path = job.reportPath,
+        if let path = job.reportPath, path != "-",
             let failed = ReportOutput.write(
                 outcome.report, to: path, console: console, untouched: "state not committed, nothing lost")
         {
@@ -113,7 +113,8 @@ struct RunExecution {
             console.error(
                 "\(gap.log): bytes from \(gap.fromOffset) of \(gap.file) could not be read: \(gap.reason)")
         }
-        if printJSON {
+        // `--out -` is stdout: the report is printed as with --json.
+        if printJSON || job.reportPath == "-" {
             if let failed = ReportOutput.print(outcome.report, console: console) { return failed }
         } else if !quiet {
             console.out(Summary.render(outcome.report, width: 80))

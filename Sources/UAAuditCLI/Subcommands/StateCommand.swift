@@ -14,8 +14,8 @@ struct StateCommand {
         Prints what uaaudit run remembers: per log the file it follows (device,
         inode, offset) and rotated files still being read; the hours not yet
         closed and the recent closed ones; alerts waiting to be delivered; gaps.
-        A corrupt or newer-version state file is an error that names the file;
-        it is never changed by this command.
+        A missing, corrupt or newer-version state file is an error (exit 2) that
+        names the file; it is never changed by this command.
 
         \(ExitCode.helpText(for: [.success, .usage]))
         """
@@ -49,6 +49,12 @@ struct StateCommand {
         }
         guard let path else {
             console.error("which state? give --state FILE or --config FILE")
+            return .usage
+        }
+        // A typo must not show an empty state as if nothing had run yet.
+        if (try? Syscalls.status(path)) == nil {
+            console.error(
+                "state \(path) does not exist; check --state or the config's \"state\" (uaaudit run creates it)")
             return .usage
         }
         let state: RunState

@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+
+/// Issue 15's guard rails on the built binary: a mistake is exit 2 with a message that says
+/// what to do, never a silent exit 0, and no output is ever written over an input.
+@Suite struct GuardRailTests {
+    static let uaaudit = "uaaudit: "
+
+    /// Runs in `dir`, so that messages name the paths as given.
+    static func run(_ args: [String], in dir: Scratch, stdin: [UInt8]? = nil) throws -> Tool.Result {
+        try Tool.run(args, stdin: stdin, directory: dir.url)
+    }
+
+    static func scratchWithLog() throws -> Scratch {
+        let dir = try Scratch()
+        try dir.write("a.log", CommandLineTests.alertLog())
+        return dir
+    }
+
+    // MARK: strict configuration
+
+    @Test(arguments: [
+        (
+            #"{"treshold": "0.1%"}"#,
+            "config c.json: unknown key 'treshold'; did you mean 'threshold'? (keys there: alerts, format, grace_seconds, history_hours, host, html, insight, lock, lock_wait_seconds, logs, min_requests, prom, report, rules, state, threshold, top, version)"
+        ),
+        (
+            #"{"alert": []}"#,
+            "config c.json: unknown key 'alert'; did you mean 'alerts'? (keys there: alerts, format, grace_seconds, history_hours, host, html, insight, lock, lock_wait_seconds, logs, min_requests, prom, report, rules, state, threshold, top, version)"
+        ),
+        (
+            #"{"format": {"name": "ua_log", "escpe": "json"}}"#,
+            "config c.json: unknown key 'format.escpe'; did you mean 'format.escape'? (keys there: escape, name, nginx_conf, string)"
+        ),
+        (
+            #"{"insight": {"baseline_hour": 3}}"#,
+            "config c.json: unknown key 'insight.baseline_hour'; did you mean 'insight.baseline_hours'? (keys there: alert_new_family, alert_share_drop, app_classes, baseline_hours, client_key, show_client_keys)"
+        ),
+        (
+            #"{"alerts": [{"url": "http://127.0.0.1:9/x", "kind": "slack"}, {"url_evn": "X"}]}"#,
+            "config c.json: unknown key 'alerts[1].url_evn'; did you mean 'alerts[1].url_env'? (keys there: kind, mentioned_list, mentioned_mobile_list, msgtype, secret, secret_env, secret_file, url, url_env, url_file)"
+        ),
+    ])
+    func anUnknownConfigKeyAtAnyLevelIsAUsageError(config: String, message: String) throws {
+        let dir = try Self.scratchWithLog()
+        try dir.write("c.json", config)
+        for args in [["run", "-c", "c.json", "--state", "s.json", "a.log"], ["state", "show", "-c", "c.json"]] {
+            let result = try Self.run(args, in: dir)
+            #expect(result.status == 2)
+            #expect(result.stderr == Self.uaaudit + message + "\n")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.path("s.json")))
+    }
+
+    @Test func anUnknownOptionNamesTheClosestOne() throws {
+        let dir = try Self.scratchWithLog()
+        let result = try Self.run(["scan", "--jsn", "a.log"], in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr == "uaaudit: unknown option --jsn; did you mean --json? see --help\n")
+        let merge = try Self.run(["merge", "--thresold=1%", "a.json"], in: dir)
+        #expect(merge.status == 2)
+        #expect(merge.stderr == "uaaudit: unknown option --thresold; did you mean --threshold? see --help\n")
+    }
+
+    @Test func helpForAnUnknownCommandIsAUsageError() throws {
+        let result = try Tool.run(["help", "scna"])
+        #expect(result.status == 2)
+        #expect(result.out.isEmpty)
+        #expect(
+            result.stderr
+                == "uaaudit: no help for 'scna'; did you mean 'scan'? commands are scan, explain, merge, run, state, alert, classify, rules, doctor, help, version\n"
+        )
+        let command = try Tool.run(["mrege"])
+        #expect(command.status == 2)
+        #expect(
+            command.stderr
+                == "uaaudit: unknown command 'mrege'; did you mean 'merge'? commands are scan, explain, merge, run, state, alert, classify, rules, doctor, help, version\n"
+        )
+    }
+
+    @Test func aThresholdAboveFivePercentWithoutAPercentSignShowsBothReadings() throws {
+        let dir = try Self.scratchWithLog()
+        let scan = try Self.run(["scan", "--threshold", "0.1", "a.log"], in: dir)
+        #expect(scan.status == 2)
+        #expect(scan.stderr == "uaaudit: --threshold 0.1 is ambiguous: 0.1 means 10%; for 0.1% write 0.1% or 0.001\n")
+        let merge = try Self.run(["merge", "--threshold", "0.5", "a.json"], in: dir)
+        #expect(merge.stderr == "uaaudit: --threshold 0.5 is ambiguous: 0.5 means 50%; for 0.5% write 0.5% or 0.005\n")
+        try dir.write("c.json", #"{"threshold": 0.25, "state": "s.json", "logs": ["a.log"]}"#)
+        let run = try Self.run(["run", "-c", "c.json"], in: dir)
+        #expect(run.status == 2)
+        #expect(
+            run.stderr == "uaaudit: config threshold 0.25 is ambiguous: 0.25 means 25%; for 0.25% write 0.25% or 0.0025\n")
+        // The forms that say what they mean still work.
+        for threshold in ["0.1%", "10%", "0.05", "0.001"] {
+            #expect(try Self.run(["scan", "-q", "--threshold", threshold, "a.log"], in: dir).status == 0)
+        }
+    }
+
+    @Test func promMustEndInDotProm() throws {
+        let dir = try Self.scratchWithLog()
+        let scan = try Self.run(["scan", "-q", "--prom", "m.txt", "a.log"], in: dir)
+        #expect(scan.status == 2)
+        #expect(
+            scan.stderr
+                == "uaaudit: --prom m.txt must end in .prom: node_exporter's textfile collector reads only *.prom files\n")
+        try dir.write("c.json", #"{"prom": "m.txt", "state": "s.json", "logs": ["a.log"]}"#)
+        let run = try Self.run(["run", "-q", "-c", "c.json"], in: dir)
+        #expect(run.status == 2)
+        #expect(
+            run.stderr
+                == "uaaudit: config prom m.txt must end in .prom: node_exporter's textfile collector reads only *.prom files\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: dir.path("m.txt")))
+        #expect(!FileManager.default.fileExists(atPath: dir.path("s.json")))
+    }
+
+    // MARK: outputs never clobber inputs
+
+    @Test(arguments: [
+        (
+            ["scan", "-q", "--out", "a.log", "a.log"],
+            "--out a.log would overwrite the input a.log; choose another path (nothing was written)"
+        ),
+        (
+            ["scan", "-q", "--html", "./a.log", "a.log"],
+            "--html ./a.log would overwrite the input a.log; choose another path (nothing was written)"
+        ),
+        (
+            ["scan", "-q", "--prom", "link.prom", "a.log"],
+            "--prom link.prom would overwrite the input a.log; choose another path (nothing was written)"
+        ),
+        (
+            ["scan", "-q", "--out", "r.json", "--html", "sub/../r.json", "a.log"],
+            "--out r.json and --html sub/../r.json are the same file; give each its own path (nothing was written)"
+        ),
+        (
+            ["scan", "-q", "a.log", "./a.log"],
+            "the input ./a.log is a.log again (the same file); give each input once (it would be counted twice)"
+        ),
+        (
+            ["scan", "-q", "a.log", "hard.log"],
+            "the input hard.log is a.log again (the same file); give each input once (it would be counted twice)"
+        ),
+        (
+            ["scan", "-q", "--rules", "rules.json", "--out", "rules.json", "a.log"],
+            "--out rules.json would overwrite the rules file rules.json; choose another path (nothing was written)"
+        ),
+        (
+            ["run", "--state", "s.json", "--out", "s.json", "a.log"],
+            "--out s.json would overwrite --state s.json; choose another path (nothing was written)"
+        ),
+        (
+            ["run", "--state", "s.json", "--out", "a.log", "a.log"],
+            "--out a.log would overwrite the log a.log; choose another path (nothing was written)"
+        ),
+        (
+            ["run", "--state", "a.log", "a.log"],
+            "--state a.log would overwrite the log a.log; choose another path (nothing was written)"
+        ),
+        (
+            ["run", "--state", "s.json", "--lock", "s.json", "a.log"],
+            "--lock s.json would overwrite --state s.json; choose another path (nothing was written)"
+        ),
+        (
+            ["run", "--state", "s.json", "--html", "r.html", "--prom", "r.html", "a.log"],
+            "--prom r.html must end in .prom: node_exporter's textfile collector reads only *.prom files"
+        ),
+        (
+            ["merge", "r1.json", "r1.json"],
+            "the report r1.json is given twice; give each input once (it would be counted twice)"
+        ),
+        (
+            ["merge", "--out", "r1.json", "r1.json", "r2.json"],
+            "--out r1.json would overwrite the report r1.json; choose another path (nothing was written)"
+        ),
+    ])
+    func anOutputThatWouldOverwriteAnInputIsRefused(args: [String], message: String) throws {
+        let dir = try Self.scratchWithLog()
+        try FileManager.default.createDirectory(atPath: dir.path("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.path("link.prom"), withDestinationPath: "a.log")
+        try FileManager.default.linkItem(atPath: dir.path("a.log"), toPath: dir.path("hard.log"))
+        try dir.write("rules.json", #"{"rules": [{"class": "bad", "patterns": ["x"]}], "alert_class": "bad"}"#)
+        try dir.write("r1.json", "{}")
+        try dir.write("r2.json", "{}")
+        let before = try Data(contentsOf: URL(fileURLWithPath: dir.path("a.log")))
+        let listing = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+        let result = try Self.run(args, in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr == Self.uaaudit + message + "\n")
+        #expect(result.out.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.path("a.log"))) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == listing)
+        #expect(try String(contentsOfFile: dir.path("r1.json"), encoding: .utf8) == "{}")
+    }
+
+    @Test func outDashIsStandardOutput() throws {
+        let dir = try Self.scratchWithLog()
+        let viaDash = try Self.run(["scan", "--out", "-", "a.log"], in: dir)
+        let viaJSON = try Self.run(["scan", "--json", "a.log"], in: dir)
+        #expect(viaDash.status == 0)
+        #expect(viaDash.stdout == viaJSON.stdout)
+        #expect(!FileManager.default.fileExists(atPath: dir.path("-")))
+        let run = try Self.run(["run", "--state", "s.json", "--out", "-", "a.log"], in: dir)
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("{"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path("-")))
+    }
+
+    // MARK: quiet failures
+
+    @Test func stateShowOfAMissingStateNamesThePath() throws {
+        let dir = try Scratch()
+        let result = try Self.run(["state", "show", "--state", "typo.json"], in: dir)
+        #expect(result.status == 2)
+        #expect(result.out.isEmpty)
+        #expect(
+            result.stderr
+                == "uaaudit: state typo.json does not exist; check --state or the config's \"state\" (uaaudit run creates it)\n"
+        )
+    }
+
+    @Test func aLoneInputThatCannotBeReadPrintsOnlyItsError() throws {
+        let dir = try Scratch()
+        let result = try Self.run(["scan", "missing.log"], in: dir)
+        #expect(result.status == 3)
+        #expect(result.out.isEmpty)
+        #expect(result.stderr == "uaaudit: missing.log: cannot open: No such file or directory\n")
+    }
+}

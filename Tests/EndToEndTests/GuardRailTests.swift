@@ -226,4 +226,115 @@ import Testing
         #expect(result.out.isEmpty)
         #expect(result.stderr == "uaaudit: missing.log: cannot open: No such file or directory\n")
     }
+
+    // MARK: report ids and overlapping reports
+
+    static func reportID(_ bytes: [UInt8]) throws -> String? {
+        let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        return object?["report_id"] as? String
+    }
+
+    @Test func theReportIDDependsOnInputsAndOptionsOnly() throws {
+        let dir = try Scratch()
+        try dir.write("a.log", MergeTests.log().joined(separator: "\n") + "\n")
+        let one = try Tool.run(["scan", "--json", "--threads", "1", "a.log"], directory: dir.url)
+        let two = try Tool.run(
+            ["scan", "--json", "--threads", "2", "./a.log"], directory: dir.url,
+            environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        let id = try #require(try Self.reportID(one.stdout))
+        #expect(id.hasPrefix("scan-"))
+        #expect(id.count == 37)
+        #expect(try Self.reportID(two.stdout) == id)
+        let other = try Tool.run(["scan", "--json", "--threshold", "1%", "a.log"], directory: dir.url)
+        #expect(try Self.reportID(other.stdout) != id)
+        // stdin has no file to identify: the content stands for it, so it is reproducible too.
+        let text = Array(MergeTests.log().joined(separator: "\n").utf8) + [0x0A]
+        let a = try Tool.run(["scan", "--json", "-"], stdin: text, directory: dir.url)
+        let b = try Tool.run(["scan", "--json", "-"], stdin: text, directory: dir.url)
+        #expect(try Self.reportID(a.stdout) == (try Self.reportID(b.stdout)))
+        #expect(try Self.reportID(a.stdout) != id)
+    }
+
+    @Test func mergeRefusesTheSameReportTwice() throws {
+        let dir = try Scratch()
+        try dir.write("a.log", MergeTests.log().joined(separator: "\n") + "\n")
+        let report = try Tool.run(["scan", "--json", "a.log"], directory: dir.url)
+        let id = try #require(try Self.reportID(report.stdout))
+        try dir.write("a.json", report.out)
+        try dir.write("copy.json", report.out)
+        let result = try Self.run(["merge", "--out", "m.json", "a.json", "copy.json"], in: dir)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "uaaudit: a.json and copy.json overlap: they are the same report (\(id)); merging them would count those lines twice (nothing was written)\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: dir.path("m.json")))
+    }
+
+    @Test func mergeRefusesReportsThatCountedTheSameBytes() throws {
+        let dir = try Scratch()
+        let lines = MergeTests.log()
+        let early = lines[..<300].joined(separator: "\n") + "\n"
+        try dir.write("access.log", early)
+        try dir.write("early.json", try Tool.run(["scan", "--json", "access.log"], directory: dir.url).out)
+        // The log grew; the first scan's bytes are in the second too.
+        try dir.write("access.log", early + lines[300...].joined(separator: "\n") + "\n")
+        try dir.write("later.json", try Tool.run(["scan", "--json", "access.log"], directory: dir.url).out)
+        let size = early.utf8.count
+        let result = try Self.run(["merge", "-q", "--out", "m.json", "early.json", "later.json"], in: dir)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "uaaudit: early.json and later.json overlap: both counted bytes 0-\(size) of access.log; merging them would count those lines twice (nothing was written)\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: dir.path("m.json")))
+    }
+
+    @Test func aMergedReportListsWhatItWasMadeFromAndIsNotMergedWithItAgain() throws {
+        let dir = try Scratch()
+        let lines = MergeTests.log()
+        try dir.write("one.log", lines[..<300].joined(separator: "\n") + "\n")
+        try dir.write("two.log", lines[300...].joined(separator: "\n") + "\n")
+        let one = try Tool.run(["scan", "--json", "one.log"], directory: dir.url)
+        let two = try Tool.run(["scan", "--json", "two.log"], directory: dir.url)
+        try dir.write("one.json", one.out)
+        try dir.write("two.json", two.out)
+        let merged = try Self.run(["merge", "-q", "--out", "m.json", "one.json", "two.json"], in: dir)
+        #expect(merged.status == 0)
+        let object = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("m.json"))))
+                as? [String: Any])
+        let ids = [try Self.reportID(one.stdout), try Self.reportID(two.stdout)].compactMap { $0 }
+        #expect(object["merged_from"] as? [String] == ids)
+        #expect((object["report_id"] as? String)?.hasPrefix("merge-") == true)
+        let again = try Self.run(["merge", "-q", "m.json", "two.json"], in: dir)
+        #expect(again.status == 2)
+        #expect(
+            again.stderr
+                == "uaaudit: m.json and two.json overlap: m.json already holds two.json (\(ids[1])); merging them would count those lines twice (nothing was written)\n"
+        )
+    }
+
+    /// A report written before report ids (committed as it was) is known by its content.
+    @Test func aReportWithoutAnIDIsComparedByItsContent() throws {
+        let dir = try Scratch()
+        let old = Tool.repoRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures/report-before-ids.json")
+        let text = try String(contentsOf: old, encoding: .utf8)
+        #expect(!text.contains("report_id"))
+        try dir.write("old.json", text)
+        // The same content, written at another time.
+        try dir.write(
+            "again.json",
+            text.replacingOccurrences(of: "\"generated_at\" : \"1970-01-01T00:00:00Z\"", with: "\"generated_at\" : \"2026-01-01T00:00:00Z\""))
+        let result = try Self.run(["merge", "-q", "old.json", "again.json"], in: dir)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "uaaudit: old.json and again.json overlap: they are the same report (content-e8c09ac53d97bcba8fce74c2fd1bf304); merging them would count those lines twice (nothing was written)\n"
+        )
+        let alone = try Self.run(["merge", "--json", "old.json"], in: dir)
+        #expect(alone.status == 0)
+        let merged = try #require(JSONSerialization.jsonObject(with: Data(alone.stdout)) as? [String: Any])
+        #expect((merged["merged_from"] as? [String])?.first?.hasPrefix("content-") == true)
+    }
 }

@@ -22,7 +22,11 @@ struct MergeCommand {
         shares, the hours over the threshold and the totals are computed again from
         the sums. Hours are matched by their local hour and UTC offset, as a scan
         counts them, so the merge of two halves of a log equals the scan of the
-        whole. The reports must have been made with the same rules.
+        whole. The reports must have been made with the same rules, and must not
+        overlap: the same report twice (by report_id, or by content for reports
+        without one), a report already merged into another, or two reports that
+        counted the same bytes of one file is exit 2, and nothing is written. The
+        merged report lists the ids it was made from in merged_from.
 
         Options:
               --threshold X        the merged report's threshold (0.001 or 0.1%);
@@ -97,6 +101,12 @@ struct MergeCommand {
             outcome = try ReportMerge.merge(inputs, options: options)
         } catch {
             console.error(error.description)
+            return .usage
+        }
+        // Checked once the reports are known to be mergeable (same rules and policy), before
+        // anything is written: lines in two reports would be counted twice.
+        if let overlap = ReportIdentity.overlap(inputs) {
+            console.error(overlap.description)
             return .usage
         }
         for note in outcome.notes { console.note(note) }

@@ -126,8 +126,9 @@ struct ScanCommand {
         let result = scanner.scan(args.positional)
         progress?.stop()
         let now = Timestamps.now(environment: environment)
-        let report = ReportBuilder.build(
+        var report = ReportBuilder.build(
             result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now))
+        ReportIdentity.stampScan(&report, configuration: configuration)
 
         var status = ExitCode.success
         for source in result.sources {

@@ -337,4 +337,97 @@ import Testing
         let merged = try #require(JSONSerialization.jsonObject(with: Data(alone.stdout)) as? [String: Any])
         #expect((merged["merged_from"] as? [String])?.first?.hasPrefix("content-") == true)
     }
+
+    // MARK: JSON output, explain by instant, run --fail-on-alert
+
+    @Test func classifyJSONGivesOneObjectALine() throws {
+        let result = try Tool.run(["classify", "--json", Lines.urlsession, "curl/8.4.0", "-"])
+        #expect(result.status == 0)
+        #expect(
+            result.out == #"""
+                {"class":"urlsession","pattern":"MyApp/\\d+\\.\\d+\\.\\d+ \\(iPhone;.*iOS \\d+_\\d+\\)","rule":"urlsession","ua":"MyApp/5.12.1 (iPhone; iPhone15,3; Scale/3.00; iOS 17_4)"}
+                {"class":"other","pattern":null,"rule":null,"ua":"curl/8.4.0"}
+                {"class":"missing","pattern":null,"rule":null,"ua":"-"}
+
+                """#)
+        let piped = try Tool.run(["classify", "--json"], stdin: Array("a_b\"c\\ \u{1}\n".utf8))
+        #expect(piped.out == #"{"class":"other","pattern":null,"rule":null,"ua":"a_b\"c\\ \u0001"}"# + "\n")
+    }
+
+    @Test func explainFindsAnInstantAtAnyOffset() throws {
+        let dir = Tool.repoRoot.appendingPathComponent("SampleLogs")
+        let byName = try Tool.run(["explain", "2024-03-31T23:00:00+08:00", "ua_log.log"], directory: dir)
+        for instant in ["2024-03-31T15:00Z", "2024-03-31T15:59:59Z", "2024-03-31 17:30+02:00", "2024-03-31T15Z"] {
+            let byInstant = try Tool.run(["explain", instant, "ua_log.log"], directory: dir)
+            #expect(byInstant.status == 0, "\(instant): \(byInstant.stderr)")
+            #expect(byInstant.out == byName.out)
+        }
+        let outside = try Tool.run(["explain", "2024-03-31T12:00Z", "ua_log.log"], directory: dir)
+        #expect(outside.status == 2)
+        #expect(
+            outside.stderr
+                == "uaaudit: no hour 2024-03-31T12:00Z in the report; its hours: 2024-03-31T23:00:00+08:00, 2024-04-01T00:00:00+08:00\n"
+        )
+    }
+
+    @Test func explainJSONIsTheHoursEntryAndWhatJudgesIt() throws {
+        let dir = Tool.repoRoot.appendingPathComponent("SampleLogs")
+        let result = try Tool.run(["explain", "--json", "2024-03-31T15:00Z", "ua_log.log"], directory: dir)
+        #expect(result.status == 0)
+        let page = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        #expect(Set(page.keys) == ["hour", "threshold", "min_requests", "alert_class", "report_id"])
+        let report = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("ua_log.log.expected.json")))
+                as? [String: Any])
+        let hour = try #require((report["hours"] as? [[String: Any]])?.first)
+        #expect(NSDictionary(dictionary: try #require(page["hour"] as? [String: Any])) == NSDictionary(dictionary: hour))
+        #expect(page["report_id"] as? String == report["report_id"] as? String)
+        #expect(page["alert_class"] as? String == "inconsistent")
+        #expect(page["min_requests"] as? Int == 100)
+    }
+
+    @Test func stateShowJSON() throws {
+        let dir = try Self.scratchWithLog()
+        #expect(try Self.run(["run", "-q", "--state", "s.json", "--now", "2026-11-29T09:30:00Z", "a.log"], in: dir).status == 0)
+        let result = try Self.run(["state", "show", "--json", "--state", "s.json"], in: dir)
+        #expect(result.status == 0)
+        let state = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        #expect(state["path"] as? String == "s.json")
+        #expect(state["version"] as? Int == 1)
+        #expect(state["closed_hours"] as? Int == 0)
+        let open = try #require(state["open_hours"] as? [[String: Any]])
+        #expect(open.count == 1)
+        #expect(open.first?["hour"] as? String == "2026-11-29T17:00:00+08:00")
+        #expect(open.first?["requests"] as? Int == 150)
+        let logs = try #require(state["logs"] as? [[String: Any]])
+        #expect(logs.first?["log"] as? String == "a.log")
+        let current = try #require(logs.first?["current"] as? [String: Any])
+        #expect(current["offset"] as? Int == CommandLineTests.alertLog().utf8.count)
+        #expect((state["alerts_pending"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func runFailOnAlertExitsOneOnceForAnHourThatClosesBreached() throws {
+        let dir = try Self.scratchWithLog()
+        // The hour 17:00+08:00 is 09:00Z; with 300 s of grace it closes at 10:05Z.
+        let open = try Self.run(
+            ["run", "-q", "--fail-on-alert", "--state", "s.json", "--now", "2026-11-29T09:30:00Z", "a.log"], in: dir)
+        #expect(open.status == 0)
+        let closes = try Self.run(
+            ["run", "-q", "--fail-on-alert", "--state", "s.json", "--now", "2026-11-29T10:06:00Z", "a.log"], in: dir)
+        #expect(closes.status == 1)
+        #expect(closes.stderr == "")
+        let later = try Self.run(
+            ["run", "-q", "--fail-on-alert", "--state", "s.json", "--now", "2026-11-29T11:06:00Z", "a.log"], in: dir)
+        #expect(later.status == 0)
+        // Without the flag, the same closing is exit 0.
+        try FileManager.default.removeItem(atPath: dir.path("s.json"))
+        let plain = try Self.run(["run", "-q", "--state", "s.json", "--now", "2026-11-29T10:06:00Z", "a.log"], in: dir)
+        #expect(plain.status == 0)
+        // And under the threshold it is exit 0 with the flag.
+        try FileManager.default.removeItem(atPath: dir.path("s.json"))
+        let under = try Self.run(
+            ["run", "-q", "--fail-on-alert", "--threshold", "2%", "--state", "s.json", "--now", "2026-11-29T10:06:00Z",
+             "a.log"], in: dir)
+        #expect(under.status == 0)
+    }
 }

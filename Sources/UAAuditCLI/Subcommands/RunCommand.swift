@@ -24,6 +24,7 @@ struct RunCommand {
             .init(name: "json", short: nil, takesValue: false),
             .init(name: "quiet", short: "q", takesValue: false),
             .init(name: "heartbeat", short: nil, takesValue: false),
+            .init(name: "fail-on-alert", short: nil, takesValue: false),
             .init(name: "help", short: "h", takesValue: false),
         ]
 
@@ -76,9 +77,12 @@ struct RunCommand {
               --heartbeat          one line on stderr per run, even with --quiet:
                                    lines read, malformed, hours closed, alerts sent
                                    and pending, new gaps, exit status (cron/)
+              --fail-on-alert      exit 1 when an hour closed by this run alerts
+                                   (over the threshold, or a drift alert), when
+                                   nothing else went wrong
           -h, --help               show this help
 
-        \(ExitCode.helpText(for: [.success, .usage, .input, .delivery, .locked, .output, .encoding, .formatMismatch]))
+        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery, .locked, .output, .encoding, .formatMismatch]))
         """
 
     let console: Console
@@ -105,7 +109,7 @@ struct RunCommand {
         }
         return RunExecution(
             job: job, console: console, printJSON: args.flag("json"), quiet: args.flag("quiet"),
-            heartbeat: args.flag("heartbeat"), environment: environment
+            heartbeat: args.flag("heartbeat"), failOnAlert: args.flag("fail-on-alert"), environment: environment
         ).run()
     }
 }

@@ -12,6 +12,8 @@ struct RunExecution {
     let printJSON: Bool
     let quiet: Bool
     var heartbeat = false
+    /// Exit 1 when an hour this run closed alerts (and nothing outranks it).
+    var failOnAlert = false
     let environment: [String: String]
 
     func run() -> ExitCode {
@@ -122,7 +124,20 @@ struct RunExecution {
         // When several apply, the highest status wins.
         if !metricsWritten { return .output }
         if undelivered { return .delivery }
-        return outcome.errors.isEmpty ? .success : .input
+        if !outcome.errors.isEmpty { return .input }
+        return failOnAlert && !RunExecution.alertedNow(outcome, saved: saved).isEmpty ? .alert : .success
+    }
+
+    /// The hours this run closed that alert, by the report's own decision (`alerted`: over
+    /// the threshold, or a drift alert): an hour closed by an earlier run has had its exit 1.
+    static func alertedNow(_ outcome: RunEngine.RunOutcome, saved: RunState) -> [String] {
+        let closedNow = Set(
+            outcome.state.hours.filter { $0.value.closed && saved.hours[$0.key]?.closed != true }.keys.compactMap {
+                HourKey(iso8601: $0)
+            })
+        return outcome.report.hours.filter { entry in
+            entry.alerted && HourKey(iso8601: entry.hour).map { closedNow.contains($0) } == true
+        }.map(\.hour)
     }
 
     /// Sends every pending alert to the channels that have not accepted it yet; what is

@@ -40,24 +40,29 @@ enum OutputGuard {
             let identity = PathIdentity.of(other.path)
             if seen[identity] == nil { seen[identity] = other }
         }
+        // The state is written, so it may not be an input; it is read too, so no other
+        // output may be written over it.
+        if let state, state.path != "-" {
+            let identity = PathIdentity.of(state.path)
+            if let input = seen[identity] { throw overwrite(state, input) }
+            seen[identity] = state
+        }
         var written: [PathIdentity: Named] = [:]
-        for output in (state.map { [$0] } ?? []) + outputs where output.path != "-" {
+        for output in outputs where output.path != "-" {
             let identity = PathIdentity.of(output.path)
-            if let input = seen[identity] {
-                throw CLIError(
-                    "\(output.role) \(output.path) would overwrite \(input.role) \(input.path); choose another path (nothing was written)"
-                )
-            }
+            if let input = seen[identity] { throw overwrite(output, input) }
             if let earlier = written[identity] {
                 throw CLIError(
                     "\(earlier.role) \(earlier.path) and \(output.role) \(output.path) are the same file; give each its own path (nothing was written)"
                 )
             }
-            // What is written after the state must not overwrite it either: it is read too.
-            if output.role == state?.role, output.path == state?.path { seen[identity] = output } else {
-                written[identity] = output
-            }
+            written[identity] = output
         }
+    }
+
+    private static func overwrite(_ output: Named, _ input: Named) -> CLIError {
+        CLIError(
+            "\(output.role) \(output.path) would overwrite \(input.role) \(input.path); choose another path (nothing was written)")
     }
 
     /// Refuses a metrics path node_exporter would never read.

@@ -75,8 +75,13 @@ package enum RunReport {
                     ? hours.filter { $0.drift?.alert == true }.map(\.hour) : nil),
             hours: hours, malformedSamples: state.malformedSamples, gaps: state.gaps, logs: logs)
         // A run report covers the state's hours, not only the bytes this run read: it is
-        // known by its content (generated_at left out).
-        report.reportID = "run-" + ReportIdentity.contentID(report).dropFirst("content-".count)
+        // known by its content, without generated_at and without what this run happened to
+        // read (its sources and which logs it could read), so a run killed and redone gives
+        // the report, and the id, of the run that was never killed.
+        var content = report
+        content.sources = []
+        content.logs = nil
+        report.reportID = "run-" + ReportIdentity.contentID(content).dropFirst("content-".count)
         return report
     }
 }

@@ -166,6 +166,14 @@ import Testing
             "--prom r.html must end in .prom: node_exporter's textfile collector reads only *.prom files"
         ),
         (
+            ["explain", "2026-11-29T17", "a.log", "hard.log"],
+            "the input hard.log is a.log again (the same file); give each input once (it would be counted twice)"
+        ),
+        (
+            ["run", "--state", "s.json", "--out", "c.json", "-c", "c.json"],
+            "--out c.json would overwrite the config c.json; choose another path (nothing was written)"
+        ),
+        (
             ["merge", "r1.json", "r1.json"],
             "the report r1.json is given twice; give each input once (it would be counted twice)"
         ),
@@ -181,6 +189,7 @@ import Testing
         try FileManager.default.linkItem(atPath: dir.path("a.log"), toPath: dir.path("hard.log"))
         try dir.write("rules.json", #"{"rules": [{"class": "bad", "patterns": ["x"]}], "alert_class": "bad"}"#)
         try dir.write("r1.json", "{}")
+        try dir.write("c.json", #"{"logs": ["a.log"]}"#)
         try dir.write("r2.json", "{}")
         let before = try Data(contentsOf: URL(fileURLWithPath: dir.path("a.log")))
         let listing = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()

@@ -160,6 +160,8 @@ struct ExplainCommand {
         let configuration: ScanConfiguration
         do {
             configuration = try ScanCommand.configuration(args)
+            // One log under two names would count its lines twice.
+            try OutputGuard.check(inputs: inputs.map { .init("the input", $0) }, outputs: [])
         } catch {
             return .failure(Failure(message: error.message, status: .usage))
         }

@@ -44,7 +44,9 @@ struct RunCommand {
         Options (each is also a config key):
           -c, --config FILE        JSON config (see cron/uaaudit.json)
               --state FILE         state file (required, here or in the config)
-          -o, --out FILE           report file (scan's schema, hours with closed/late)
+          -o, --out FILE           report file (scan's schema, hours with closed/late);
+                                   '-' is stdout. No output, state or lock may be
+                                   a log, the config, the rules or another output
               --html FILE          the report as an HTML page, written with it
               --prom FILE          Prometheus metrics for node_exporter's textfile
                                    collector (*.prom): counters since the state

@@ -52,6 +52,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path("s.json")))
     }
 
+    @Test func anUnknownKeyInARulesFileIsAUsageError() throws {
+        let dir = try Self.scratchWithLog()
+        try dir.write("r.json", #"{"rules": [{"class": "bad", "patterns": ["x"]}], "alert_clas": "bad"}"#)
+        for args in [["scan", "--rules", "r.json", "a.log"], ["classify", "--rules", "r.json", "x"], ["rules", "lint", "r.json"]] {
+            let result = try Self.run(args, in: dir)
+            #expect(result.status == 2, "\(args)")
+            #expect(
+                result.stderr
+                    == "uaaudit: rules file r.json is not valid: unknown key 'alert_clas'; did you mean 'alert_class'? (keys there: alert_class, app, comment, examples, heap_limit_kib, match_limit, rules, scope, version)\n",
+                "\(args)")
+        }
+    }
+
     @Test func anUnknownOptionNamesTheClosestOne() throws {
         let dir = try Self.scratchWithLog()
         let result = try Self.run(["scan", "--jsn", "a.log"], in: dir)

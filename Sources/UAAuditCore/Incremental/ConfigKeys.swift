@@ -1,6 +1,6 @@
 import Foundation
 
-/// The keys a JSON config may have, at every level: anything else is an error that names the
+/// The keys a JSON config (run's config, a rules file) may have, at every level: anything else is an error that names the
 /// key, where it was, and the closest key that is allowed there (a typo must never switch a
 /// setting off in silence).
 package indirect enum ConfigKeys: Sendable {
@@ -20,6 +20,17 @@ package indirect enum ConfigKeys: Sendable {
         top[RunConfig.CodingKeys.insight.rawValue] = .object(
             keys(RunConfig.InsightChoice.CodingKeys.allCases.map(\.rawValue)))
         top[RunConfig.CodingKeys.alerts.rawValue] = .list(.object(keys(AlertChannel.CodingKeys.allCases.map(\.rawValue))))
+        return .object(top)
+    }()
+
+    /// The keys of a rules file (``RulesFile``).
+    package static let rulesFile: ConfigKeys = {
+        var top = keys(RulesFile.CodingKeys.allCases.map(\.rawValue))
+        top[RulesFile.CodingKeys.scope.rawValue] = .object(keys(RulesFile.ScopeEntry.CodingKeys.allCases.map(\.rawValue)))
+        top[RulesFile.CodingKeys.rules.rawValue] = .list(
+            .object(keys(RulesFile.RuleEntry.CodingKeys.allCases.map(\.rawValue))))
+        top[RulesFile.CodingKeys.examples.rawValue] = .list(
+            .object(keys(RulesFile.ExampleEntry.CodingKeys.allCases.map(\.rawValue))))
         return .object(top)
     }()
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import UAAuditCore
@@ -36,5 +37,29 @@ import Testing
 
     @Test func theDefaultIsTheDecodingOfAnEmptyObject() throws {
         #expect(try RunConfig.decode(Array("{}".utf8), path: "c.json") == RunConfig())
+    }
+
+    @Test(arguments: [
+        (#"{"rules": [{"class": "a", "patterns": ["x"]}], "alert_clas": "a"}"#, "alert_clas", "alert_class"),
+        (#"{"rules": [{"class": "a", "patern": ["x"]}]}"#, "rules[0].patern", "rules[0].patterns"),
+        (#"{"rules": [], "scope": {"paht": "^/api/"}}"#, "scope.paht", "scope.path"),
+        (#"{"rules": [], "examples": [{"ua": "x", "clas": "a"}]}"#, "examples[0].clas", "examples[0].class"),
+    ])
+    func aRulesFileIsCheckedAtEveryLevelToo(json: String, path: String, suggestion: String) {
+        let unknown = ConfigKeys.rulesFile.firstUnknown(in: Array(json.utf8))
+        #expect(unknown?.path == path)
+        #expect(unknown?.suggestion == suggestion)
+    }
+
+    @Test func theShippedRulesFilesHaveOnlyKnownKeys() throws {
+        let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("rules")
+        for name in ["builtin.json", "ios-defaults.json", "api-only.json"] {
+            let bytes = try [UInt8](Data(contentsOf: rules.appendingPathComponent(name)))
+            #expect(ConfigKeys.rulesFile.firstUnknown(in: bytes) == nil, "\(name)")
+        }
+        let config = try [UInt8](
+            Data(contentsOf: rules.deletingLastPathComponent().appendingPathComponent("cron/uaaudit.json")))
+        #expect(ConfigKeys.runConfig.firstUnknown(in: config) == nil)
     }
 }

@@ -91,6 +91,21 @@ import Testing
         )
     }
 
+    @Test func anUnknownActionNamesTheClosestOne() throws {
+        let state = try Tool.run(["state", "shwo", "--state", "s.json"])
+        #expect(state.status == 2)
+        #expect(
+            state.stderr
+                == "uaaudit: unknown state action 'shwo'; did you mean 'show'? usage: uaaudit state show (--state FILE | --config FILE)\n"
+        )
+        let rules = try Tool.run(["rules", "tset", "r.json"])
+        #expect(rules.status == 2)
+        #expect(
+            rules.stderr
+                == "uaaudit: unknown rules action 'tset'; did you mean 'test'? usage: uaaudit rules init|test|lint …; see uaaudit rules --help\n"
+        )
+    }
+
     @Test func aThresholdAboveFivePercentWithoutAPercentSignShowsBothReadings() throws {
         let dir = try Self.scratchWithLog()
         let scan = try Self.run(["scan", "--threshold", "0.1", "a.log"], in: dir)

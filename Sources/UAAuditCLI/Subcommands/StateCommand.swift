@@ -46,7 +46,13 @@ struct StateCommand {
                 console.out(StateCommand.help + "\n")
                 return .success
             }
-            console.error("usage: uaaudit state show (--state FILE | --config FILE)")
+            if let action = args.positional.first {
+                console.error(
+                    "unknown state action '\(action)'; did you mean 'show'? usage: uaaudit state show (--state FILE | --config FILE)"
+                )
+            } else {
+                console.error("usage: uaaudit state show (--state FILE | --config FILE)")
+            }
             return .usage
         }
         var path = args.value("state")

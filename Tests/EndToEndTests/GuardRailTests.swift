@@ -264,6 +264,17 @@ import Testing
         #expect(result.stderr == "uaaudit: missing.log: cannot open: No such file or directory\n")
     }
 
+    @Test func aRunWhoseOnlyLogCannotBeReadPrintsOnlyItsError() throws {
+        let dir = try Scratch()
+        let result = try Self.run(["run", "--state", "s.json", "missing.log"], in: dir)
+        #expect(result.status == 3)
+        #expect(result.out.isEmpty)
+        #expect(
+            result.stderr
+                == "uaaudit: missing.log: does not exist (not created yet, a mount missing, or moved away?); that log was not advanced and will be read again\n"
+        )
+    }
+
     // MARK: report ids and overlapping reports
 
     static func reportID(_ bytes: [UInt8]) throws -> String? {

@@ -30,7 +30,8 @@ struct MergeCommand {
 
         Options:
               --threshold X        the merged report's threshold (0.001 or 0.1%);
-                                   needed when the reports' thresholds differ
+                                   needed when the reports' thresholds differ;
+                                   above 0.05 needs its % (0.1 would mean 10%)
               --min-requests N     the merged report's minimum; needed when they differ
               --top N              alert-class UAs listed per hour (default 10)
               --fail-on-alert      exit 1 when a merged hour is over the threshold

@@ -56,7 +56,8 @@ struct RunCommand {
               --history-hours N    hours the report and state keep (default 48)
               --grace SECONDS      wait for late lines after an hour (default 300)
               --now TIME           stand-in for the clock: 2026-11-29T18:05:00Z
-              --threshold X        alert above this share (default 0.001, or 0.1%)
+              --threshold X        alert above this share (default 0.001, or 0.1%;
+                                   above 0.05 needs its %: 0.1 would mean 10%)
               --min-requests N     hours with fewer requests never alert (default 100)
               --top N              alert-class UAs listed per hour (default 10)
 

@@ -32,7 +32,8 @@ struct ScanCommand {
         Rules and alerting:
         \(AuditOptions.rulesHelp)
               --threshold X        alert when an hour's alert-class share is above X
-                                   (0.001 or 0.1%; default 0.001)
+                                   (0.001 or 0.1%; default 0.001; a share above
+                                   0.05 needs its %: 0.1 would mean 10%)
               --min-requests N     hours with fewer requests never alert (default 100)
               --top N              alert-class UAs listed per hour (default 10)
               --fail-on-alert      exit 1 when an hour is over the threshold (or has

@@ -55,7 +55,10 @@ import Testing
     @Test func anUnknownKeyInARulesFileIsAUsageError() throws {
         let dir = try Self.scratchWithLog()
         try dir.write("r.json", #"{"rules": [{"class": "bad", "patterns": ["x"]}], "alert_clas": "bad"}"#)
-        for args in [["scan", "--rules", "r.json", "a.log"], ["classify", "--rules", "r.json", "x"], ["rules", "lint", "r.json"]] {
+        for args in [
+            ["scan", "--rules", "r.json", "a.log"], ["classify", "--rules", "r.json", "x"],
+            ["rules", "lint", "r.json"],
+        ] {
             let result = try Self.run(args, in: dir)
             #expect(result.status == 2, "\(args)")
             #expect(
@@ -117,7 +120,8 @@ import Testing
         let run = try Self.run(["run", "-c", "c.json"], in: dir)
         #expect(run.status == 2)
         #expect(
-            run.stderr == "uaaudit: config threshold 0.25 is ambiguous: 0.25 means 25%; for 0.25% write 0.25% or 0.0025\n")
+            run.stderr
+                == "uaaudit: config threshold 0.25 is ambiguous: 0.25 means 25%; for 0.25% write 0.25% or 0.0025\n")
         // The forms that say what they mean still work.
         for threshold in ["0.1%", "10%", "0.05", "0.001"] {
             #expect(try Self.run(["scan", "-q", "--threshold", threshold, "a.log"], in: dir).status == 0)
@@ -130,7 +134,8 @@ import Testing
         #expect(scan.status == 2)
         #expect(
             scan.stderr
-                == "uaaudit: --prom m.txt must end in .prom: node_exporter's textfile collector reads only *.prom files\n")
+                == "uaaudit: --prom m.txt must end in .prom: node_exporter's textfile collector reads only *.prom files\n"
+        )
         try dir.write("c.json", #"{"prom": "m.txt", "state": "s.json", "logs": ["a.log"]}"#)
         let run = try Self.run(["run", "-q", "-c", "c.json"], in: dir)
         #expect(run.status == 2)
@@ -373,7 +378,8 @@ import Testing
         // The same content, written at another time.
         try dir.write(
             "again.json",
-            text.replacingOccurrences(of: "\"generated_at\" : \"1970-01-01T00:00:00Z\"", with: "\"generated_at\" : \"2026-01-01T00:00:00Z\""))
+            text.replacingOccurrences(
+                of: "\"generated_at\" : \"1970-01-01T00:00:00Z\"", with: "\"generated_at\" : \"2026-01-01T00:00:00Z\""))
         let result = try Self.run(["merge", "-q", "old.json", "again.json"], in: dir)
         #expect(result.status == 2)
         #expect(
@@ -428,7 +434,8 @@ import Testing
             JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("ua_log.log.expected.json")))
                 as? [String: Any])
         let hour = try #require((report["hours"] as? [[String: Any]])?.first)
-        #expect(NSDictionary(dictionary: try #require(page["hour"] as? [String: Any])) == NSDictionary(dictionary: hour))
+        #expect(
+            NSDictionary(dictionary: try #require(page["hour"] as? [String: Any])) == NSDictionary(dictionary: hour))
         #expect(page["report_id"] as? String == report["report_id"] as? String)
         #expect(page["alert_class"] as? String == "inconsistent")
         #expect(page["min_requests"] as? Int == 100)
@@ -436,7 +443,9 @@ import Testing
 
     @Test func stateShowJSON() throws {
         let dir = try Self.scratchWithLog()
-        #expect(try Self.run(["run", "-q", "--state", "s.json", "--now", "2026-11-29T09:30:00Z", "a.log"], in: dir).status == 0)
+        #expect(
+            try Self.run(["run", "-q", "--state", "s.json", "--now", "2026-11-29T09:30:00Z", "a.log"], in: dir).status
+                == 0)
         let result = try Self.run(["state", "show", "--json", "--state", "s.json"], in: dir)
         #expect(result.status == 0)
         let state = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
@@ -474,8 +483,11 @@ import Testing
         // And under the threshold it is exit 0 with the flag.
         try FileManager.default.removeItem(atPath: dir.path("s.json"))
         let under = try Self.run(
-            ["run", "-q", "--fail-on-alert", "--threshold", "2%", "--state", "s.json", "--now", "2026-11-29T10:06:00Z",
-             "a.log"], in: dir)
+            [
+                "run", "-q", "--fail-on-alert", "--threshold", "2%", "--state", "s.json", "--now",
+                "2026-11-29T10:06:00Z",
+                "a.log",
+            ], in: dir)
         #expect(under.status == 0)
     }
 }

@@ -62,7 +62,8 @@ enum OutputGuard {
 
     private static func overwrite(_ output: Named, _ input: Named) -> CLIError {
         CLIError(
-            "\(output.role) \(output.path) would overwrite \(input.role) \(input.path); choose another path (nothing was written)")
+            "\(output.role) \(output.path) would overwrite \(input.role) \(input.path); choose another path (nothing was written)"
+        )
     }
 
     /// Refuses a metrics path node_exporter would never read.

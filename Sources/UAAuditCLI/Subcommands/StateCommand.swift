@@ -210,8 +210,11 @@ struct StateJSON: Encodable {
         self.path = path
         version = state.version
         newestSeen = state.newestSeen.map { Timestamps.iso8601UTC(seconds: $0) }
-        logs = state.logs.sorted { $0.key < $1.key }.map { Log(log: $0.key, current: $0.value.current.map(File.init), draining: $0.value.draining.map(File.init)) }
-        let hours = state.hours.compactMap { iso, h in HourKey(iso8601: iso).map { ($0, iso, h) } }.sorted { $0.0 < $1.0 }
+        logs = state.logs.sorted { $0.key < $1.key }.map {
+            Log(log: $0.key, current: $0.value.current.map(File.init), draining: $0.value.draining.map(File.init))
+        }
+        let hours = state.hours.compactMap { iso, h in HourKey(iso8601: iso).map { ($0, iso, h) } }
+            .sorted { $0.0 < $1.0 }
         openHours = hours.filter { !$0.2.closed }.map {
             OpenHour(hour: $0.1, requests: $0.2.classes.values.reduce(0, +) + $0.2.errors)
         }

@@ -19,14 +19,16 @@ package indirect enum ConfigKeys: Sendable {
             keys(RunConfig.FormatChoice.CodingKeys.allCases.map(\.rawValue)))
         top[RunConfig.CodingKeys.insight.rawValue] = .object(
             keys(RunConfig.InsightChoice.CodingKeys.allCases.map(\.rawValue)))
-        top[RunConfig.CodingKeys.alerts.rawValue] = .list(.object(keys(AlertChannel.CodingKeys.allCases.map(\.rawValue))))
+        top[RunConfig.CodingKeys.alerts.rawValue] = .list(
+            .object(keys(AlertChannel.CodingKeys.allCases.map(\.rawValue))))
         return .object(top)
     }()
 
     /// The keys of a rules file (``RulesFile``).
     package static let rulesFile: ConfigKeys = {
         var top = keys(RulesFile.CodingKeys.allCases.map(\.rawValue))
-        top[RulesFile.CodingKeys.scope.rawValue] = .object(keys(RulesFile.ScopeEntry.CodingKeys.allCases.map(\.rawValue)))
+        top[RulesFile.CodingKeys.scope.rawValue] = .object(
+            keys(RulesFile.ScopeEntry.CodingKeys.allCases.map(\.rawValue)))
         top[RulesFile.CodingKeys.rules.rawValue] = .list(
             .object(keys(RulesFile.RuleEntry.CodingKeys.allCases.map(\.rawValue))))
         top[RulesFile.CodingKeys.examples.rawValue] = .list(

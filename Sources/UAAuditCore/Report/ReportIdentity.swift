@@ -95,8 +95,9 @@ package enum ReportIdentity {
     }
 
     package static func mergedID(mergedFrom: [String], threshold: Double, minRequests: Int64, top: Int) -> String {
-        "merge-" + digest(
-            encoded(MergeBasis(mergedFrom: mergedFrom, threshold: threshold, minRequests: minRequests, top: top)))
+        "merge-"
+            + digest(
+                encoded(MergeBasis(mergedFrom: mergedFrom, threshold: threshold, minRequests: minRequests, top: top)))
     }
 
     /// A hash of the report's content with `generated_at` left out (so two runs over the
@@ -124,8 +125,10 @@ package enum ReportIdentity {
                 if ids[i] == ids[j] {
                     return .overlapping(first: a.path, other: b.path, why: "they are the same report (\(ids[i]))")
                 }
-                for (x, y, inner) in [(a, b, ids[j]), (b, a, ids[i])] where x.report.mergedFrom?.contains(inner) == true {
-                    return .overlapping(first: a.path, other: b.path, why: "\(x.path) already holds \(y.path) (\(inner))")
+                for (x, y, inner) in [(a, b, ids[j]), (b, a, ids[i])] where x.report.mergedFrom?.contains(inner) == true
+                {
+                    return .overlapping(
+                        first: a.path, other: b.path, why: "\(x.path) already holds \(y.path) (\(inner))")
                 }
                 if let shared = sharedRange(a.report, b.report) {
                     return .overlapping(first: a.path, other: b.path, why: shared)

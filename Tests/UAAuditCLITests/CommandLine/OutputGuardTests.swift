@@ -49,7 +49,9 @@ import Testing
                 try OutputGuard.check(
                     inputs: [.init("the log", log)], state: .init("--state", state),
                     outputs: [.init("the lock", p.url.path + "/./s.json")])
-            } == "the lock \(p.url.path + "/./s.json") would overwrite --state \(state); choose another path (nothing was written)")
+            }
+                == "the lock \(p.url.path + "/./s.json") would overwrite --state \(state); choose another path (nothing was written)"
+        )
     }
 
     @Test(arguments: [("m.txt", false), ("m.prom", true), ("dir/uaaudit.prom", true), ("m.prom.tmp", false)])

@@ -8,8 +8,14 @@ import Testing
         (#"{"version": 1, "threshold": "0.1%"}"#, nil, nil),
         (#"{"treshold": "0.1%"}"#, "treshold", "threshold"),
         (#"{"format": {"name": "x", "escpe": "json"}}"#, "format.escpe", "format.escape"),
-        (#"{"insight": {"client_key": "remote_addr", "alert_new_famly": "5%"}}"#, "insight.alert_new_famly", "insight.alert_new_family"),
-        (#"{"alerts": [{"url": "http://h/"}, {"url": "http://h/", "secert": "s"}]}"#, "alerts[1].secert", "alerts[1].secret"),
+        (
+            #"{"insight": {"client_key": "remote_addr", "alert_new_famly": "5%"}}"#, "insight.alert_new_famly",
+            "insight.alert_new_family"
+        ),
+        (
+            #"{"alerts": [{"url": "http://h/"}, {"url": "http://h/", "secert": "s"}]}"#, "alerts[1].secert",
+            "alerts[1].secret"
+        ),
         // A value's inside is not a key: logs are strings, app_classes a list.
         (#"{"logs": ["a"], "insight": {"app_classes": ["x"]}}"#, nil, nil),
         // Not JSON: the decoder says what is wrong.

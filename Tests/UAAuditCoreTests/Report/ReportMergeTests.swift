@@ -230,7 +230,9 @@ import Testing
 }
 
 @Suite struct ReportIdentityTests {
-    static func source(_ identity: String?, offset: Int64?, bytes: Int64, path: String = "a.log") -> Report.SourceEntry {
+    static func source(_ identity: String?, offset: Int64?, bytes: Int64, path: String = "a.log")
+        -> Report.SourceEntry
+    {
         Report.SourceEntry(path: path, lines: 1, bytes: bytes, error: nil, identity: identity, offset: offset)
     }
 
@@ -244,7 +246,10 @@ import Testing
 
     static let cases: [([Report.SourceEntry], [Report.SourceEntry], String?)] = [
         ([source("f1", offset: 0, bytes: 100)], [source("f1", offset: 100, bytes: 50)], nil),
-        ([source("f1", offset: 0, bytes: 100)], [source("f1", offset: 99, bytes: 50)], "both counted bytes 99-100 of a.log"),
+        (
+            [source("f1", offset: 0, bytes: 100)], [source("f1", offset: 99, bytes: 50)],
+            "both counted bytes 99-100 of a.log"
+        ),
         (
             [source("f1", offset: 10, bytes: 100)], [source("f1", offset: 0, bytes: 500, path: "b.log")],
             "both counted bytes 10-110 of a.log (b.log)"

@@ -16,7 +16,11 @@ import Testing
         #expect(Suggestion.distance("", "abc") == 3)
         #expect(Suggestion.distance("kitten", "sitting") == 3)
         #expect(Suggestion.distance("same", "same") == 0)
+        #expect(Suggestion.distance("tset", "test") == 1)
         #expect(Suggestion.closest(to: "x", among: []) == nil)
+        // Equally close: the one that starts alike.
+        #expect(Suggestion.closest(to: "lnit", among: ["init", "test", "lint"]) == "lint")
+        #expect(Suggestion.closest(to: "inti", among: ["init", "test", "lint"]) == "init")
     }
 }
 

@@ -29,6 +29,16 @@ public enum UAAuditCLI {
         \(ExitCode.helpText)
         """
 
+    static let commands = [
+        "scan", "explain", "merge", "run", "state", "alert", "classify", "rules", "doctor", "help", "version",
+    ]
+
+    /// The message for a command that does not exist, with the closest one.
+    static func unknownCommand(_ word: String, doing what: String) -> String {
+        let closest = Suggestion.closest(to: word, among: commands) ?? "help"
+        return "\(what) '\(word)'; did you mean '\(closest)'? commands are \(commands.joined(separator: ", "))"
+    }
+
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         Syscalls.returnLargeBlocksToTheSystem()
@@ -69,16 +79,17 @@ public enum UAAuditCLI {
             case "state": console.out(StateCommand.help + "\n")
             case "alert": console.out(AlertCommand.help + "\n")
             case "doctor": console.out(DoctorCommand.help + "\n")
-            default: console.out(help + "\n")
+            case nil, "help", "version": console.out(help + "\n")
+            case let other?:
+                console.error(unknownCommand(other, doing: "no help for"))
+                return ExitCode.usage.rawValue
             }
             status = .success
         case "version", "--version":
             console.out("uaaudit \(version)\n")
             status = .success
         default:
-            console.error(
-                "unknown command '\(command)'; commands are scan, explain, merge, run, state, alert, classify, rules, doctor, help, version"
-            )
+            console.error(unknownCommand(command, doing: "unknown command"))
             status = .usage
         }
         return status.rawValue

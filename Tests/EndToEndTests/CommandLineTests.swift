@@ -116,10 +116,12 @@ import Testing
         var big = ""
         for _ in 0..<100 { big += Self.alertLog() }
         let log = try dir.write("big.log", big)
+        // Two files (the same one twice would be refused): a longer scan.
+        let copy = try dir.write("big2.log", big)
         for output in ["--json", "--top=5"] {
             let result = try ExternalTool.run(
                 "/bin/bash",
-                ["-c", "set -o pipefail; '\(Tool.binary.path)' scan \(output) '\(log)' '\(log)' | \(reader)"])
+                ["-c", "set -o pipefail; '\(Tool.binary.path)' scan \(output) '\(log)' '\(copy)' | \(reader)"])
             #expect(result.stderr == "", "\(output)")
             #expect(result.status == 0, "\(output)")
         }

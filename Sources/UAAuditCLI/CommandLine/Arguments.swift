@@ -1,3 +1,5 @@
+import UAAuditCore
+
 /// The first phase of option parsing: words into named values, with no I/O and no meaning yet.
 ///
 /// Accepts `--name value`, `--name=value`, flags, short aliases, repeated options, `--` and `-`.
@@ -44,7 +46,8 @@ struct Arguments {
                 name = spec.name
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                throw CLIError("unknown option --\(name); see --help")
+                let closest = Suggestion.closest(to: name, among: specs.map(\.name)).map { "did you mean --\($0)? " }
+                throw CLIError("unknown option --\(name); \(closest ?? "")see --help")
             }
             if spec.takesValue {
                 let value: String

@@ -1,8 +1,12 @@
+import Foundation
 import UAAuditCore
 
 /// `uaaudit classify`: which class a UA gets, and which rule and pattern gave it.
 struct ClassifyCommand {
-    static let specs: [Arguments.Spec] = AuditOptions.ruleSpecs + [.init(name: "help", short: "h", takesValue: false)]
+    static let specs: [Arguments.Spec] =
+        AuditOptions.ruleSpecs + [
+            .init(name: "json", short: nil, takesValue: false), .init(name: "help", short: "h", takesValue: false),
+        ]
 
     static let help = """
         Usage: uaaudit classify [--rules FILE] UA...
@@ -16,11 +20,16 @@ struct ClassifyCommand {
 
         Options:
         \(AuditOptions.rulesHelp)
+              --json               one JSON object a line: {"ua", "class", "rule",
+                                   "pattern"}; rule and pattern are null when no
+                                   rule matched; a UA's bytes that are not UTF-8
+                                   are written \\xHH, as in reports
           -h, --help               show this help
 
         Examples:
           uaaudit classify 'App/1 CFNetwork/1494.0.7 Darwin/23.4.0'
           uaaudit classify --rules rules/ios-defaults.json < uas.txt
+          uaaudit classify --json < uas.txt | jq -r 'select(.class == "other") | .ua'
 
         \(ExitCode.helpText(for: [.success, .usage, .input]))
         """
@@ -42,7 +51,7 @@ struct ClassifyCommand {
             return .usage
         }
         let output = BufferedOutput(console: console)
-        let printer = ClassifyPrinter(rules: rules, output: output)
+        let printer = ClassifyPrinter(rules: rules, output: output, json: args.flag("json"))
         if !args.positional.isEmpty {
             for ua in args.positional { printer.print(Array(ua.utf8).span.bytes) }
             output.flush()
@@ -79,7 +88,11 @@ final class ClassifyPrinter {
     private let rules: RuleSet
     static let shownLimit = 200
 
-    init(rules: RuleSet, output: BufferedOutput) {
+    /// JSON lines instead of the two-line text.
+    let json: Bool
+
+    init(rules: RuleSet, output: BufferedOutput, json: Bool = false) {
+        self.json = json
         self.rules = rules
         self.classifier = Classifier(rules: rules)
         self.output = output
@@ -98,6 +111,10 @@ final class ClassifyPrinter {
     }
 
     func print(_ ua: RawSpan) {
+        if json {
+            printJSON(ua)
+            return
+        }
         if Classifier.isMissing(ua) {
             output.append(columns[rules.missingIndex])
             if ua.byteCount == 0 { output.append("(empty)\n") } else { showUA(ua) }
@@ -119,7 +136,33 @@ final class ClassifyPrinter {
         output.append(match.rule < ruleLines.count ? ruleLines[match.rule][match.pattern] : otherLine)
     }
 
+    /// One line `{"class":…,"pattern":…,"rule":…,"ua":…}` (keys sorted, as in reports).
+    private func printJSON(_ ua: RawSpan) {
+        let bytes = ua.withUnsafeBytes { Array($0) }
+        let text = ReportText.render(bytes)
+        var line: ClassifyLine
+        if Classifier.isMissing(ua) {
+            line = ClassifyLine(ua: text, class: rules.classNames[rules.missingIndex], rule: nil, pattern: nil)
+        } else if let match = classifier.firstMatch(ua) {
+            let rule = match.rule < rules.rules.count ? rules.rules[match.rule] : nil
+            line = ClassifyLine(
+                ua: text, class: rules.classNames[match.rule], rule: rule?.name,
+                pattern: rule?.patterns[match.pattern].source)
+        } else {
+            let explanation = classifier.explain(bytes)
+            line = ClassifyLine(ua: text, class: "errors", rule: nil, pattern: explanation.pattern)
+            line.error = explanation.failure
+        }
+        output.append(line.encoded())
+    }
+
     func printOverlong(length: Int) {
+        if json {
+            var line = ClassifyLine(ua: nil, class: "errors", rule: nil, pattern: nil)
+            line.error = "a line of \(length) bytes, over the \(UALines.maxLineBytes)-byte limit: not classified"
+            output.append(line.encoded())
+            return
+        }
         output.append(errorsColumn)
         output.append("(a line of \(length) bytes, over the \(UALines.maxLineBytes)-byte limit: not classified)\n")
         output.append(String(repeating: " ", count: width) + "not classified\n")
@@ -137,5 +180,32 @@ final class ClassifyPrinter {
                     ReportText.render(ua.withUnsafeBytes { Array($0) }), limit: ClassifyPrinter.shownLimit))
         }
         output.append([0x0A])
+    }
+}
+
+/// One line of `classify --json`; absent values are written as null, so every line has the
+/// same keys (`error` only when the UA could not be classified).
+struct ClassifyLine: Encodable {
+    var ua: String?
+    var `class`: String
+    var rule: String?
+    var pattern: String?
+    var error: String?
+
+    enum CodingKeys: String, CodingKey { case ua, `class`, rule, pattern, error }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(ua, forKey: .ua)
+        try c.encode(`class`, forKey: .class)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(pattern, forKey: .pattern)
+        try c.encodeIfPresent(error, forKey: .error)
+    }
+
+    func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return ((try? encoder.encode(self)).map { [UInt8]($0) } ?? Array("{}".utf8)) + [0x0A]
     }
 }

@@ -11,6 +11,7 @@ struct ExplainCommand {
             .init(name: "top", short: nil, takesValue: true),
             .init(name: "threads", short: "j", takesValue: true),
             .init(name: "max-line-bytes", short: nil, takesValue: true),
+            .init(name: "json", short: nil, takesValue: false),
             .init(name: "help", short: "h", takesValue: false),
         ]
 
@@ -25,7 +26,14 @@ struct ExplainCommand {
         report, merge), or scans the logs first with scan's options.
 
         HOUR is an hour of the report: 2026-11-29T17:00:00+08:00, or a prefix of it
-        such as 2026-11-29T17 or '2026-11-29 17:00' (it must name one hour).
+        such as 2026-11-29T17 or '2026-11-29 17:00' (it must name one hour), or an
+        instant with its zone, found at whatever offset it was logged:
+        2026-11-29T09:00Z finds the hour logged as 2026-11-29T17:00:00+08:00.
+
+        Output:
+              --json               the hour's report entry as one JSON object, with
+                                   the report's threshold, min_requests,
+                                   alert_class and report_id (keys sorted)
 
         Options for logs (as scan; see uaaudit scan --help):
         \(AuditOptions.formatHelp)
@@ -38,8 +46,9 @@ struct ExplainCommand {
         Examples:
           uaaudit explain 2026-11-29T17 /var/lib/uaaudit/report.json
           uaaudit explain '2024-03-31 23:00' SampleLogs/ua_log.log
+          uaaudit explain 2024-03-31T15:00Z --json SampleLogs/ua_log.log
 
-        \(ExitCode.helpText(for: [.success, .usage, .input]))
+        \(ExitCode.helpText(for: [.success, .usage, .input, .encoding]))
         """
 
     let console: Console
@@ -86,16 +95,52 @@ struct ExplainCommand {
                     + "; its hours: " + (shown.isEmpty ? "none" : shown.joined(separator: ", ")))
             return .usage
         }
+        if args.flag("json") {
+            let page = ExplainJSON(
+                hour: hour, threshold: report.threshold, minRequests: report.minRequests,
+                alertClass: report.rules.alertClass, reportID: report.reportID)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            guard let bytes = try? encoder.encode(page) else {
+                console.error("cannot encode the hour \(hour.hour) (an internal error; please report it)")
+                return .encoding
+            }
+            console.out(bytes: [UInt8](bytes) + [0x0A])
+            return .success
+        }
         let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
         console.out(ExplainPage.render(hour, of: report, source: inputs.joined(separator: " "), palette: palette))
         return .success
     }
 
-    /// The hours whose name starts with `text` (a space may stand for the `T`).
+    /// The hours whose name starts with `text` (a space may stand for the `T`); when `text`
+    /// names an instant with its zone (`2024-03-31T15:00Z`), the hours that hold that instant
+    /// at any offset (the hour logged as `2024-03-31T23:00:00+08:00`).
     static func hours(matching text: String, in report: Report) -> [Report.HourEntry] {
         let wanted = text.replacingOccurrences(of: " ", with: "T")
         if let exact = report.hours.first(where: { $0.hour == wanted }) { return [exact] }
-        return report.hours.filter { $0.hour.hasPrefix(wanted) }
+        let named = report.hours.filter { $0.hour.hasPrefix(wanted) }
+        guard named.isEmpty, let instant = InstantText.parse(text) else { return named }
+        return report.hours.filter { entry in
+            guard let start = HourKey(iso8601: entry.hour)?.startInstant else { return false }
+            return start <= instant && instant < start + 3600
+        }
+    }
+
+    /// What `explain --json` prints: the hour's entry, as in the report, and what it is judged by.
+    struct ExplainJSON: Encodable {
+        var hour: Report.HourEntry
+        var threshold: Double
+        var minRequests: Int64
+        var alertClass: String
+        var reportID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case hour, threshold
+            case minRequests = "min_requests"
+            case alertClass = "alert_class"
+            case reportID = "report_id"
+        }
     }
 
     struct Failure: Error {
@@ -115,6 +160,8 @@ struct ExplainCommand {
         let configuration: ScanConfiguration
         do {
             configuration = try ScanCommand.configuration(args)
+            // One log under two names would count its lines twice.
+            try OutputGuard.check(inputs: inputs.map { .init("the input", $0) }, outputs: [])
         } catch {
             return .failure(Failure(message: error.message, status: .usage))
         }
@@ -123,8 +170,10 @@ struct ExplainCommand {
             return .failure(Failure(message: "\(failed.path): \(failed.error!)", status: .input))
         }
         let now = Timestamps.now(environment: environment)
-        return .success(
-            ReportBuilder.build(result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now)))
+        var report = ReportBuilder.build(
+            result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now))
+        ReportIdentity.stampScan(&report, configuration: configuration)
+        return .success(report)
     }
 
     /// Whether the file is a report rather than a log, by its content: one JSON object whose

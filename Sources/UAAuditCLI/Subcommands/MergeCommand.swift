@@ -22,18 +22,24 @@ struct MergeCommand {
         shares, the hours over the threshold and the totals are computed again from
         the sums. Hours are matched by their local hour and UTC offset, as a scan
         counts them, so the merge of two halves of a log equals the scan of the
-        whole. The reports must have been made with the same rules.
+        whole. The reports must have been made with the same rules, and must not
+        overlap: the same report twice (by report_id, or by content for reports
+        without one), a report already merged into another, or two reports that
+        counted the same bytes of one file is exit 2, and nothing is written. The
+        merged report lists the ids it was made from in merged_from.
 
         Options:
               --threshold X        the merged report's threshold (0.001 or 0.1%);
-                                   needed when the reports' thresholds differ
+                                   needed when the reports' thresholds differ;
+                                   above 0.05 needs its % (0.1 would mean 10%)
               --min-requests N     the merged report's minimum; needed when they differ
               --top N              alert-class UAs listed per hour (default 10)
               --fail-on-alert      exit 1 when a merged hour is over the threshold
 
         Output:
               --json               print the merged JSON report on stdout (no summary)
-          -o, --out FILE           write the merged JSON report to FILE (atomically)
+          -o, --out FILE           write the merged JSON report to FILE (atomically);
+                                   '-' is stdout. No output may be an input
               --html FILE          write it as one self-contained HTML page
           -q, --quiet              print no summary
           -h, --help               show this help
@@ -67,6 +73,18 @@ struct MergeCommand {
             return .usage
         }
 
+        do {
+            try OutputGuard.check(
+                inputs: args.positional.map { .init("the report", $0) },
+                outputs: [args.value("out").map { .init("--out", $0) }, args.value("html").map { .init("--html", $0) }]
+                    .compactMap { $0 })
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
+        // `--out -` is stdout: the report is printed as with --json.
+        let printJSON = args.flag("json") || args.value("out") == "-"
+
         // Like scan with its inputs: a report that cannot be read is named, the rest are merged.
         var status = ExitCode.success
         var inputs: [ReportMerge.Input] = []
@@ -86,10 +104,16 @@ struct MergeCommand {
             console.error(error.description)
             return .usage
         }
+        // Checked once the reports are known to be mergeable (same rules and policy), before
+        // anything is written: lines in two reports would be counted twice.
+        if let overlap = ReportIdentity.overlap(inputs) {
+            console.error(overlap.description)
+            return .usage
+        }
         for note in outcome.notes { console.note(note) }
         let report = outcome.report
 
-        if let out = args.value("out"),
+        if let out = args.value("out"), out != "-",
             let failed = ReportOutput.write(report, to: out, console: console, untouched: "the previous one is untouched")
         {
             return failed
@@ -99,7 +123,7 @@ struct MergeCommand {
         {
             return .output
         }
-        if args.flag("json") {
+        if printJSON {
             if let failed = ReportOutput.print(report, console: console) { return failed }
         } else if !args.flag("quiet") {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
@@ -113,13 +137,7 @@ struct MergeCommand {
 
     private func compile(_ args: Arguments) throws(CLIError) -> ReportMerge.Options {
         var threshold: Threshold?
-        if let text = args.value("threshold") {
-            guard let parsed = Threshold(parsing: text) else {
-                throw CLIError(
-                    "--threshold takes a share from 0 to 1 such as 0.001, or a percentage such as 0.1%, not '\(text)'")
-            }
-            threshold = parsed
-        }
+        if let text = args.value("threshold") { threshold = try ThresholdOption.parse(text, name: "--threshold") }
         return ReportMerge.Options(
             threshold: threshold,
             minRequests: try args.integer("min-requests", range: 0...Int(Int32.max)).map { Int64($0) },

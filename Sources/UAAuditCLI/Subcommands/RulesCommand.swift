@@ -71,7 +71,12 @@ struct RulesCommand {
         case "lint":
             guard args.values.isEmpty, rest.count == 1 else { return usage("usage: uaaudit rules lint FILE") }
             return lint(path: rest[0])
-        default:
+        case let action?:
+            let closest = Suggestion.closest(to: action, among: ["init", "test", "lint"]) ?? "init"
+            return usage(
+                "unknown rules action '\(action)'; did you mean '\(closest)'? usage: uaaudit rules init|test|lint …; see uaaudit rules --help"
+            )
+        case nil:
             return usage("usage: uaaudit rules init|test|lint …; see uaaudit rules --help")
         }
     }

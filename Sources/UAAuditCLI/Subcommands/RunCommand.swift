@@ -24,6 +24,7 @@ struct RunCommand {
             .init(name: "json", short: nil, takesValue: false),
             .init(name: "quiet", short: "q", takesValue: false),
             .init(name: "heartbeat", short: nil, takesValue: false),
+            .init(name: "fail-on-alert", short: nil, takesValue: false),
             .init(name: "help", short: "h", takesValue: false),
         ]
 
@@ -43,7 +44,9 @@ struct RunCommand {
         Options (each is also a config key):
           -c, --config FILE        JSON config (see cron/uaaudit.json)
               --state FILE         state file (required, here or in the config)
-          -o, --out FILE           report file (scan's schema, hours with closed/late)
+          -o, --out FILE           report file (scan's schema, hours with closed/late);
+                                   '-' is stdout. No output, state or lock may be
+                                   a log, the config, the rules or another output
               --html FILE          the report as an HTML page, written with it
               --prom FILE          Prometheus metrics for node_exporter's textfile
                                    collector (*.prom): counters since the state
@@ -53,7 +56,8 @@ struct RunCommand {
               --history-hours N    hours the report and state keep (default 48)
               --grace SECONDS      wait for late lines after an hour (default 300)
               --now TIME           stand-in for the clock: 2026-11-29T18:05:00Z
-              --threshold X        alert above this share (default 0.001, or 0.1%)
+              --threshold X        alert above this share (default 0.001, or 0.1%;
+                                   above 0.05 needs its %: 0.1 would mean 10%)
               --min-requests N     hours with fewer requests never alert (default 100)
               --top N              alert-class UAs listed per hour (default 10)
 
@@ -76,9 +80,12 @@ struct RunCommand {
               --heartbeat          one line on stderr per run, even with --quiet:
                                    lines read, malformed, hours closed, alerts sent
                                    and pending, new gaps, exit status (cron/)
+              --fail-on-alert      exit 1 when an hour closed by this run alerts
+                                   (over the threshold, or a drift alert), when
+                                   nothing else went wrong
           -h, --help               show this help
 
-        \(ExitCode.helpText(for: [.success, .usage, .input, .delivery, .locked, .output, .encoding, .formatMismatch]))
+        \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery, .locked, .output, .encoding, .formatMismatch]))
         """
 
     let console: Console
@@ -105,7 +112,7 @@ struct RunCommand {
         }
         return RunExecution(
             job: job, console: console, printJSON: args.flag("json"), quiet: args.flag("quiet"),
-            heartbeat: args.flag("heartbeat"), environment: environment
+            heartbeat: args.flag("heartbeat"), failOnAlert: args.flag("fail-on-alert"), environment: environment
         ).run()
     }
 }

@@ -12,6 +12,8 @@ struct RunExecution {
     let printJSON: Bool
     let quiet: Bool
     var heartbeat = false
+    /// Exit 1 when an hour this run closed alerts (and nothing outranks it).
+    var failOnAlert = false
     let environment: [String: String]
 
     func run() -> ExitCode {
@@ -48,7 +50,7 @@ struct RunExecution {
         CrashPoint.here("after-compute")
         if let signal = stop.caught { return stopped(signal) }
 
-        if let path = job.reportPath,
+        if let path = job.reportPath, path != "-",
             let failed = ReportOutput.write(
                 outcome.report, to: path, console: console, untouched: "state not committed, nothing lost")
         {
@@ -113,15 +115,30 @@ struct RunExecution {
             console.error(
                 "\(gap.log): bytes from \(gap.fromOffset) of \(gap.file) could not be read: \(gap.reason)")
         }
-        if printJSON {
+        // `--out -` is stdout: the report is printed as with --json.
+        if printJSON || job.reportPath == "-" {
             if let failed = ReportOutput.print(outcome.report, console: console) { return failed }
-        } else if !quiet {
+        } else if !quiet, outcome.errors.isEmpty || !outcome.report.hours.isEmpty {
+            // Logs that could not be read and nothing counted yet: the errors say all there is.
             console.out(Summary.render(outcome.report, width: 80))
         }
         // When several apply, the highest status wins.
         if !metricsWritten { return .output }
         if undelivered { return .delivery }
-        return outcome.errors.isEmpty ? .success : .input
+        if !outcome.errors.isEmpty { return .input }
+        return failOnAlert && !RunExecution.alertedNow(outcome, saved: saved).isEmpty ? .alert : .success
+    }
+
+    /// The hours this run closed that alert, by the report's own decision (`alerted`: over
+    /// the threshold, or a drift alert): an hour closed by an earlier run has had its exit 1.
+    static func alertedNow(_ outcome: RunEngine.RunOutcome, saved: RunState) -> [String] {
+        let closedNow = Set(
+            outcome.state.hours.filter { $0.value.closed && saved.hours[$0.key]?.closed != true }.keys.compactMap {
+                HourKey(iso8601: $0)
+            })
+        return outcome.report.hours.filter { entry in
+            entry.alerted && HourKey(iso8601: entry.hour).map { closedNow.contains($0) } == true
+        }.map(\.hour)
     }
 
     /// Sends every pending alert to the channels that have not accepted it yet; what is

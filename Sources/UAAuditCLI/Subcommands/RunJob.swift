@@ -62,12 +62,10 @@ struct RunJob {
             rules = RuleSet.builtin()
         }
         var threshold = Threshold.standard
-        if let text = args.value("threshold") ?? config.threshold?.text {
-            guard let parsed = Threshold(parsing: text) else {
-                throw CLIError(
-                    "threshold takes a share from 0 to 1 such as 0.001, or a percentage such as 0.1%, not '\(text)'")
-            }
-            threshold = parsed
+        if let text = args.value("threshold") {
+            threshold = try ThresholdOption.parse(text, name: "--threshold")
+        } else if let text = config.threshold?.text {
+            threshold = try ThresholdOption.parse(text, name: "config threshold")
         }
         let scan = ScanConfiguration(
             format: format, rules: rules, threshold: threshold,
@@ -107,10 +105,32 @@ struct RunJob {
             }
             lockWait = value
         }
+        // Each output named as the user gave it: the flag, or the config key.
+        func named(_ flag: String, _ key: String, _ fromConfig: String?) -> OutputGuard.Named? {
+            if let path = args.value(flag) { return .init("--\(flag)", path) }
+            return fromConfig.map { .init("config \(key)", $0) }
+        }
+        let lockPath = args.value("lock") ?? config.lock ?? statePath + ".lock"
+        let outputs = [
+            named("out", "report", config.report), named("html", "html", config.html),
+            named("prom", "prom", config.prom),
+            .init(args.value("lock") != nil ? "--lock" : config.lock != nil ? "config lock" : "the lock", lockPath),
+        ].compactMap { $0 }
+        if let prom = outputs.first(where: { $0.role.hasSuffix("prom") }) {
+            try OutputGuard.checkProm(prom.path, role: prom.role)
+        }
+        try OutputGuard.check(
+            inputs: logs.map { .init("the log", $0) },
+            readOnly: [
+                args.value("config").map { .init("the config", $0) },
+                (args.value("rules") ?? config.rules).map { .init("the rules file", $0) },
+                (args.value("nginx-conf") ?? config.format?.nginxConf).map { .init("the nginx config", $0) },
+            ].compactMap { $0 },
+            state: .init(args.value("state") != nil ? "--state" : "config state", statePath), outputs: outputs)
         return RunJob(
             settings: settings, statePath: statePath, reportPath: args.value("out") ?? config.report,
             htmlPath: args.value("html") ?? config.html, promPath: args.value("prom") ?? config.prom,
-            lockPath: args.value("lock") ?? config.lock ?? statePath + ".lock", lockWait: lockWait, channels: channels,
+            lockPath: lockPath, lockWait: lockWait, channels: channels,
             delivery: alerts.delivery,
             nginxConf: flagged(args) ? args.value("nginx-conf") : config.format?.nginxConf,
             formatFromConfig: !flagged(args) && config.format != nil)

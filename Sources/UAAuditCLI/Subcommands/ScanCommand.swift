@@ -32,7 +32,8 @@ struct ScanCommand {
         Rules and alerting:
         \(AuditOptions.rulesHelp)
               --threshold X        alert when an hour's alert-class share is above X
-                                   (0.001 or 0.1%; default 0.001)
+                                   (0.001 or 0.1%; default 0.001; a share above
+                                   0.05 needs its %: 0.1 would mean 10%)
               --min-requests N     hours with fewer requests never alert (default 100)
               --top N              alert-class UAs listed per hour (default 10)
               --fail-on-alert      exit 1 when an hour is over the threshold (or has
@@ -46,7 +47,8 @@ struct ScanCommand {
 
         Output:
               --json               print the JSON report on stdout (no summary)
-          -o, --out FILE           write the JSON report to FILE (atomically)
+          -o, --out FILE           write the JSON report to FILE (atomically); '-' is
+                                   stdout. No output may be an input or another output
               --html FILE          write the report as one self-contained HTML page
               --prom FILE          write Prometheus metrics for node_exporter's
                                    textfile collector (FILE ends in .prom)
@@ -98,6 +100,24 @@ struct ScanCommand {
             console.error("'-' (stdin) can be given only once")
             return .usage
         }
+        do {
+            try OutputGuard.checkProm(args.value("prom"), role: "--prom")
+            try OutputGuard.check(
+                inputs: args.positional.map { .init("the input", $0) },
+                readOnly: [
+                    args.value("rules").map { .init("the rules file", $0) },
+                    args.value("nginx-conf").map { .init("the nginx config", $0) },
+                ].compactMap { $0 },
+                outputs: [
+                    args.value("out").map { .init("--out", $0) }, args.value("html").map { .init("--html", $0) },
+                    args.value("prom").map { .init("--prom", $0) },
+                ].compactMap { $0 })
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
+        // `--out -` is stdout: the report is printed as with --json.
+        let printJSON = args.flag("json") || args.value("out") == "-"
 
         let counter = ProgressCounter()
         counter.expect(inputs: args.positional)
@@ -107,8 +127,9 @@ struct ScanCommand {
         let result = scanner.scan(args.positional)
         progress?.stop()
         let now = Timestamps.now(environment: environment)
-        let report = ReportBuilder.build(
+        var report = ReportBuilder.build(
             result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now))
+        ReportIdentity.stampScan(&report, configuration: configuration)
 
         var status = ExitCode.success
         for source in result.sources {
@@ -117,7 +138,7 @@ struct ScanCommand {
                 status = .input
             }
         }
-        if let out = args.value("out"),
+        if let out = args.value("out"), out != "-",
             let failed = ReportOutput.write(report, to: out, console: console, untouched: "the previous report is untouched")
         {
             return failed
@@ -134,9 +155,11 @@ struct ScanCommand {
             let text = PrometheusText.render(metrics)
             if !OutputFile.write(Array(text.utf8), to: prom, what: "metrics", console: console) { return .output }
         }
-        if args.flag("json") {
+        // A lone input that could not be read has no summary: its error says all there is.
+        let nothingRead = result.sources.allSatisfy { $0.error != nil && $0.lines == 0 }
+        if printJSON {
             if let failed = ReportOutput.print(report, console: console) { return failed }
-        } else if !args.flag("quiet") {
+        } else if !args.flag("quiet"), !nothingRead {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))
         }
@@ -166,13 +189,7 @@ struct ScanCommand {
         let format = try AuditOptions.format(args)
         let rules = try AuditOptions.rules(args)
         var threshold = Threshold.standard
-        if let text = args.value("threshold") {
-            guard let parsed = Threshold(parsing: text) else {
-                throw CLIError(
-                    "--threshold takes a share from 0 to 1 such as 0.001, or a percentage such as 0.1%, not '\(text)'")
-            }
-            threshold = parsed
-        }
+        if let text = args.value("threshold") { threshold = try ThresholdOption.parse(text, name: "--threshold") }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         return ScanConfiguration(
             format: format, rules: rules, threshold: threshold,

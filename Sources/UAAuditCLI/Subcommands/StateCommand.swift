@@ -1,3 +1,4 @@
+import Foundation
 import UAAuditCore
 
 /// `uaaudit state show`: the run state in a readable form.
@@ -5,19 +6,29 @@ struct StateCommand {
     static let specs: [Arguments.Spec] = [
         .init(name: "state", short: nil, takesValue: true),
         .init(name: "config", short: "c", takesValue: true),
+        .init(name: "json", short: nil, takesValue: false),
         .init(name: "help", short: "h", takesValue: false),
     ]
 
     static let help = """
-        Usage: uaaudit state show (--state FILE | --config FILE)
+        Usage: uaaudit state show (--state FILE | --config FILE) [--json]
 
         Prints what uaaudit run remembers: per log the file it follows (device,
         inode, offset) and rotated files still being read; the hours not yet
         closed and the recent closed ones; alerts waiting to be delivered; gaps.
-        A corrupt or newer-version state file is an error that names the file;
-        it is never changed by this command.
+        A missing, corrupt or newer-version state file is an error (exit 2) that
+        names the file; it is never changed by this command.
 
-        \(ExitCode.helpText(for: [.success, .usage]))
+        Options:
+              --state FILE         the state file
+          -c, --config FILE        the config whose "state" to show
+              --json               the same as one JSON object (keys sorted): path,
+                                   version, newest_seen, logs, open_hours,
+                                   closed_hours, breached_hours, alerts_pending,
+                                   alerts_sent, gaps
+          -h, --help               show this help
+
+        \(ExitCode.helpText(for: [.success, .usage, .encoding]))
         """
 
     let console: Console
@@ -35,7 +46,13 @@ struct StateCommand {
                 console.out(StateCommand.help + "\n")
                 return .success
             }
-            console.error("usage: uaaudit state show (--state FILE | --config FILE)")
+            if let action = args.positional.first {
+                console.error(
+                    "unknown state action '\(action)'; did you mean 'show'? usage: uaaudit state show (--state FILE | --config FILE)"
+                )
+            } else {
+                console.error("usage: uaaudit state show (--state FILE | --config FILE)")
+            }
             return .usage
         }
         var path = args.value("state")
@@ -51,12 +68,28 @@ struct StateCommand {
             console.error("which state? give --state FILE or --config FILE")
             return .usage
         }
+        // A typo must not show an empty state as if nothing had run yet.
+        if (try? Syscalls.status(path)) == nil {
+            console.error(
+                "state \(path) does not exist; check --state or the config's \"state\" (uaaudit run creates it)")
+            return .usage
+        }
         let state: RunState
         do {
             state = try RunState.load(path: path)
         } catch {
             console.error(error.description)
             return .usage
+        }
+        if args.flag("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            guard let bytes = try? encoder.encode(StateJSON(state, path: path)) else {
+                console.error("cannot encode the state (an internal error; please report it)")
+                return .encoding
+            }
+            console.out(bytes: [UInt8](bytes) + [0x0A])
+            return .success
         }
         console.out(StateText.render(state, path: path))
         return .success
@@ -107,5 +140,92 @@ enum StateText {
             }
         }
         return out
+    }
+}
+
+/// `state show --json`: what the text shows, as data. Paths and errors are as stored (JSON
+/// escapes what a terminal would need escaped).
+struct StateJSON: Encodable {
+    /// A file being read: where, how far, and which file it is.
+    struct File: Encodable {
+        var path: String
+        var offset: Int64
+        var size: Int64
+        var device: UInt64
+        var inode: UInt64
+
+        init(_ t: RunState.Tracked) {
+            path = t.path
+            offset = t.offset
+            size = t.size
+            device = t.identity.device
+            inode = t.identity.inode
+        }
+    }
+    struct Log: Encodable {
+        var log: String
+        var current: File?
+        var draining: [File]
+    }
+    struct OpenHour: Encodable {
+        var hour: String
+        var requests: Int64
+    }
+    struct Pending: Encodable {
+        var id: String
+        var hours: [String]
+        var channelsLeft: Int
+        var attempts: Int
+        var lastError: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, hours, attempts
+            case channelsLeft = "channels_left"
+            case lastError = "last_error"
+        }
+    }
+
+    var path: String
+    var version: Int
+    var newestSeen: String?
+    var logs: [Log]
+    var openHours: [OpenHour]
+    var closedHours: Int
+    var breachedHours: [String]
+    var alertsPending: [Pending]
+    var alertsSent: Int
+    var gaps: [RunState.Gap]
+
+    enum CodingKeys: String, CodingKey {
+        case path, version, logs, gaps
+        case newestSeen = "newest_seen"
+        case openHours = "open_hours"
+        case closedHours = "closed_hours"
+        case breachedHours = "breached_hours"
+        case alertsPending = "alerts_pending"
+        case alertsSent = "alerts_sent"
+    }
+
+    init(_ state: RunState, path: String) {
+        self.path = path
+        version = state.version
+        newestSeen = state.newestSeen.map { Timestamps.iso8601UTC(seconds: $0) }
+        logs = state.logs.sorted { $0.key < $1.key }.map {
+            Log(log: $0.key, current: $0.value.current.map(File.init), draining: $0.value.draining.map(File.init))
+        }
+        let hours = state.hours.compactMap { iso, h in HourKey(iso8601: iso).map { ($0, iso, h) } }
+            .sorted { $0.0 < $1.0 }
+        openHours = hours.filter { !$0.2.closed }.map {
+            OpenHour(hour: $0.1, requests: $0.2.classes.values.reduce(0, +) + $0.2.errors)
+        }
+        closedHours = hours.filter { $0.2.closed }.count
+        breachedHours = hours.filter { $0.2.closed && $0.2.breached }.map(\.1)
+        alertsPending = state.alertsPending.map {
+            Pending(
+                id: $0.id, hours: $0.hours, channelsLeft: $0.channels.count, attempts: $0.attempts,
+                lastError: $0.lastError)
+        }
+        alertsSent = state.alertsSent.count
+        gaps = state.gaps
     }
 }

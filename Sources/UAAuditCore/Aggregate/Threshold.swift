@@ -47,6 +47,40 @@ package struct Threshold: Sendable, Equatable, CustomStringConvertible {
 
     package var value: Double { Double(numerator) / Double(denominator) }
 
+    /// Shares above this, written without `%`, are refused as probably meant as percentages.
+    package static let largestPlainShare = Threshold(numerator: 5, denominator: 100)
+
+    /// Why `text` is refused although it parses: a share above 5% written without `%` (`0.1`
+    /// means 10%, where `0.1%` was likely meant). The message shows both readings, e.g.
+    /// "0.1 means 10%; for 0.1% write 0.1% or 0.001"; nil when `text` is not ambiguous.
+    package static func ambiguity(of text: String) -> String? {
+        let plain = text.trimmingSpaces
+        guard !plain.hasSuffix("%"), let parsed = Threshold(parsing: plain),
+            parsed.numerator * largestPlainShare.denominator > largestPlainShare.numerator * parsed.denominator
+        else { return nil }
+        let percent = shifted(plain, by: 2)
+        let small = shifted(plain, by: -2)
+        return "\(plain) means \(percent)%; for \(plain)% write \(plain)% or \(small)"
+    }
+
+    /// The decimal `text` (digits and at most one point) times 10^`places`, written plainly:
+    /// `shifted("0.1", by: 2)` is "10", `shifted("0.1", by: -2)` is "0.001".
+    static func shifted(_ text: String, by places: Int) -> String {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        var digits = Array(String(parts[0]) + (parts.count > 1 ? String(parts[1]) : ""))
+        var point = parts[0].count + places
+        if point < 1 {
+            digits.insert(contentsOf: Array(repeating: "0", count: 1 - point), at: 0)
+            point = 1
+        }
+        if point > digits.count { digits.append(contentsOf: Array(repeating: "0", count: point - digits.count)) }
+        var whole = String(digits[..<point])
+        var fraction = String(digits[point...])
+        while whole.count > 1, whole.first == "0" { whole.removeFirst() }
+        while fraction.last == "0" { fraction.removeLast() }
+        return fraction.isEmpty ? whole : whole + "." + fraction
+    }
+
     /// True when `count / requests` is strictly above the threshold.
     package func isExceeded(count: Int64, requests: Int64) -> Bool {
         guard requests > 0 else { return false }

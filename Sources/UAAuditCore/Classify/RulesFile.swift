@@ -22,11 +22,15 @@ package struct RulesFile: Codable, Equatable, Sendable {
         package var `class`: String
         package var patterns: [String]
         package var comment: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case `class`, patterns, comment }
     }
 
     package struct ScopeEntry: Codable, Equatable, Sendable {
         package var path: String
         package var comment: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case path, comment }
     }
 
     /// A UA and the class the file's rules must give it.
@@ -34,6 +38,8 @@ package struct RulesFile: Codable, Equatable, Sendable {
         package var ua: String
         package var `class`: String
         package var comment: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case ua, `class`, comment }
     }
 
     package var version: Int?
@@ -46,7 +52,7 @@ package struct RulesFile: Codable, Equatable, Sendable {
     package var rules: [RuleEntry]
     package var examples: [ExampleEntry]?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case version, scope, rules, comment, app, examples
         case alertClass = "alert_class"
         case matchLimit = "match_limit"
@@ -73,6 +79,10 @@ package struct RulesFile: Codable, Equatable, Sendable {
 
     /// Decodes rules-file JSON without compiling it.
     package static func decode(_ bytes: [UInt8], path: String) throws(RulesError) -> RulesFile {
+        // A mistyped key ('alert_clas') would otherwise be dropped and its default used.
+        if let unknown = ConfigKeys.rulesFile.firstUnknown(in: bytes) {
+            throw RulesError.invalidJSON(path: path, message: unknown.description)
+        }
         do {
             return try JSONDecoder().decode(RulesFile.self, from: Data(bytes))
         } catch {

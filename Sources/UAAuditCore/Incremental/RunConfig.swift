@@ -12,7 +12,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
         package var escape: EscapeMode?
         package var nginxConf: String?
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case name, string, escape
             case nginxConf = "nginx_conf"
         }
@@ -72,7 +72,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
         package var alertNewFamily: ThresholdText?
         package var alertShareDrop: ThresholdText?
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case clientKey = "client_key"
             case appClasses = "app_classes"
             case showClientKeys = "show_client_keys"
@@ -84,7 +84,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
         package init() {}
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case version, logs, format, rules, threshold, top, state, report, lock, host, alerts, html, prom, insight
         case minRequests = "min_requests"
         case historyHours = "history_hours"
@@ -125,6 +125,10 @@ package struct RunConfig: Codable, Equatable, Sendable {
 
     /// Decodes config JSON (`path` names it in messages).
     package static func decode(_ bytes: [UInt8], path: String) throws(ConfigError) -> RunConfig {
+        // Before decoding: a mistyped key would otherwise be dropped and its default used.
+        if let unknown = ConfigKeys.runConfig.firstUnknown(in: bytes) {
+            throw ConfigError(path: path, reason: unknown.description)
+        }
         let config: RunConfig
         do {
             config = try JSONDecoder().decode(RunConfig.self, from: Data(bytes))

@@ -59,7 +59,7 @@ package enum RunReport {
         let requests = totals.values.reduce(0, +) + errors
         let malformed = state.malformed.values.reduce(0, +)
         let format = configuration.format
-        return Report(
+        var report = Report(
             generatedAt: generatedAt,
             sources: sources.map {
                 Report.SourceEntry(path: $0.path, lines: $0.lines, bytes: $0.bytes, error: $0.error)
@@ -74,5 +74,14 @@ package enum RunReport {
                 driftAlertHours: configuration.insight.alertsOnDrift
                     ? hours.filter { $0.drift?.alert == true }.map(\.hour) : nil),
             hours: hours, malformedSamples: state.malformedSamples, gaps: state.gaps, logs: logs)
+        // A run report covers the state's hours, not only the bytes this run read: it is
+        // known by its content, without generated_at and without what this run happened to
+        // read (its sources and which logs it could read), so a run killed and redone gives
+        // the report, and the id, of the run that was never killed.
+        var content = report
+        content.sources = []
+        content.logs = nil
+        report.reportID = "run-" + ReportIdentity.contentID(content).dropFirst("content-".count)
+        return report
     }
 }

@@ -19,9 +19,17 @@ public struct Report: Codable, Equatable, Sendable {
     package var gaps: [RunState.Gap]? = nil
     /// `uaaudit run` only: each configured log, and whether it could be read this run.
     package var logs: [LogEntry]? = nil
+    /// A hash of what the report counted and how (``ReportIdentity``): the same inputs and
+    /// options give the same id. Absent from reports written before uaaudit gave one.
+    public var reportID: String? = nil
+    /// `uaaudit merge` only: the ids of the merged reports (a content hash for a report
+    /// without an id), in the order given.
+    public var mergedFrom: [String]? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema, sources, format, rules, threshold, totals, hours, gaps, logs
+        case reportID = "report_id"
+        case mergedFrom = "merged_from"
         case generatedAt = "generated_at"
         case minRequests = "min_requests"
         case malformedSamples = "malformed_samples"
@@ -47,6 +55,12 @@ public struct Report: Codable, Equatable, Sendable {
         public var bytes: Int64
         /// Why the input could not be read to its end; absent when it was.
         public var error: String?
+        /// A hash of the file's first bytes (``ReportIdentity``); absent for stdin, for
+        /// `run` reports, and in reports written before uaaudit kept it.
+        public var identity: String? = nil
+        /// The byte of the file reading began at (`bytes` were counted from there); absent
+        /// where `identity` is.
+        public var offset: Int64? = nil
     }
 
     public struct FormatEntry: Codable, Equatable, Sendable {

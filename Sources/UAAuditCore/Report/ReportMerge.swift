@@ -18,6 +18,8 @@ import Foundation
 ///   `min_requests` must agree unless ``Options`` chooses them. Log formats may differ (hosts
 ///   may log differently): the merged report carries the first input's, and a note says so.
 /// - `sources`, `malformed_samples` (up to `sampleLimit`) and `gaps` are the inputs', in order.
+/// - The merged report lists the ids it was made from in `merged_from`, and has its own
+///   `report_id`. Whether the inputs overlap is ``ReportIdentity/overlap(_:)``'s to say.
 ///   Run reports' `closed` holds when every input closed the hour; `late` adds up.
 package enum ReportMerge {
     package struct Input: Sendable {
@@ -149,7 +151,7 @@ package enum ReportMerge {
         let requests = classTotals.values.reduce(0, +) + errors
         let malformed = inputs.reduce(0) { $0 + $1.report.totals.malformed }
         let gaps = inputs.compactMap(\.report.gaps)
-        let report = Report(
+        var report = Report(
             generatedAt: options.generatedAt,
             sources: inputs.flatMap(\.report.sources),
             format: first.report.format, rules: rules, threshold: threshold.value, minRequests: minRequests,
@@ -162,6 +164,10 @@ package enum ReportMerge {
             hours: entries,
             malformedSamples: Array(inputs.flatMap(\.report.malformedSamples).prefix(options.sampleLimit)),
             gaps: gaps.isEmpty ? nil : gaps.flatMap { $0 })
+        let mergedFrom = inputs.map { ReportIdentity.id(of: $0.report) }
+        report.mergedFrom = mergedFrom
+        report.reportID = ReportIdentity.mergedID(
+            mergedFrom: mergedFrom, threshold: report.threshold, minRequests: minRequests, top: options.top)
         return Outcome(report: report, notes: notes)
     }
 

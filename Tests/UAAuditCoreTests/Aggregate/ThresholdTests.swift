@@ -31,4 +31,20 @@ import Testing
         // Large counts do not overflow.
         #expect(!t.isExceeded(count: Int64.max / 1000, requests: Int64.max))
     }
+
+    @Test(arguments: [
+        ("0.1", "0.1 means 10%; for 0.1% write 0.1% or 0.001"),
+        ("0.5", "0.5 means 50%; for 0.5% write 0.5% or 0.005"),
+        ("1", "1 means 100%; for 1% write 1% or 0.01"),
+        (".25", ".25 means 25%; for .25% write .25% or 0.0025"),
+        ("0.051", "0.051 means 5.1%; for 0.051% write 0.051% or 0.00051"),
+    ])
+    func aPlainShareAboveFivePercentIsAmbiguous(text: String, readings: String) {
+        #expect(Threshold.ambiguity(of: text) == readings)
+    }
+
+    @Test(arguments: ["0.05", "0.001", "0", "10%", "0.1%", "abc"])
+    func sharesUpToFivePercentAndPercentagesAreNot(text: String) {
+        #expect(Threshold.ambiguity(of: text) == nil)
+    }
 }

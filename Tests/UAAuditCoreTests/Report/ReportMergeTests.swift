@@ -198,7 +198,13 @@ import Testing
             format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: 1)
         let report = ReportBuilder.build(
             Scanner(configuration: configuration).scan([path]), configuration: configuration, generatedAt: "now")
-        #expect(try Self.merge([report]) == report)
+        var merged = try Self.merge([report])
+        // What it adds: where it came from (a report without an id is known by its content).
+        #expect(merged.mergedFrom == [ReportIdentity.contentID(report)])
+        #expect(merged.reportID?.hasPrefix("merge-") == true)
+        merged.mergedFrom = nil
+        merged.reportID = nil
+        #expect(merged == report)
     }
 
     @Test func onlyUAAuditReportsAreRead() throws {
@@ -220,5 +226,72 @@ import Testing
             throws: MergeError.unreadable(path: "/nonexistent/r.json", reason: "cannot read: No such file or directory")
         ) { try ReportMerge.load(path: "/nonexistent/r.json") }
         #expect(throws: MergeError.noReports) { try Self.merge([]) }
+    }
+}
+
+@Suite struct ReportIdentityTests {
+    static func source(_ identity: String?, offset: Int64?, bytes: Int64, path: String = "a.log")
+        -> Report.SourceEntry
+    {
+        Report.SourceEntry(path: path, lines: 1, bytes: bytes, error: nil, identity: identity, offset: offset)
+    }
+
+    static func report(_ sources: [Report.SourceEntry], id: String?, from: [String]? = nil) throws -> Report {
+        var report = try ReportMerge.load(path: ReportTests.fixtures.appendingPathComponent("small.report.json").path)
+        report.sources = sources
+        report.reportID = id
+        report.mergedFrom = from
+        return report
+    }
+
+    static let cases: [([Report.SourceEntry], [Report.SourceEntry], String?)] = [
+        ([source("f1", offset: 0, bytes: 100)], [source("f1", offset: 100, bytes: 50)], nil),
+        (
+            [source("f1", offset: 0, bytes: 100)], [source("f1", offset: 99, bytes: 50)],
+            "both counted bytes 99-100 of a.log"
+        ),
+        (
+            [source("f1", offset: 10, bytes: 100)], [source("f1", offset: 0, bytes: 500, path: "b.log")],
+            "both counted bytes 10-110 of a.log (b.log)"
+        ),
+        ([source("f1", offset: 0, bytes: 100)], [source("f2", offset: 0, bytes: 100)], nil),
+        ([source("f1", offset: 0, bytes: 0)], [source("f1", offset: 0, bytes: 0)], nil),
+        ([source(nil, offset: nil, bytes: 100)], [source(nil, offset: nil, bytes: 100)], nil),
+    ]
+
+    @Test(arguments: cases)
+    func reportsOverlapWhenTheyCountedAByteOfTheSameFile(
+        a: [Report.SourceEntry], b: [Report.SourceEntry], shared: String?
+    ) throws {
+        let x = try Self.report(a, id: "scan-a")
+        let y = try Self.report(b, id: "scan-b")
+        #expect(ReportIdentity.sharedRange(x, y) == shared)
+        let overlap = ReportIdentity.overlap([.init(path: "x.json", report: x), .init(path: "y.json", report: y)])
+        #expect(overlap == shared.map { .overlapping(first: "x.json", other: "y.json", why: $0) })
+    }
+
+    @Test func theSameIDOrAnIDAlreadyMergedOverlaps() throws {
+        let a = try Self.report([], id: "scan-a")
+        let m = try Self.report([], id: "merge-m", from: ["scan-a", "scan-b"])
+        #expect(
+            ReportIdentity.overlap([.init(path: "1.json", report: a), .init(path: "2.json", report: a)])
+                == .overlapping(first: "1.json", other: "2.json", why: "they are the same report (scan-a)"))
+        #expect(
+            ReportIdentity.overlap([.init(path: "a.json", report: a), .init(path: "m.json", report: m)])
+                == .overlapping(first: "a.json", other: "m.json", why: "m.json already holds a.json (scan-a)"))
+    }
+
+    /// The committed report was written before reports had ids: it is known by its content,
+    /// the same whenever it was generated.
+    @Test func aReportWrittenBeforeIDsIsKnownByItsContent() throws {
+        var report = try ReportMerge.load(path: ReportTests.fixtures.appendingPathComponent("small.report.json").path)
+        #expect(report.reportID == nil)
+        #expect(report.sources.allSatisfy { $0.identity == nil && $0.offset == nil })
+        let id = ReportIdentity.id(of: report)
+        #expect(id == "content-c3c86b577c7629c47110cddd27c67b03")
+        report.generatedAt = "2030-01-01T00:00:00Z"
+        #expect(ReportIdentity.id(of: report) == id)
+        report.hours[0].requests += 1
+        #expect(ReportIdentity.id(of: report) != id)
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+
+/// The keys a JSON config (run's config, a rules file) may have, at every level: anything else is an error that names the
+/// key, where it was, and the closest key that is allowed there (a typo must never switch a
+/// setting off in silence).
+package indirect enum ConfigKeys: Sendable {
+    /// An object with these keys, each with what it holds.
+    case object([String: ConfigKeys])
+    /// A list whose every item is described by the element.
+    case list(ConfigKeys)
+    /// A value whose inside is not checked here (strings, numbers, lists of strings).
+    case value
+
+    /// The keys of `uaaudit run`'s config (``RunConfig``).
+    package static let runConfig: ConfigKeys = {
+        var top = [String: ConfigKeys]()
+        for key in RunConfig.CodingKeys.allCases { top[key.rawValue] = .value }
+        top[RunConfig.CodingKeys.format.rawValue] = .object(
+            keys(RunConfig.FormatChoice.CodingKeys.allCases.map(\.rawValue)))
+        top[RunConfig.CodingKeys.insight.rawValue] = .object(
+            keys(RunConfig.InsightChoice.CodingKeys.allCases.map(\.rawValue)))
+        top[RunConfig.CodingKeys.alerts.rawValue] = .list(
+            .object(keys(AlertChannel.CodingKeys.allCases.map(\.rawValue))))
+        return .object(top)
+    }()
+
+    /// The keys of a rules file (``RulesFile``).
+    package static let rulesFile: ConfigKeys = {
+        var top = keys(RulesFile.CodingKeys.allCases.map(\.rawValue))
+        top[RulesFile.CodingKeys.scope.rawValue] = .object(
+            keys(RulesFile.ScopeEntry.CodingKeys.allCases.map(\.rawValue)))
+        top[RulesFile.CodingKeys.rules.rawValue] = .list(
+            .object(keys(RulesFile.RuleEntry.CodingKeys.allCases.map(\.rawValue))))
+        top[RulesFile.CodingKeys.examples.rawValue] = .list(
+            .object(keys(RulesFile.ExampleEntry.CodingKeys.allCases.map(\.rawValue))))
+        return .object(top)
+    }()
+
+    private static func keys(_ names: [String]) -> [String: ConfigKeys] {
+        Dictionary(uniqueKeysWithValues: names.map { ($0, ConfigKeys.value) })
+    }
+
+    /// An unknown key: its place (`insight.treshold`, `alerts[0].urll`) and the closest allowed
+    /// key at that place.
+    package struct Unknown: Equatable, Sendable, CustomStringConvertible {
+        package var path: String
+        package var suggestion: String
+        package var allowed: [String]
+
+        package var description: String {
+            "unknown key '\(path)'; did you mean '\(suggestion)'? (keys there: \(allowed.joined(separator: ", ")))"
+        }
+    }
+
+    /// The first unknown key of `bytes` in document order of a depth-first walk (keys sorted at
+    /// each level, so the answer is stable); nil when every key is known or the bytes are not
+    /// JSON (the decoder then says what is wrong).
+    package func firstUnknown(in bytes: [UInt8]) -> Unknown? {
+        guard let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else {
+            return nil
+        }
+        return firstUnknown(json, at: "")
+    }
+
+    private func firstUnknown(_ json: Any, at place: String) -> Unknown? {
+        switch self {
+        case .value:
+            return nil
+        case .list(let element):
+            guard let items = json as? [Any] else { return nil }
+            for (i, item) in items.enumerated() {
+                if let found = element.firstUnknown(item, at: "\(place)[\(i)]") { return found }
+            }
+            return nil
+        case .object(let known):
+            guard let object = json as? [String: Any] else { return nil }
+            let allowed = known.keys.sorted()
+            for key in object.keys.sorted() {
+                let path = place.isEmpty ? key : "\(place).\(key)"
+                guard let inner = known[key] else {
+                    let closest = Suggestion.closest(to: key, among: allowed) ?? ""
+                    return Unknown(
+                        path: path, suggestion: place.isEmpty ? closest : "\(place).\(closest)", allowed: allowed)
+                }
+                if let found = inner.firstUnknown(object[key]!, at: path) { return found }
+            }
+            return nil
+        }
+    }
+}

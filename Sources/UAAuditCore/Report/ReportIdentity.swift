@@ -1,0 +1,165 @@
+import Foundation
+import Glibc
+
+/// A report's `report_id` and its sources' identities, and the overlap test of `merge`.
+///
+/// - A source's `identity` is a SHA-256 (first 32 hex digits) of the first
+///   ``identityBytes`` bytes of the file as stored (compressed bytes for gzip), so the same
+///   file under another name, on another mount or copied, is the same source, and a log and
+///   the rotated file it became are too. With `offset` and `bytes` it gives the byte range
+///   the report counted: `[offset, offset + bytes)`.
+/// - A scan report's `report_id` hashes its sources' identities and byte ranges and the
+///   options that shape its counts (format, rules, threshold, minimum, top, line limit,
+///   split-client and drift settings); never `generated_at` or `--threads`. A source
+///   without an identity (stdin) adds a hash of the report's content instead.
+/// - A merged report's `report_id` hashes the ids it was merged from and its options.
+/// - A report without an id (written before uaaudit gave one) is identified by a hash of
+///   its content, `generated_at` left out: ``contentID(_:)``.
+package enum ReportIdentity {
+    /// How many first bytes of a file identify it.
+    package static let identityBytes = 4096
+
+    /// The identity of the file at `path`; nil for stdin (`-`) and files that cannot be read.
+    package static func sourceIdentity(path: String) -> String? {
+        guard path != "-", let fd = try? Syscalls.open(path, flags: O_RDONLY | O_CLOEXEC) else { return nil }
+        defer { Syscalls.close(fd) }
+        guard let status = try? Syscalls.fstatus(fd), status.isRegular else { return nil }
+        var buffer = [UInt8](repeating: 0, count: identityBytes)
+        var filled = 0
+        while filled < buffer.count {
+            guard let n = try? Syscalls.read(fd, into: &buffer, from: filled), n > 0 else { break }
+            filled += n
+        }
+        return digest(Array(buffer.prefix(filled)))
+    }
+
+    /// Gives a scan's report its sources' identities (read from the files now: their first
+    /// bytes do not change as a log grows) and its `report_id`.
+    package static func stampScan(_ report: inout Report, configuration: ScanConfiguration) {
+        for i in report.sources.indices {
+            report.sources[i].identity = sourceIdentity(path: report.sources[i].path)
+            report.sources[i].offset = 0
+        }
+        report.reportID = scanID(report, configuration: configuration)
+    }
+
+    /// What a scan report's id is a hash of.
+    struct ScanBasis: Encodable {
+        struct Source: Encodable {
+            var identity: String?
+            var offset: Int64
+            var bytes: Int64
+            var lines: Int64
+        }
+        var sources: [Source]
+        var format: Report.FormatEntry
+        var rules: RulesSummary
+        var threshold: String
+        var minRequests: Int64
+        var top: Int
+        var maxLineBytes: Int
+        var sampleLimit: Int
+        var clientKey: String?
+        var appClasses: [String]
+        var showClientKeys: Bool
+        var maxClients: Int
+        var baselineHours: Int
+        var newFamilyShare: Double?
+        var shareDrop: Double?
+        /// Present when a source has no identity: the report's content stands for it.
+        var content: String?
+    }
+
+    package static func scanID(_ report: Report, configuration: ScanConfiguration) -> String {
+        let insight = configuration.insight
+        let sources = report.sources.map {
+            ScanBasis.Source(identity: $0.identity, offset: $0.offset ?? 0, bytes: $0.bytes, lines: $0.lines)
+        }
+        let basis = ScanBasis(
+            sources: sources, format: report.format, rules: report.rules,
+            threshold: "\(configuration.threshold.numerator)/\(configuration.threshold.denominator)",
+            minRequests: configuration.minRequests, top: configuration.top, maxLineBytes: configuration.maxLineBytes,
+            sampleLimit: configuration.sampleLimit, clientKey: insight.clientKey, appClasses: insight.appClasses,
+            showClientKeys: insight.showClientKeys, maxClients: insight.maxClients,
+            baselineHours: insight.baselineHours, newFamilyShare: insight.newFamilyShare, shareDrop: insight.shareDrop,
+            content: sources.contains { $0.identity == nil } ? contentID(report) : nil)
+        return "scan-" + digest(encoded(basis))
+    }
+
+    /// What a merged report's id is a hash of.
+    struct MergeBasis: Encodable {
+        var mergedFrom: [String]
+        var threshold: Double
+        var minRequests: Int64
+        var top: Int
+    }
+
+    package static func mergedID(mergedFrom: [String], threshold: Double, minRequests: Int64, top: Int) -> String {
+        "merge-"
+            + digest(
+                encoded(MergeBasis(mergedFrom: mergedFrom, threshold: threshold, minRequests: minRequests, top: top)))
+    }
+
+    /// A hash of the report's content with `generated_at` left out (so two runs over the
+    /// same input agree): the identity of a report that carries no `report_id`.
+    package static func contentID(_ report: Report) -> String {
+        var copy = report
+        copy.generatedAt = ""
+        copy.reportID = nil
+        // Hashed piece by piece (an hour at a time), so a long report is never held whole.
+        var chained: [UInt8] = []
+        try? ReportEncoding.write(copy) { piece in chained = SHA256.hash(chained + SHA256.hash(piece)) }
+        return "content-" + SHA256.hex(chained).prefix(32)
+    }
+
+    /// The id `merge` knows a report by: its `report_id`, else a hash of its content.
+    package static func id(of report: Report) -> String { report.reportID ?? contentID(report) }
+
+    /// Why some of `inputs` must not be merged: the same report twice, a report already merged
+    /// into another, or a source byte range that two reports both counted. Nil when they are
+    /// disjoint.
+    package static func overlap(_ inputs: [ReportMerge.Input]) -> MergeError? {
+        let ids = inputs.map { id(of: $0.report) }
+        for (i, a) in inputs.enumerated() {
+            for (j, b) in inputs.enumerated() where j > i {
+                if ids[i] == ids[j] {
+                    return .overlapping(first: a.path, other: b.path, why: "they are the same report (\(ids[i]))")
+                }
+                for (x, y, inner) in [(a, b, ids[j]), (b, a, ids[i])] where x.report.mergedFrom?.contains(inner) == true
+                {
+                    return .overlapping(
+                        first: a.path, other: b.path, why: "\(x.path) already holds \(y.path) (\(inner))")
+                }
+                if let shared = sharedRange(a.report, b.report) {
+                    return .overlapping(first: a.path, other: b.path, why: shared)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The first byte range of one source that both reports counted, described.
+    static func sharedRange(_ a: Report, _ b: Report) -> String? {
+        for s in a.sources where s.bytes > 0 {
+            guard let identity = s.identity else { continue }
+            let start = s.offset ?? 0
+            for t in b.sources where t.identity == identity && t.bytes > 0 {
+                let from = max(start, t.offset ?? 0)
+                let to = min(start + s.bytes, (t.offset ?? 0) + t.bytes)
+                if from < to {
+                    let names = s.path == t.path ? s.path : "\(s.path) (\(t.path))"
+                    return "both counted bytes \(from)-\(to) of \(names)"
+                }
+            }
+        }
+        return nil
+    }
+
+    static func encoded<T: Encodable>(_ value: T) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { [UInt8]($0) } ?? []
+    }
+
+    static func digest(_ bytes: [UInt8]) -> String { String(SHA256.hex(SHA256.hash(bytes)).prefix(32)) }
+}

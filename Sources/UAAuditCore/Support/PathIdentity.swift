@@ -1,0 +1,19 @@
+/// Which file a path names, so that two spellings of one file (`./a.log`, a symlink, a hard
+/// link) compare equal: the device and inode when the file exists, else the resolved path
+/// (the real path of its directory plus its name).
+package enum PathIdentity: Hashable, Sendable {
+    case file(device: UInt64, inode: UInt64)
+    case path(String)
+
+    package static func of(_ path: String) -> PathIdentity {
+        if let status = try? Syscalls.status(path) { return .file(device: status.device, inode: status.inode) }
+        var directory = "."
+        var name = path
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+            name = String(path[path.index(after: slash)...])
+        }
+        guard let resolved = Syscalls.realPath(directory) else { return .path(path) }
+        return .path(resolved == "/" ? "/" + name : resolved + "/" + name)
+    }
+}

@@ -13,7 +13,9 @@ struct StateCommand {
 
         Prints what uaaudit run remembers: per log the file it follows (device,
         inode, offset) and rotated files still being read; the hours not yet
-        closed and the recent closed ones; alerts waiting to be delivered; gaps.
+        closed and the recent closed ones; breached hours waiting to be delivered
+        (with their ids and last error, URLs masked), delivered and not alerted;
+        lines stamped in the future; logs unreadable run after run; gaps.
         A corrupt or newer-version state file is an error that names the file;
         it is never changed by this command.
 
@@ -92,13 +94,27 @@ enum StateText {
         out += "closed hours kept: \(closed.count)"
         let breached = closed.filter { $0.2.breached }.map(\.1)
         out += breached.isEmpty ? "\n" : ", breached: \(breached.joined(separator: ", "))\n"
-        out += "\nalerts pending delivery: \(state.alertsPending.isEmpty ? "none" : "")\n"
-        for alert in state.alertsPending {
-            out += "  \(alert.id) hours \(alert.hours.joined(separator: ", ")), \(alert.channels.count) channel(s) left"
-            out += alert.lastError.map { ", last error: \(TerminalText.escape($0))" } ?? ""
+        let ledger = state.alerts
+        let pending = ledger.pending
+        out += "\nbreached hours pending delivery: \(pending.isEmpty ? "none" : "")\n"
+        for hour in pending {
+            guard let entry = ledger.hours[hour] else { continue }
+            out += "  \(hour)  id \(entry.id.isEmpty ? "(given by the next run)" : entry.id)"
+            out += entry.deliveredTo.isEmpty ? "" : ", taken by \(entry.deliveredTo.count) channel(s)"
+            out += entry.failures > 0 ? ", \(entry.failures) refused message(s)" : ""
+            out += entry.lastError.map { ", last error: \(TerminalText.escape($0))" } ?? ""
             out += "\n"
         }
-        out += "alerts sent (ledger): \(state.alertsSent.count)\n"
+        let delivered = ledger.hours.values.filter { $0.status == .delivered }.count
+        let notAlerted = ledger.hours.values.filter { $0.status == .notAlerted }.count
+        out += "breached hours delivered: \(delivered); not alerted (metrics only): \(notAlerted)\n"
+        if let future = state.totals?.future { out += "lines stamped in the future (in no hour): \(future)\n" }
+        if let since = state.unreadableSince, !since.isEmpty {
+            out += "\nlogs unreadable, run after run:\n"
+            for (log, time) in since.sorted(by: { $0.key < $1.key }) {
+                out += "  \(TerminalText.escape(log)) since \(Timestamps.iso8601UTC(seconds: time))\n"
+            }
+        }
         if !state.gaps.isEmpty {
             out += "\ngaps (bytes that could not be read):\n"
             for gap in state.gaps {

@@ -14,9 +14,9 @@ import Testing
         state.hours["2026-11-29T17:00:00+08:00"] = RunState.HourState(
             classes: ["urlsession": 5, "inconsistent": 1], errors: 0, outOfScope: 2, uas: ["x\u{1B}": 1],
             uasApproximate: false, late: 3, closed: true, breached: true)
-        state.alertsPending = [
-            RunState.PendingAlert(id: "uaaudit-1", hours: ["h"], createdAt: "t", channels: ["wecom:abc"])
-        ]
+        state.alerts.record(hour: "h", id: "0123456789abcdef", kinds: [.share], at: "t", mode: .unconfigured)
+        state.alerts.failed(["h"], error: "HTTP 500")
+        state.unreadableSince = ["/var/log/nginx/a.log": 100]
         let dir = try TempDirectory()
         let path = try dir.write("state.json", try state.encoded())
         #expect(try RunState.load(path: path) == state)
@@ -40,11 +40,17 @@ import Testing
         #expect(Instant.parse("yesterday") == nil)
     }
 
-    @Test func alertIDsAreStableAndDependOnEveryPart() {
-        let a = RunEngine.alertID(host: "web-1", alertClass: "inconsistent", hours: ["h1", "h2"])
-        #expect(a == RunEngine.alertID(host: "web-1", alertClass: "inconsistent", hours: ["h1", "h2"]))
-        #expect(a != RunEngine.alertID(host: "web-2", alertClass: "inconsistent", hours: ["h1", "h2"]))
-        #expect(a != RunEngine.alertID(host: "web-1", alertClass: "inconsistent", hours: ["h1"]))
-        #expect(a.count == 16)
+    @Test func hourAlertIDsAreStableAndDependOnEveryPart() {
+        let h = "2026-11-29T10:00:00+00:00"
+        let a = HourAlertID.make(host: "web-1", logs: ["/a", "/b"], hour: h, kinds: [.share])
+        #expect(a == HourAlertID.make(host: "web-1", logs: ["/b", "/a", "/a"], hour: h, kinds: [.share]))
+        #expect(a != HourAlertID.make(host: "web-2", logs: ["/a", "/b"], hour: h, kinds: [.share]))
+        #expect(a != HourAlertID.make(host: "web-1", logs: ["/a"], hour: h, kinds: [.share]))
+        #expect(a != HourAlertID.make(host: "web-1", logs: ["/a", "/b"], hour: "2026-11-29T11:00:00+00:00", kinds: [.share]))
+        #expect(a != HourAlertID.make(host: "web-1", logs: ["/a", "/b"], hour: h, kinds: [.share, .drift]))
+        #expect(
+            HourAlertID.make(host: "web-1", logs: ["/a"], hour: h, kinds: [.share, .drift])
+                == HourAlertID.make(host: "web-1", logs: ["/a"], hour: h, kinds: [.drift, .share]))
+        #expect(a == "\(a.prefix(16))" && a.count == 16 && a.allSatisfy(\.isHexDigit))
     }
 }

@@ -9,18 +9,31 @@ import Foundation
 ///
 /// It stops when the value goes away (its stdin is closed and the process terminated).
 public final class WebhookReceiver: @unchecked Sendable {
-    /// One answer: status, body, headers, and seconds to wait before answering.
+    /// One answer: status, body, headers, and seconds to wait before answering; the body is
+    /// sent `repeat` times (a huge answer), with `drip` seconds between its bytes (a slow one).
     public struct Reply: Encodable, Sendable {
         public var status: Int
         public var body: String
         public var headers: [String: String]
         public var delay: Double
+        public var `repeat`: Int
+        public var drip: Double
 
-        public init(status: Int, body: String = "", headers: [String: String] = [:], delay: Double = 0) {
+        public init(
+            status: Int, body: String = "", headers: [String: String] = [:], delay: Double = 0, repeat: Int = 1,
+            drip: Double = 0
+        ) {
             self.status = status
             self.body = body
             self.headers = headers
             self.delay = delay
+            self.repeat = `repeat`
+            self.drip = drip
+        }
+
+        /// A redirect to `location`.
+        public static func redirect(_ status: Int, to location: String) -> Reply {
+            Reply(status: status, headers: ["Location": location])
         }
 
         public static func json(_ body: String, status: Int = 200) -> Reply {

@@ -5,7 +5,9 @@
 
 PLAN: {"routes": {"/path": [reply, ...]}, "default": [reply, ...]}; the n-th request to a path
 (query ignored) gets the n-th reply, the last one repeating. A reply is
-{"status": 200, "body": "...", "headers": {...}, "delay": seconds}.
+{"status": 200, "body": "...", "headers": {...}, "delay": seconds, "repeat": n, "drip": seconds}:
+the body is sent `repeat` times (default 1; a huge answer without a huge plan), and with
+`drip` one byte at a time, that many seconds apart (an answer slower than any timeout).
 Each request is appended to LOG as one JSON line (method, path with query, headers, body in
 Base64, monotonic time of arrival) before it is answered. Prints the port, then serves until
 stdin closes.
@@ -47,14 +49,24 @@ class Handler(BaseHTTPRequestHandler):
         if reply.get("delay"):
             time.sleep(reply["delay"])
         payload = reply.get("body", "").encode()
+        repeat = reply.get("repeat", 1)
+        drip = reply.get("drip", 0)
         try:
             self.send_response(reply.get("status", 200))
             for name, value in reply.get("headers", {}).items():
                 self.send_header(name, value)
-            self.send_header("Content-Length", str(len(payload)))
+            self.send_header("Content-Length", str(len(payload) * repeat))
             self.end_headers()
-            self.wfile.write(payload)
-        except (BrokenPipeError, ConnectionResetError):
+            self.wfile.flush()
+            for _ in range(repeat):
+                if drip:
+                    for i in range(len(payload)):
+                        self.wfile.write(payload[i:i + 1])
+                        self.wfile.flush()
+                        time.sleep(drip)
+                else:
+                    self.wfile.write(payload)
+        except (BrokenPipeError, ConnectionResetError, OSError):
             pass  # the client gave up (a timeout test)
 
     do_POST = handle_any

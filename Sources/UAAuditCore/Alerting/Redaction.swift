@@ -25,20 +25,21 @@ package enum Redaction {
             !host.isEmpty
         else { return mask + tag }
         var out = scheme.lowercased() + "://"
-        out += host.contains(":") ? "[\(host)]" : host
+        // URLComponents keeps an IPv6 host's brackets on some platforms and not on others.
+        out += host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         if let port = parts.port { out += ":\(port)" }
         return out + "/…" + tag
     }
 
-    /// The secret strings inside a URL (every path segment, query value, user, password and
-    /// fragment), as given and percent-decoded, longest first.
-    package static func secrets(in text: String) -> [String] {
+    /// The secret strings inside a URL (every path segment but those in `public`, every query
+    /// value, user, password and fragment), as given and percent-decoded, longest first.
+    package static func secrets(in text: String, except public: Set<String> = []) -> [String] {
         guard let parts = URLComponents(string: text) else { return [text] }
         var found: [String] = []
         found += [parts.percentEncodedUser, parts.percentEncodedPassword, parts.percentEncodedFragment]
             .compactMap { $0 }
         found += (parts.percentEncodedQueryItems ?? []).compactMap(\.value)
-        found += parts.percentEncodedPath.split(separator: "/").map(String.init)
+        found += parts.percentEncodedPath.split(separator: "/").map(String.init).filter { !`public`.contains($0) }
         found += found.compactMap { $0.removingPercentEncoding }
         return Array(Set(found.filter { !$0.isEmpty })).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }

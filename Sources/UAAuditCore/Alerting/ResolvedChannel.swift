@@ -27,7 +27,8 @@ package struct ResolvedChannel: Sendable, CustomStringConvertible, CustomReflect
     func adding(secretsOf url: URL) -> ResolvedChannel {
         ResolvedChannel(
             kind: kind, url: self.url, shownURL: shownURL, secret: secret,
-            secrets: Array(Set(secrets + Redaction.secrets(in: url.absoluteString))), msgtype: msgtype,
+            secrets: Array(Set(secrets + Redaction.secrets(in: url.absoluteString, except: kind.publicPathSegments))),
+            msgtype: msgtype,
             mentionedList: mentionedList, mentionedMobileList: mentionedMobileList)
     }
 }

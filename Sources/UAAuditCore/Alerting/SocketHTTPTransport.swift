@@ -15,7 +15,7 @@ package struct SocketHTTPTransport: HTTPTransport {
         let port = parts.port ?? 80
         var target = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
         if let query = parts.percentEncodedQuery { target += "?" + query }
-        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         do throws(SocketConnection.Failure) {
             let connection = try SocketConnection(host: host, port: port, deadline: deadline)
             try connection.write(HTTPWire.request(request, host: shownHost, port: parts.port, target: target))

@@ -18,6 +18,7 @@ import Testing
         ("http://user:pa55word@am.internal:9093/", "http://am.internal:9093/…"),
         ("http://127.0.0.1:9093", "http://127.0.0.1:9093/…"),
         ("HTTPS://[::1]:8443/x?k=v#frag", "https://[::1]:8443/…"),
+        ("http://[fe80::1]/x", "http://[fe80::1]/…"),
         ("not a url at all", "***"),
         ("/relative/path?key=abc", "***"),
     ]

@@ -10,7 +10,9 @@ enum HTTPWire {
         head += "Host: \(host)\(port.map { ":\($0)" } ?? "")\r\n"
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key })
         where !["host", "content-length", "connection"].contains(name.lowercased()) {
-            head += "\(name): \(value.filter { $0 != "\r" && $0 != "\n" })\r\n"
+            // No line break may end the header early ("\r\n" is one Character: filter scalars).
+            let clean = String(String.UnicodeScalarView(value.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }))
+            head += "\(name): \(clean)\r\n"
         }
         head += "Content-Length: \(request.body.count)\r\nConnection: close\r\n\r\n"
         return Array(head.utf8) + request.body

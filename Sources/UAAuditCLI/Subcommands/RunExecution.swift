@@ -76,7 +76,8 @@ struct RunExecution {
                     outcome.report, totals: saved.totals ?? RunTotals(since: generatedAt),
                     alertsPending: saved.alerts.pending.count,
                     latest: .worst(of: outcome.sources))
-                _ = OutputFile.write(Array(PrometheusText.render(metrics).utf8), to: path, what: "metrics", console: console)
+                _ = OutputFile.write(
+                    Array(PrometheusText.render(metrics).utf8), to: path, what: "metrics", console: console)
             }
             for hint in hints { console.error(hint) }
             console.error(
@@ -92,7 +93,8 @@ struct RunExecution {
         CrashPoint.here("after-deliver")
         for hour in outcome.expiredAlerts {
             console.error(
-                "the breached hour \(hour) was pending for longer than uaaudit keeps it (2 × history_hours) and is dropped unsent")
+                "the breached hour \(hour) was pending for longer than uaaudit keeps it (2 × history_hours) and is dropped unsent"
+            )
         }
         do {
             let bytes = try state.encoded()
@@ -118,7 +120,8 @@ struct RunExecution {
 
         if let signal {
             console.error(
-                "stopped by signal \(signal) during delivery; what was delivered is committed, the other hours stay pending")
+                "stopped by signal \(signal) during delivery; what was delivered is committed, the other hours stay pending"
+            )
             exit(128 + signal)
         }
         for error in outcome.errors { console.error("\(error); that log was not advanced and will be read again") }

@@ -41,7 +41,8 @@ final class SocketConnection {
         while let info = entry {
             entry = info.pointee.ai_next
             let fd = socket(
-                info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue)
+                info.pointee.ai_family,
+                info.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue)
                     | Int32(SOCK_CLOEXEC.rawValue), info.pointee.ai_protocol)
             if fd < 0 { continue }
             if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {

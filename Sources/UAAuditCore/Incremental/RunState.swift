@@ -193,7 +193,8 @@ extension RunState {
         do {
             state =
                 v < currentVersion
-                ? try RunStateMigration.decode(version: v, bytes) : try JSONDecoder().decode(RunState.self, from: Data(bytes))
+                ? try RunStateMigration.decode(version: v, bytes)
+                : try JSONDecoder().decode(RunState.self, from: Data(bytes))
         } catch {
             throw StateError(path: path, reason: "is corrupt: \(JSONErrors.describe(error))")
         }

@@ -137,7 +137,7 @@ package enum ReportMerge {
                 // An hour a run had not closed yet does not alert (AlertPolicy.alerts).
                 alert: sum.closed != false
                     && AlertPolicy.breaches(
-                    alertCount: alertCount, requests: requests, threshold: threshold, minRequests: minRequests),
+                        alertCount: alertCount, requests: requests, threshold: threshold, minRequests: minRequests),
                 errors: sum.errors, outOfScope: sum.outOfScope, top: Array(top),
                 topApproximate: sum.approximate || (sum.reports > 1 && sum.cutLists > 0),
                 closed: sum.closed, late: sum.late)

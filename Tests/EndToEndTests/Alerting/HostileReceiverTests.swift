@@ -23,7 +23,8 @@ import WebhookReceiver
         let target = "\(receiver.baseURL)/final/moved-secret-segment?token=SECRET-QUERY"
         #expect(
             result.out == "not delivered to generic \(Redaction.url(receiver.baseURL + "/hook")) (1 attempt): "
-                + "HTTP \(status) redirect to \(Redaction.url(target)), not followed: configure the final URL instead\n")
+                + "HTTP \(status) redirect to \(Redaction.url(target)), not followed: configure the final URL instead\n"
+        )
         #expect(!result.out.contains("SECRET-QUERY") && !result.out.contains("moved-secret-segment"))
         let requests = try receiver.requests()
         #expect(requests.map(\.path) == ["/hook"])  // never followed, never retried
@@ -42,7 +43,9 @@ import WebhookReceiver
         let elapsed = Date().timeIntervalSince(started)
         #expect(run.status == 4)
         let out = String(decoding: run.stdout, as: UTF8.self)
-        #expect(out.hasPrefix("not delivered to generic \(Redaction.url(receiver.baseURL + "/big")) (1 attempt): HTTP 500: xxxx"))
+        #expect(
+            out.hasPrefix(
+                "not delivered to generic \(Redaction.url(receiver.baseURL + "/big")) (1 attempt): HTTP 500: xxxx"))
         #expect(out.hasSuffix("x…\n"))
         #expect(elapsed < 5, "\(elapsed) s")
         #expect(run.peakKiB < MeasuredRun.peakMemoryBoundKiB, "\(run.peakKiB) KiB")
@@ -61,7 +64,8 @@ import WebhookReceiver
         #expect(result.status == 4)
         #expect(
             result.out
-                == "not delivered to generic \(Redaction.url(receiver.baseURL + "/slow")) (1 attempt): no answer within 1.3 s\n")
+                == "not delivered to generic \(Redaction.url(receiver.baseURL + "/slow")) (1 attempt): no answer within 1.3 s\n"
+        )
         #expect(elapsed >= 1.3 && elapsed < 1.8, "\(elapsed) s")
     }
 

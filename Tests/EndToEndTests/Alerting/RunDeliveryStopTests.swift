@@ -53,7 +53,8 @@ import WebhookReceiver
             if c.point != "after-report" {
                 #expect(
                     stopped.stderr.contains(
-                        "stopped by signal 15 during delivery; what was delivered is committed, the other hours stay pending"))
+                        "stopped by signal 15 during delivery; what was delivered is committed, the other hours stay pending"
+                    ))
             }
         }
         #expect(try h.run(now: "2026-11-29T11:07:00Z", extra: hooks).status == 0)

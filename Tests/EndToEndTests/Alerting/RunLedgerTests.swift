@@ -31,7 +31,9 @@ import WebhookReceiver
         #expect(try h.ledgerHours("pending") == [Self.h10])
         #expect(try String(contentsOfFile: prom, encoding: .utf8).contains("\nuaaudit_alerts_pending 1\n"))
         let shown = try Tool.run(["state", "show", "--state", h.state])
-        #expect(shown.out.contains("breached hours pending delivery: \n  \(Self.h10)  id \(try h.ledger()[Self.h10]!.id)\n"))
+        #expect(
+            shown.out.contains("breached hours pending delivery: \n  \(Self.h10)  id \(try h.ledger()[Self.h10]!.id)\n")
+        )
         // The cron job, with its channel, sends it.
         let hook = ["--webhook", "\(receiver.baseURL)/hook", "--webhook-kind", "generic"]
         #expect(try h.run(now: "2026-11-29T11:20:00Z", extra: hook).status == 0)
@@ -87,7 +89,10 @@ import WebhookReceiver
         #expect(run.status == 4)
         let state = try String(contentsOfFile: h.state, encoding: .utf8)
         let shown = try Tool.run(["state", "show", "--state", h.state])
-        #expect(shown.out.contains("last error: not delivered to generic \(Redaction.url(url)) (1 attempt): HTTP 500: no route /***/*** for k=***, user ***:***\n"))
+        #expect(
+            shown.out.contains(
+                "last error: not delivered to generic \(Redaction.url(url)) (1 attempt): HTTP 500: no route /***/*** for k=***, user ***:***\n"
+            ))
         for text in [run.stderr, run.out, state, shown.out, try String(contentsOfFile: h.report, encoding: .utf8)] {
             for secret in ["abcdefghijklmnopqrstuvwx", "q7x", "zz9", "ann"] {
                 #expect(!text.contains(secret), "\(secret) in \(text)")

@@ -188,7 +188,8 @@ import WebhookReceiver
         #expect(result.status == 0)
         #expect(
             result.stderr.hasSuffix(
-                "delivered to wecom \(Redaction.url(receiver.baseURL + "/cgi-bin/webhook/send?key=KEY-SECRET-E2E")) (2 attempts)\n"))
+                "delivered to wecom \(Redaction.url(receiver.baseURL + "/cgi-bin/webhook/send?key=KEY-SECRET-E2E")) (2 attempts)\n"
+            ))
         let times = try receiver.requests().map(\.time)
         #expect(times.count == 2)
         #expect(times[1] - times[0] >= 0.95, "the first backoff is 1 s")

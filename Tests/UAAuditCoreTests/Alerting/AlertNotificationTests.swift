@@ -21,9 +21,10 @@ import Testing
         #expect(n.id == "197bfb461459b711")
         // Each hour's own id: host, inputs, hour and kind.
         #expect(
-            n.hours.map(\.id) == n.hours.map {
-                HourAlertID.make(host: "web-1", logs: ["/var/log/nginx/access.log"], hour: $0.hour, kinds: [.share])
-            })
+            n.hours.map(\.id)
+                == n.hours.map {
+                    HourAlertID.make(host: "web-1", logs: ["/var/log/nginx/access.log"], hour: $0.hour, kinds: [.share])
+                })
         #expect(n.hours.map(\.id) == ["225b41670208d6ca", "34bbdae500074c7b"])
         #expect(n.host == "web-1")
         #expect(n.alertClass == "inconsistent")

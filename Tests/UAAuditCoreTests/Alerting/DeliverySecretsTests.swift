@@ -20,7 +20,8 @@ import Testing
         func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError> {
             let url = request.url.absoluteString
             sent.withLock { $0.append(url) }
-            let body = #"{"errcode":310000,"errmsg":"sign not match for \#(url) and \#(url.removingPercentEncoding ?? "")"}"#
+            let body =
+                #"{"errcode":310000,"errmsg":"sign not match for \#(url) and \#(url.removingPercentEncoding ?? "")"}"#
             return .success(HTTPResponse(status: status, headers: headers, body: Array(body.utf8)))
         }
     }

@@ -20,7 +20,9 @@ import Testing
     }
 
     @Test func aChunkedAnswer() throws {
-        let r = try read(["HTTP/1.1 500 Err\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nab", "cd\r\n3;x=y\r\nefg\r\n0\r\n\r\n"])
+        let r = try read([
+            "HTTP/1.1 500 Err\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nab", "cd\r\n3;x=y\r\nefg\r\n0\r\n\r\n",
+        ])
         #expect(r.status == 500)
         #expect(String(decoding: r.body, as: UTF8.self) == "abcdefg")
     }

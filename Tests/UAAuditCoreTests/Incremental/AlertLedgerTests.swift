@@ -119,7 +119,8 @@ import Testing
             case .record(let hour, let mode):
                 ledger.record(hour: hour, id: "id-\(hour.prefix(13))", kinds: [.share], at: "T", mode: mode)
             case .apply(let mode): ledger.apply(mode, at: "T2")
-            case .delivered(let hours, let channel, let mode): ledger.delivered(hours, to: channel, at: "T2", mode: mode)
+            case .delivered(let hours, let channel, let mode):
+                ledger.delivered(hours, to: channel, at: "T2", mode: mode)
             case .failed(let hours, let error): ledger.failed(hours, error: error)
             }
         }

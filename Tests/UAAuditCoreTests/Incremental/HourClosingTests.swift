@@ -61,7 +61,8 @@ import Testing
     }
 
     static let policyCases: [(Int64, Int64, Bool)] = [
-        (99, 0, false), (99, 99, false), (100, 0, false), (100, 1, true), (1000, 1, false), (1000, 2, true), (0, 0, false),
+        (99, 0, false), (99, 99, false), (100, 0, false), (100, 1, true), (1000, 1, false), (1000, 2, true),
+        (0, 0, false),
     ]
 
     @Test(arguments: policyCases)

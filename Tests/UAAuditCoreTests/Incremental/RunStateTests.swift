@@ -46,7 +46,10 @@ import Testing
         #expect(a == HourAlertID.make(host: "web-1", logs: ["/b", "/a", "/a"], hour: h, kinds: [.share]))
         #expect(a != HourAlertID.make(host: "web-2", logs: ["/a", "/b"], hour: h, kinds: [.share]))
         #expect(a != HourAlertID.make(host: "web-1", logs: ["/a"], hour: h, kinds: [.share]))
-        #expect(a != HourAlertID.make(host: "web-1", logs: ["/a", "/b"], hour: "2026-11-29T11:00:00+00:00", kinds: [.share]))
+        #expect(
+            a
+                != HourAlertID.make(
+                    host: "web-1", logs: ["/a", "/b"], hour: "2026-11-29T11:00:00+00:00", kinds: [.share]))
         #expect(a != HourAlertID.make(host: "web-1", logs: ["/a", "/b"], hour: h, kinds: [.share, .drift]))
         #expect(
             HourAlertID.make(host: "web-1", logs: ["/a"], hour: h, kinds: [.share, .drift])

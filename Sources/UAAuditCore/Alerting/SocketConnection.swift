@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -25,27 +28,67 @@ final class SocketConnection {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    /// Connects to `host:port` before `deadline` (name resolution included, though
-    /// `getaddrinfo` itself cannot be interrupted: use an address or a fast resolver).
+    /// One address `getaddrinfo` gave, copied out of its list.
+    struct Address: Sendable {
+        var family: Int32
+        var type: Int32
+        var proto: Int32
+        var bytes: [UInt8]
+    }
+
+    /// The addresses of `host`, or nil when it has none; nil too when the deadline passes
+    /// first (`getaddrinfo` cannot be interrupted: it goes on in the background and its
+    /// answer is dropped), which the caller tells apart by the clock.
+    static func resolve(_ host: String, port: Int, deadline: Double) -> [Address]? {
+        final class Box: @unchecked Sendable {
+            var addresses: [Address]?
+        }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var hints = addrinfo()
+            hints.ai_family = AF_UNSPEC
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            var list: UnsafeMutablePointer<addrinfo>?
+            var found: [Address] = []
+            if getaddrinfo(host, String(port), &hints, &list) == 0 {
+                var entry = list
+                while let info = entry {
+                    entry = info.pointee.ai_next
+                    guard let address = info.pointee.ai_addr else { continue }
+                    let bytes = UnsafeRawBufferPointer(start: address, count: Int(info.pointee.ai_addrlen))
+                    found.append(
+                        Address(
+                            family: info.pointee.ai_family, type: info.pointee.ai_socktype,
+                            proto: info.pointee.ai_protocol, bytes: Array(bytes)))
+                }
+                freeaddrinfo(list)
+            }
+            box.addresses = found.isEmpty ? nil : found
+            done.signal()
+        }
+        let left = max(0, deadline - now())
+        guard done.wait(timeout: .now() + left) == .success else { return nil }
+        return box.addresses
+    }
+
+    /// Connects to `host:port` before `deadline`, name resolution included.
     init(host: String, port: Int, deadline: Double) throws(Failure) {
         self.deadline = deadline
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        guard getaddrinfo(bare, String(port), &hints, &list) == 0, let first = list else { throw .hostNotFound }
-        defer { freeaddrinfo(list) }
+        guard let addresses = Self.resolve(bare, port: port, deadline: deadline) else {
+            throw Self.now() >= deadline ? .timeout : .hostNotFound
+        }
         var lastFailure = Failure.refused
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let info = entry {
-            entry = info.pointee.ai_next
+        for address in addresses {
             let fd = socket(
-                info.pointee.ai_family,
-                info.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue)
-                    | Int32(SOCK_CLOEXEC.rawValue), info.pointee.ai_protocol)
+                address.family,
+                address.type | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), address.proto)
             if fd < 0 { continue }
-            if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
+            let started = address.bytes.withUnsafeBytes { raw in
+                Glibc.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
+            }
+            if started == 0 || errno == EINPROGRESS {
                 do throws(Failure) {
                     try Self.wait(fd, for: Int16(POLLOUT), until: deadline)
                     var error: Int32 = 0
@@ -55,15 +98,21 @@ final class SocketConnection {
                         self.fd = fd
                         return
                     }
-                    lastFailure = error == ECONNREFUSED ? .refused : .other(String(cString: strerror(error)))
+                    lastFailure = Self.failure(error)
                 } catch {
                     Glibc.close(fd)
                     throw error
                 }
+            } else {
+                lastFailure = Self.failure(errno)
             }
             Glibc.close(fd)
         }
         throw lastFailure
+    }
+
+    private static func failure(_ error: Int32) -> Failure {
+        error == ECONNREFUSED ? .refused : .other(String(cString: strerror(error)))
     }
 
     deinit { Glibc.close(fd) }

@@ -66,7 +66,8 @@ import WebhookReceiver
             result.out
                 == "not delivered to generic \(Redaction.url(receiver.baseURL + "/slow")) (1 attempt): no answer within 1.3 s\n"
         )
-        #expect(elapsed >= 1.3 && elapsed < 1.8, "\(elapsed) s")
+        // The process's own start is in this figure; SocketTransportTests measures the attempt alone.
+        #expect(elapsed >= 1.3 && elapsed < 2.8, "\(elapsed) s")
     }
 
     @Test func aSecretPathAndAnEchoedQueryNeverShow() throws {

@@ -92,7 +92,8 @@ public struct Report: Codable, Equatable, Sendable {
         public var shares: [String: Double]
         /// The alert class's share of `requests`.
         public var share: Double
-        /// Share strictly above the threshold, with at least `min_requests` requests.
+        /// Share strictly above the threshold, with at least `min_requests` requests
+        /// (``AlertPolicy``); for `run`, only once the hour is closed, as decided then.
         public var alert: Bool
         public var errors: Int64
         public var outOfScope: Int64

@@ -55,9 +55,20 @@ public final class WebhookReceiver: @unchecked Sendable {
     }
 
     private struct Plan: Encodable {
+        struct TLS: Encodable {
+            var cert: String
+            var key: String
+        }
         var routes: [String: [Reply]]
         var `default`: [Reply]
+        var tls: TLS?
     }
+
+    /// The certificate a TLS receiver serves (its own CA: trust it to talk to the receiver).
+    public static let testCertificate = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("test-tls.crt").path
+    private static let testKey = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("test-tls.key").path
 
     private struct Record: Decodable {
         var method: String
@@ -73,18 +84,23 @@ public final class WebhookReceiver: @unchecked Sendable {
     private let directory: URL
     private let log: URL
 
-    /// `http://127.0.0.1:PORT`.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public let tls: Bool
+
+    /// `http://127.0.0.1:PORT`, or `https://` for a TLS receiver.
+    public var baseURL: String { "\(tls ? "https" : "http")://127.0.0.1:\(port)" }
 
     /// Starts a receiver: the n-th request to a path in `routes` gets its n-th reply (the last
     /// repeats); other paths get `fallback`.
-    public init(routes: [String: [Reply]], fallback: [Reply] = [Reply(status: 404)]) throws {
+    /// With `tls`, it serves HTTPS with ``testCertificate``.
+    public init(routes: [String: [Reply]], fallback: [Reply] = [Reply(status: 404)], tls: Bool = false) throws {
+        self.tls = tls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "uaaudit-receiver-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let planFile = directory.appendingPathComponent("plan.json")
         log = directory.appendingPathComponent("requests.jsonl")
-        try JSONEncoder().encode(Plan(routes: routes, default: fallback)).write(to: planFile)
+        let certificate = tls ? Plan.TLS(cert: Self.testCertificate, key: Self.testKey) : nil
+        try JSONEncoder().encode(Plan(routes: routes, default: fallback, tls: certificate)).write(to: planFile)
         try Data().write(to: log)
 
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("receiver.py")

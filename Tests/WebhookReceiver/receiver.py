@@ -8,6 +8,7 @@ PLAN: {"routes": {"/path": [reply, ...]}, "default": [reply, ...]}; the n-th req
 {"status": 200, "body": "...", "headers": {...}, "delay": seconds, "repeat": n, "drip": seconds}:
 the body is sent `repeat` times (default 1; a huge answer without a huge plan), and with
 `drip` one byte at a time, that many seconds apart (an answer slower than any timeout).
+With "tls": {"cert": PATH, "key": PATH} it serves HTTPS.
 Each request is appended to LOG as one JSON line (method, path with query, headers, body in
 Base64, monotonic time of arrival) before it is answered. Prints the port, then serves until
 stdin closes.
@@ -84,6 +85,12 @@ class Server(ThreadingHTTPServer):
 
 
 server = Server(("127.0.0.1", 0), Handler)
+if plan.get("tls"):
+    # HTTPS with the test certificate (CN localhost, SAN 127.0.0.1; test-tls.crt is its own CA).
+    import ssl
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(plan["tls"]["cert"], plan["tls"]["key"])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print(server.server_address[1], flush=True)
 threading.Thread(target=server.serve_forever, daemon=True).start()
 sys.stdin.read()  # until the test closes our stdin (or dies)

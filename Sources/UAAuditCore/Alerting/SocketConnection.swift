@@ -15,11 +15,13 @@ final class SocketConnection {
         case timeout
         case refused
         case hostNotFound
+        /// The server's TLS certificate was refused (another try will not mend it).
+        case certificate(String)
         case other(String)
     }
 
-    private let fd: Int32
-    private let deadline: Double
+    let fd: Int32
+    let deadline: Double
 
     /// Seconds of a monotonic clock.
     static func now() -> Double {
@@ -143,6 +145,11 @@ final class SocketConnection {
             }
             try Self.wait(fd, for: Int16(POLLIN), until: deadline)
         }
+    }
+
+    /// Waits until the socket is readable (or writable), or throws ``Failure/timeout`` at the deadline.
+    func wait(readable: Bool) throws(Failure) {
+        try Self.wait(fd, for: Int16(readable ? POLLIN : POLLOUT), until: deadline)
     }
 
     /// Waits until `fd` is ready for `events`, or throws ``Failure/timeout`` at the deadline.

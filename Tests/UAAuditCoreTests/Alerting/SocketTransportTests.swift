@@ -50,3 +50,54 @@ import WebhookReceiver
                 == .failure(.connection("connection refused")))
     }
 }
+
+/// The same over TLS, against a receiver serving the test certificate.
+@Suite struct TLSTransportTests {
+    func request(_ url: String) throws -> HTTPRequest {
+        HTTPRequest(url: try #require(URL(string: url)), body: Array("{\"a\":1}".utf8))
+    }
+
+    let trusting = SocketHTTPTransport(caFile: WebhookReceiver.testCertificate)
+
+    @Test func aPostOverTLSArrivesWhole() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [.json(#"{"ok":true}"#)]], tls: true)
+        let response = try trusting.send(try request(receiver.baseURL + "/hook?key=K"), timeout: 5).get()
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"ok":true}"#)
+        let got = try receiver.requests()
+        #expect(got.map(\.path) == ["/hook?key=K"])
+        #expect(got.first?.text == #"{"a":1}"#)
+        #expect(got.first?.method == "POST")
+    }
+
+    @Test func theNameIsCheckedToo() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]], tls: true)
+        let response = try trusting.send(
+            try request("https://localhost:\(receiver.port)/hook"), timeout: 5
+        ).get()
+        #expect(response.status == 200)
+    }
+
+    @Test func anUntrustedCertificateIsRefusedForGood() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]], tls: true)
+        let result = SocketHTTPTransport().send(try request(receiver.baseURL + "/hook"), timeout: 5)
+        #expect(result == .failure(.permanent("TLS certificate refused: self-signed certificate")))
+        #expect(try receiver.requests().isEmpty)
+    }
+
+    @Test func aHugeAnswerOverTLSIsCutAt64KiBAndADripEndsAtTheDeadline() throws {
+        let receiver = try WebhookReceiver(
+            routes: [
+                "/big": [Reply(status: 500, body: String(repeating: "z", count: 1 << 20), repeat: 50)],
+                "/slow": [Reply(status: 200, body: String(repeating: "y", count: 50), drip: 0.05)],
+            ], tls: true)
+        let big = try trusting.send(try request(receiver.baseURL + "/big"), timeout: 10).get()
+        #expect(big.status == 500 && big.body.count == 64 << 10 && big.truncated)
+        let started = SocketConnection.now()
+        #expect(trusting.send(try request(receiver.baseURL + "/slow"), timeout: 0.5) == .failure(.timeout))
+        let elapsed = SocketConnection.now() - started
+        #expect(elapsed >= 0.5 && elapsed < 0.75, "\(elapsed) s")
+    }
+
+    typealias Reply = WebhookReceiver.Reply
+}

@@ -32,7 +32,7 @@ let package = Package(
         // A loopback HTTP receiver that answers like WeCom, Slack and the others; for the tests only.
         .target(
             name: "WebhookReceiver", path: "Tests/WebhookReceiver",
-            exclude: ["receiver.py", "test-tls.crt", "test-tls.key"]),
+            exclude: ["receiver.py", "test-tls.crt", "test-tls.key", "test-tls-other.crt", "test-tls-other.key"]),
         .testTarget(
             name: "UAAuditCoreTests", dependencies: ["UAAuditCore", "WebhookReceiver"],
             exclude: ["Report/Fixtures", "Alerting/Golden"]),

@@ -64,11 +64,22 @@ public final class WebhookReceiver: @unchecked Sendable {
         var tls: TLS?
     }
 
-    /// The certificate a TLS receiver serves (its own CA: trust it to talk to the receiver).
-    public static let testCertificate = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("test-tls.crt").path
-    private static let testKey = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("test-tls.key").path
+    /// The certificates a TLS receiver may serve, each its own CA (trust it to talk to the
+    /// receiver): `localhost` and 127.0.0.1, or only the name `other.example`.
+    public enum Certificate: String, Sendable {
+        case loopback = "test-tls"
+        case otherName = "test-tls-other"
+
+        public var path: String { file("crt") }
+        var key: String { file("key") }
+        private func file(_ ext: String) -> String {
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("\(rawValue).\(ext)")
+                .path
+        }
+    }
+
+    /// The loopback certificate's file.
+    public static var testCertificate: String { Certificate.loopback.path }
 
     private struct Record: Decodable {
         var method: String
@@ -91,16 +102,19 @@ public final class WebhookReceiver: @unchecked Sendable {
 
     /// Starts a receiver: the n-th request to a path in `routes` gets its n-th reply (the last
     /// repeats); other paths get `fallback`.
-    /// With `tls`, it serves HTTPS with ``testCertificate``.
-    public init(routes: [String: [Reply]], fallback: [Reply] = [Reply(status: 404)], tls: Bool = false) throws {
+    /// With `tls`, it serves HTTPS with `certificate`.
+    public init(
+        routes: [String: [Reply]], fallback: [Reply] = [Reply(status: 404)], tls: Bool = false,
+        certificate: Certificate = .loopback
+    ) throws {
         self.tls = tls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "uaaudit-receiver-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let planFile = directory.appendingPathComponent("plan.json")
         log = directory.appendingPathComponent("requests.jsonl")
-        let certificate = tls ? Plan.TLS(cert: Self.testCertificate, key: Self.testKey) : nil
-        try JSONEncoder().encode(Plan(routes: routes, default: fallback, tls: certificate)).write(to: planFile)
+        let served = tls ? Plan.TLS(cert: certificate.path, key: certificate.key) : nil
+        try JSONEncoder().encode(Plan(routes: routes, default: fallback, tls: served)).write(to: planFile)
         try Data().write(to: log)
 
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("receiver.py")

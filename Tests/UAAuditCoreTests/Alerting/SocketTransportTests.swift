@@ -99,5 +99,17 @@ import WebhookReceiver
         #expect(elapsed >= 0.5 && elapsed < 0.75, "\(elapsed) s")
     }
 
+    @Test func aCertificateForAnotherNameIsRefused() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]], tls: true, certificate: .otherName)
+        let transport = SocketHTTPTransport(caFile: WebhookReceiver.Certificate.otherName.path)
+        #expect(
+            transport.send(try request(receiver.baseURL + "/hook"), timeout: 5)
+                == .failure(.permanent("TLS certificate refused: IP address mismatch")))
+        #expect(
+            transport.send(try request("https://localhost:\(receiver.port)/hook"), timeout: 5)
+                == .failure(.permanent("TLS certificate refused: hostname mismatch")))
+        #expect(try receiver.requests().isEmpty)
+    }
+
     typealias Reply = WebhookReceiver.Reply
 }

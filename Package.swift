@@ -30,7 +30,9 @@ let package = Package(
         .target(name: "UAAuditCLI", dependencies: ["UAAuditCore"]),
         .executableTarget(name: "uaaudit", dependencies: ["UAAuditCLI"]),
         // A loopback HTTP receiver that answers like WeCom, Slack and the others; for the tests only.
-        .target(name: "WebhookReceiver", path: "Tests/WebhookReceiver", exclude: ["receiver.py"]),
+        .target(
+            name: "WebhookReceiver", path: "Tests/WebhookReceiver",
+            exclude: ["receiver.py", "test-tls.crt", "test-tls.key", "test-tls-other.crt", "test-tls-other.key"]),
         .testTarget(
             name: "UAAuditCoreTests", dependencies: ["UAAuditCore", "WebhookReceiver"],
             exclude: ["Report/Fixtures", "Alerting/Golden"]),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages uaaudit builds and tests with. Run as root, or with sudo available.
 #   libpcre2-dev zlib1g-dev pkg-config  build (PCRE2 and zlib system-library targets)
-#   libssl-dev                          build (OpenSSL libcrypto: HMAC-SHA256 for signed webhooks)
+#   libssl-dev                          build (OpenSSL: libcrypto's HMAC-SHA256 for signed webhooks,
+#                                       libssl's TLS for https:// webhooks)
 #   nginx                               the end-to-end tests run a real nginx on 127.0.0.1
 #   prometheus-alertmanager             the alert tests push to a real Alertmanager on 127.0.0.1
 #   gzip curl python3                   SampleLogs/make-samples.sh (gzip and raw-socket requests),

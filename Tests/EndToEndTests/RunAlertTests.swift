@@ -13,11 +13,7 @@ import WebhookReceiver
         try h.append(10, hour: 11, minute: 1)  // newest line 11:01: hour 10 closes by the clock at 11:05
     }
 
-    func pending(_ h: RunHarness) throws -> [[String: Any]] {
-        let state = try unwrap(
-            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.state))) as? [String: Any])
-        return state["alerts_pending"] as? [[String: Any]] ?? []
-    }
+    func pending(_ h: RunHarness) throws -> [String] { try h.ledgerHours("pending") }
 
     func ids(_ requests: [WebhookReceiver.Request]) -> [String] {
         requests.compactMap {

@@ -51,8 +51,8 @@ import Testing
         #expect(counts[1].1.filter { $0.value > 0 } == ["urlsession": 27, "missing": 1, "inconsistent": 1])
         #expect(hours[0]["late"] as? Int == 1)
         #expect((report["gaps"] as? [Any])?.isEmpty ?? true)
-        // Its state now keeps what issue 11 added, at the same version.
+        // Its state now keeps what issue 11 added, migrated to version 2 (issue 12's ledger by hour).
         let state = try String(contentsOfFile: dir.path("state.json"), encoding: .utf8)
-        #expect(state.contains("\"known\"") && state.contains("\"checkpoints\"") && state.contains("\"version\" : 1"))
+        #expect(state.contains("\"known\"") && state.contains("\"checkpoints\"") && state.contains("\"version\" : 2"))
     }
 }

@@ -9,18 +9,31 @@ import Foundation
 ///
 /// It stops when the value goes away (its stdin is closed and the process terminated).
 public final class WebhookReceiver: @unchecked Sendable {
-    /// One answer: status, body, headers, and seconds to wait before answering.
+    /// One answer: status, body, headers, and seconds to wait before answering; the body is
+    /// sent `repeat` times (a huge answer), with `drip` seconds between its bytes (a slow one).
     public struct Reply: Encodable, Sendable {
         public var status: Int
         public var body: String
         public var headers: [String: String]
         public var delay: Double
+        public var `repeat`: Int
+        public var drip: Double
 
-        public init(status: Int, body: String = "", headers: [String: String] = [:], delay: Double = 0) {
+        public init(
+            status: Int, body: String = "", headers: [String: String] = [:], delay: Double = 0, repeat: Int = 1,
+            drip: Double = 0
+        ) {
             self.status = status
             self.body = body
             self.headers = headers
             self.delay = delay
+            self.repeat = `repeat`
+            self.drip = drip
+        }
+
+        /// A redirect to `location`.
+        public static func redirect(_ status: Int, to location: String) -> Reply {
+            Reply(status: status, headers: ["Location": location])
         }
 
         public static func json(_ body: String, status: Int = 200) -> Reply {
@@ -42,9 +55,31 @@ public final class WebhookReceiver: @unchecked Sendable {
     }
 
     private struct Plan: Encodable {
+        struct TLS: Encodable {
+            var cert: String
+            var key: String
+        }
         var routes: [String: [Reply]]
         var `default`: [Reply]
+        var tls: TLS?
     }
+
+    /// The certificates a TLS receiver may serve, each its own CA (trust it to talk to the
+    /// receiver): `localhost` and 127.0.0.1, or only the name `other.example`.
+    public enum Certificate: String, Sendable {
+        case loopback = "test-tls"
+        case otherName = "test-tls-other"
+
+        public var path: String { file("crt") }
+        var key: String { file("key") }
+        private func file(_ ext: String) -> String {
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("\(rawValue).\(ext)")
+                .path
+        }
+    }
+
+    /// The loopback certificate's file.
+    public static var testCertificate: String { Certificate.loopback.path }
 
     private struct Record: Decodable {
         var method: String
@@ -60,18 +95,26 @@ public final class WebhookReceiver: @unchecked Sendable {
     private let directory: URL
     private let log: URL
 
-    /// `http://127.0.0.1:PORT`.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public let tls: Bool
+
+    /// `http://127.0.0.1:PORT`, or `https://` for a TLS receiver.
+    public var baseURL: String { "\(tls ? "https" : "http")://127.0.0.1:\(port)" }
 
     /// Starts a receiver: the n-th request to a path in `routes` gets its n-th reply (the last
     /// repeats); other paths get `fallback`.
-    public init(routes: [String: [Reply]], fallback: [Reply] = [Reply(status: 404)]) throws {
+    /// With `tls`, it serves HTTPS with `certificate`.
+    public init(
+        routes: [String: [Reply]], fallback: [Reply] = [Reply(status: 404)], tls: Bool = false,
+        certificate: Certificate = .loopback
+    ) throws {
+        self.tls = tls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "uaaudit-receiver-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let planFile = directory.appendingPathComponent("plan.json")
         log = directory.appendingPathComponent("requests.jsonl")
-        try JSONEncoder().encode(Plan(routes: routes, default: fallback)).write(to: planFile)
+        let served = tls ? Plan.TLS(cert: certificate.path, key: certificate.key) : nil
+        try JSONEncoder().encode(Plan(routes: routes, default: fallback, tls: served)).write(to: planFile)
         try Data().write(to: log)
 
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("receiver.py")

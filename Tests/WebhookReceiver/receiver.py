@@ -5,7 +5,10 @@
 
 PLAN: {"routes": {"/path": [reply, ...]}, "default": [reply, ...]}; the n-th request to a path
 (query ignored) gets the n-th reply, the last one repeating. A reply is
-{"status": 200, "body": "...", "headers": {...}, "delay": seconds}.
+{"status": 200, "body": "...", "headers": {...}, "delay": seconds, "repeat": n, "drip": seconds}:
+the body is sent `repeat` times (default 1; a huge answer without a huge plan), and with
+`drip` one byte at a time, that many seconds apart (an answer slower than any timeout).
+With "tls": {"cert": PATH, "key": PATH} it serves HTTPS.
 Each request is appended to LOG as one JSON line (method, path with query, headers, body in
 Base64, monotonic time of arrival) before it is answered. Prints the port, then serves until
 stdin closes.
@@ -47,14 +50,24 @@ class Handler(BaseHTTPRequestHandler):
         if reply.get("delay"):
             time.sleep(reply["delay"])
         payload = reply.get("body", "").encode()
+        repeat = reply.get("repeat", 1)
+        drip = reply.get("drip", 0)
         try:
             self.send_response(reply.get("status", 200))
             for name, value in reply.get("headers", {}).items():
                 self.send_header(name, value)
-            self.send_header("Content-Length", str(len(payload)))
+            self.send_header("Content-Length", str(len(payload) * repeat))
             self.end_headers()
-            self.wfile.write(payload)
-        except (BrokenPipeError, ConnectionResetError):
+            self.wfile.flush()
+            for _ in range(repeat):
+                if drip:
+                    for i in range(len(payload)):
+                        self.wfile.write(payload[i:i + 1])
+                        self.wfile.flush()
+                        time.sleep(drip)
+                else:
+                    self.wfile.write(payload)
+        except (BrokenPipeError, ConnectionResetError, OSError):
             pass  # the client gave up (a timeout test)
 
     do_POST = handle_any
@@ -72,6 +85,12 @@ class Server(ThreadingHTTPServer):
 
 
 server = Server(("127.0.0.1", 0), Handler)
+if plan.get("tls"):
+    # HTTPS with the test certificate (CN localhost, SAN 127.0.0.1; test-tls.crt is its own CA).
+    import ssl
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(plan["tls"]["cert"], plan["tls"]["key"])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print(server.server_address[1], flush=True)
 threading.Thread(target=server.serve_forever, daemon=True).start()
 sys.stdin.read()  # until the test closes our stdin (or dies)

@@ -5,6 +5,7 @@ struct Heartbeat {
     var lines: Int64 = 0
     var malformed: Int64 = 0
     var hoursClosed = 0
+    /// Breached hours delivered by this run, and those still pending after it.
     var alertsSent = 0
     var alertsPending = 0
     var gaps = 0
@@ -15,7 +16,7 @@ struct Heartbeat {
         malformed = outcome.sources.reduce(0) { $0 + $1.malformed }
         hoursClosed = outcome.state.hours.filter { $0.value.closed && saved.hours[$0.key]?.closed != true }.count
         gaps = outcome.state.gaps.filter { $0.detectedAt == generatedAt }.count
-        alertsPending = outcome.state.alertsPending.count
+        alertsPending = outcome.state.alerts.pending.count
     }
 
     func line(status: ExitCode) -> String {

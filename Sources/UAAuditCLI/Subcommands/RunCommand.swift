@@ -34,9 +34,14 @@ struct RunCommand {
 
         The hourly job (see cron/). Reads each log from where the last run stopped to
         its last complete line, follows rotation (renamed, copied, compressed and
-        truncated logs), closes an hour once the newest line or the clock is past its
-        end plus the grace period, alerts once per breached hour, writes the report
-        and commits the state atomically. A run killed at any point is redone by the
+        truncated logs), closes an hour once the clock (--now) is past its end plus
+        the grace period and every log was read (a log unreadable for over 2 hours
+        stops holding hours: they are marked incomplete; line times never close an
+        hour; lines over 5 minutes after --now count in totals.future), alerts once
+        per breached hour under its own id, writes the report and commits the state
+        atomically. Breached hours stay pending until every channel configured takes
+        them (with no channel, until one is; "alerts": [] means metrics only). SIGTERM
+        during delivery commits what was delivered. A run killed at any point is redone by the
         next one: no line is counted twice or missed. A log that is missing, a
         directory, a FIFO, unreadable or gzip is exit 3 with the path and the cause,
         and stays where it stood (not forgotten, not advanced).
@@ -70,8 +75,9 @@ struct RunCommand {
         alert_share_drop; the baseline is the state's earlier hours):
         \(InsightOptions.help)
 
-        Alerts (added to the config's "alerts"; one message per run for the hours that
-        closed breached; an alert a channel refused is kept and sent again next run):
+        Alerts (added to the config's "alerts"; one message per channel per run with
+        the pending hours; an hour a channel refused stays pending and is sent again
+        next run; 3xx answers are failures, never followed):
         \(AlertOptions.help)
 
         Output:

@@ -4,8 +4,11 @@ import UAAuditCore
 /// Carries out a compiled run: lock, state, compute, report, deliver, commit, in that order.
 ///
 /// The state is committed last, so a run killed at any point leaves the previous state and
-/// the next run does the same work again; an alert is sent twice only if the process dies
-/// between the receiver's answer and the commit (its id lets the receiver drop the copy).
+/// the next run does the same work again; an hour is sent twice only if the process is killed
+/// between the receiver's answer and the commit (its id, the same in both messages, lets the
+/// receiver drop the copy). SIGTERM or SIGINT before delivery stops without committing; once
+/// delivery has begun, the run stops after the channel being sent to and commits what was
+/// delivered, so nothing delivered is sent again.
 struct RunExecution {
     let job: RunJob
     let console: Console
@@ -73,9 +76,10 @@ struct RunExecution {
                 // The committed totals (none yet: from now), and this run's malformed share.
                 let metrics = PrometheusMetrics.run(
                     outcome.report, totals: saved.totals ?? RunTotals(since: generatedAt),
-                    alertsPending: saved.alertsPending.count,
+                    alertsPending: saved.alerts.pending.count,
                     latest: .worst(of: outcome.sources))
-                _ = OutputFile.write(Array(PrometheusText.render(metrics).utf8), to: path, what: "metrics", console: console)
+                _ = OutputFile.write(
+                    Array(PrometheusText.render(metrics).utf8), to: path, what: "metrics", console: console)
             }
             for hint in hints { console.error(hint) }
             console.error(
@@ -84,12 +88,16 @@ struct RunExecution {
         }
 
         var state = outcome.state
-        let sentBefore = state.alertsSent.count
-        let undelivered = deliver(&state, report: outcome.report)
-        summary.alertsSent = state.alertsSent.count - sentBefore
-        summary.alertsPending = state.alertsPending.count
+        let pendingBefore = Set(state.alerts.pending)
+        let delivery = deliver(&state, report: outcome.report, stop: stop)
+        summary.alertsSent = pendingBefore.subtracting(state.alerts.pending).count
+        summary.alertsPending = state.alerts.pending.count
         CrashPoint.here("after-deliver")
-        if let signal = stop.caught { return stopped(signal) }
+        for hour in outcome.expiredAlerts {
+            console.error(
+                "the breached hour \(hour) was pending for longer than uaaudit keeps it (2 × history_hours) and is dropped unsent"
+            )
+        }
         do {
             let bytes = try state.encoded()
             CrashPoint.here("before-commit")
@@ -99,17 +107,25 @@ struct RunExecution {
             return .output
         }
         CrashPoint.here("after-commit")
+        // Stopped during delivery: what was delivered is committed (above); the rest waits.
+        let signal = stop.caught
         // Metrics describe the committed state: its totals only grow, and a run that died
         // before its commit never showed counts that the next run would count again.
         var metricsWritten = true
         if let path = job.promPath, let totals = state.totals {
             let metrics = PrometheusMetrics.run(
-                outcome.report, totals: totals, alertsPending: state.alertsPending.count,
+                outcome.report, totals: totals, alertsPending: state.alerts.pending.count,
                 latest: .worst(of: outcome.sources))
             let text = Array(PrometheusText.render(metrics).utf8)
             metricsWritten = OutputFile.write(text, to: path, what: "metrics", console: console)
         }
 
+        if let signal {
+            console.error(
+                "stopped by signal \(signal) during delivery; what was delivered is committed, the other hours stay pending"
+            )
+            exit(128 + signal)
+        }
         for error in outcome.errors { console.error("\(error); that log was not advanced and will be read again") }
         for gap in outcome.report.gaps ?? [] where gap.detectedAt == generatedAt {
             console.error(
@@ -124,7 +140,7 @@ struct RunExecution {
         }
         // When several apply, the highest status wins.
         if !metricsWritten { return .output }
-        if undelivered { return .delivery }
+        if delivery.undelivered { return .delivery }
         if !outcome.errors.isEmpty { return .input }
         return failOnAlert && !RunExecution.alertedNow(outcome, saved: saved).isEmpty ? .alert : .success
     }
@@ -141,48 +157,24 @@ struct RunExecution {
         }.map(\.hour)
     }
 
-    /// Sends every pending alert to the channels that have not accepted it yet; what is
-    /// delivered moves to the ledger, what is not stays pending for the next run.
-    /// Returns true when some alert is still undelivered.
-    private func deliver(_ state: inout RunState, report: Report) -> Bool {
+    /// Sends the pending hours to the channels configured now (``LedgerDelivery``) and says
+    /// what became of each message.
+    private func deliver(_ state: inout RunState, report: Report, stop: StopSignals) -> LedgerDelivery.Outcome {
         let dispatcher = AlertDispatcher(options: job.delivery, environment: environment)
-        var stillPending: [RunState.PendingAlert] = []
-        for var alert in state.alertsPending {
-            guard
-                let notification = AlertNotification(report: report, host: job.settings.host, hours: alert.hours)
-            else {
-                console.error("alert \(alert.id): its hours are no longer in the state; dropped")
-                continue
-            }
-            var delivered: [String] = []
-            for key in alert.channels {
-                guard let channel = job.channels.first(where: { $0.key == key }) else {
-                    console.error("alert \(alert.id): channel \(key) is no longer configured; not sent there")
-                    continue
-                }
-                let result = dispatcher.deliver(notification, to: [channel])[0]
-                if result.delivered {
-                    delivered.append(key)
-                    if !quiet { console.note(result.description) }
+        let outcome = LedgerDelivery.deliver(
+            &state.alerts, report: report, host: job.settings.host, channels: job.channels,
+            mode: job.settings.alertMode, dispatcher: dispatcher, at: report.generatedAt,
+            shouldStop: { stop.caught != nil },
+            afterEach: { attempt in
+                let what = "hours \(attempt.hours.joined(separator: ", "))"
+                if attempt.result.delivered {
+                    if !quiet { console.note("\(what): \(attempt.result)") }
                 } else {
-                    console.error(
-                        "alert \(alert.id) for \(alert.hours.joined(separator: ", ")): \(result); kept for the next run"
-                    )
-                    alert.lastError = result.description
+                    console.error("\(what): \(attempt.result); kept for the next run")
                 }
-            }
-            alert.attempts += 1
-            alert.channels.removeAll { key in delivered.contains(key) || !job.channels.contains { $0.key == key } }
-            if alert.channels.isEmpty {
-                state.alertsSent.append(
-                    RunState.SentAlert(
-                        id: alert.id, hours: alert.hours, sentAt: report.generatedAt, channels: delivered))
-            } else {
-                stillPending.append(alert)
-            }
-        }
-        state.alertsPending = stillPending
-        return !stillPending.isEmpty
+                CrashPoint.here("after-channel")
+            })
+        return outcome
     }
 
     private func stopped(_ signal: Int32) -> ExitCode {

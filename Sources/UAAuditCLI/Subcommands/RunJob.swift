@@ -97,7 +97,9 @@ struct RunJob {
             graceSeconds: Int64(try args.integer("grace", range: 0...86_400) ?? Int(config.graceSeconds ?? 300)),
             historyHours: Int64(
                 try args.integer("history-hours", range: 1...24 * 366) ?? Int(config.historyHours ?? 48)),
-            channelKeys: channels.map(\.key), host: args.value("host") ?? config.host ?? alerts.host)
+            // `"alerts": []` in the config, and no --webhook: metrics only, on purpose.
+            alertMode: .of(channelKeys: channels.map(\.key), explicitlyNone: config.alerts?.isEmpty == true),
+            host: args.value("host") ?? config.host ?? alerts.host)
         var lockWait = config.lockWaitSeconds ?? 30
         if let text = args.value("lock-wait") {
             guard let value = Double(text), value >= 0, value <= 3600 else {

@@ -15,7 +15,9 @@ struct StateCommand {
 
         Prints what uaaudit run remembers: per log the file it follows (device,
         inode, offset) and rotated files still being read; the hours not yet
-        closed and the recent closed ones; alerts waiting to be delivered; gaps.
+        closed and the recent closed ones; breached hours waiting to be delivered
+        (with their ids and last error, URLs masked), delivered and not alerted;
+        lines stamped in the future; logs unreadable run after run; gaps.
         A missing, corrupt or newer-version state file is an error (exit 2) that
         names the file; it is never changed by this command.
 
@@ -24,8 +26,9 @@ struct StateCommand {
           -c, --config FILE        the config whose "state" to show
               --json               the same as one JSON object (keys sorted): path,
                                    version, newest_seen, logs, open_hours,
-                                   closed_hours, breached_hours, alerts_pending,
-                                   alerts_sent, gaps
+                                   closed_hours, breached_hours, alerts_pending
+                                   (hour, id, kinds, failures, last_error),
+                                   alerts_sent, alerts_not_alerted, gaps
           -h, --help               show this help
 
         \(ExitCode.helpText(for: [.success, .usage, .encoding]))
@@ -125,13 +128,27 @@ enum StateText {
         out += "closed hours kept: \(closed.count)"
         let breached = closed.filter { $0.2.breached }.map(\.1)
         out += breached.isEmpty ? "\n" : ", breached: \(breached.joined(separator: ", "))\n"
-        out += "\nalerts pending delivery: \(state.alertsPending.isEmpty ? "none" : "")\n"
-        for alert in state.alertsPending {
-            out += "  \(alert.id) hours \(alert.hours.joined(separator: ", ")), \(alert.channels.count) channel(s) left"
-            out += alert.lastError.map { ", last error: \(TerminalText.escape($0))" } ?? ""
+        let ledger = state.alerts
+        let pending = ledger.pending
+        out += "\nbreached hours pending delivery: \(pending.isEmpty ? "none" : "")\n"
+        for hour in pending {
+            guard let entry = ledger.hours[hour] else { continue }
+            out += "  \(hour)  id \(entry.id.isEmpty ? "(given by the next run)" : entry.id)"
+            out += entry.deliveredTo.isEmpty ? "" : ", taken by \(entry.deliveredTo.count) channel(s)"
+            out += entry.failures > 0 ? ", \(entry.failures) refused message(s)" : ""
+            out += entry.lastError.map { ", last error: \(TerminalText.escape($0))" } ?? ""
             out += "\n"
         }
-        out += "alerts sent (ledger): \(state.alertsSent.count)\n"
+        let delivered = ledger.hours.values.filter { $0.status == .delivered }.count
+        let notAlerted = ledger.hours.values.filter { $0.status == .notAlerted }.count
+        out += "breached hours delivered: \(delivered); not alerted (metrics only): \(notAlerted)\n"
+        if let future = state.totals?.future { out += "lines stamped in the future (in no hour): \(future)\n" }
+        if let since = state.unreadableSince, !since.isEmpty {
+            out += "\nlogs unreadable, run after run:\n"
+            for (log, time) in since.sorted(by: { $0.key < $1.key }) {
+                out += "  \(TerminalText.escape(log)) since \(Timestamps.iso8601UTC(seconds: time))\n"
+            }
+        }
         if !state.gaps.isEmpty {
             out += "\ngaps (bytes that could not be read):\n"
             for gap in state.gaps {
@@ -171,16 +188,18 @@ struct StateJSON: Encodable {
         var hour: String
         var requests: Int64
     }
+    /// A breached hour still to deliver (the ledger's entry; its last error already masked).
     struct Pending: Encodable {
+        var hour: String
         var id: String
-        var hours: [String]
-        var channelsLeft: Int
-        var attempts: Int
+        var kinds: [String]
+        var deliveredTo: Int
+        var failures: Int
         var lastError: String?
 
         enum CodingKeys: String, CodingKey {
-            case id, hours, attempts
-            case channelsLeft = "channels_left"
+            case hour, id, kinds, failures
+            case deliveredTo = "delivered_to"
             case lastError = "last_error"
         }
     }
@@ -194,6 +213,7 @@ struct StateJSON: Encodable {
     var breachedHours: [String]
     var alertsPending: [Pending]
     var alertsSent: Int
+    var alertsNotAlerted: Int
     var gaps: [RunState.Gap]
 
     enum CodingKeys: String, CodingKey {
@@ -204,6 +224,7 @@ struct StateJSON: Encodable {
         case breachedHours = "breached_hours"
         case alertsPending = "alerts_pending"
         case alertsSent = "alerts_sent"
+        case alertsNotAlerted = "alerts_not_alerted"
     }
 
     init(_ state: RunState, path: String) {
@@ -220,12 +241,16 @@ struct StateJSON: Encodable {
         }
         closedHours = hours.filter { $0.2.closed }.count
         breachedHours = hours.filter { $0.2.closed && $0.2.breached }.map(\.1)
-        alertsPending = state.alertsPending.map {
-            Pending(
-                id: $0.id, hours: $0.hours, channelsLeft: $0.channels.count, attempts: $0.attempts,
-                lastError: $0.lastError)
+        let ledger = state.alerts
+        alertsPending = ledger.pending.compactMap { hour in
+            ledger.hours[hour].map {
+                Pending(
+                    hour: hour, id: $0.id, kinds: $0.kinds.map(\.rawValue), deliveredTo: $0.deliveredTo.count,
+                    failures: $0.failures, lastError: $0.lastError)
+            }
         }
-        alertsSent = state.alertsSent.count
+        alertsSent = ledger.hours.values.filter { $0.status == .delivered }.count
+        alertsNotAlerted = ledger.hours.values.filter { $0.status == .notAlerted }.count
         gaps = state.gaps
     }
 }

@@ -78,6 +78,8 @@ package struct AuditResult: Sendable {
     package let classCount: Int
     package var hours: [HourKey: HourCounts] = [:]
     package var malformed: Int64 = 0
+    /// Lines stamped after ``ScanConfiguration/futureAfter`` (`run` only), in no hour.
+    package var future: Int64 = 0
     package var samples: [Sample] = []
     package var sources: [Source] = []
     /// The newest request time counted (seconds since the epoch), nil when none.
@@ -122,6 +124,7 @@ package struct AuditResult: Sendable {
         keepClientsWithinBudget()
         keepDetailsWithinBound(touched: tally.hours)
         malformed += tally.malformed
+        future += tally.future
         if tally.newest != Int64.min { newest = max(newest ?? tally.newest, tally.newest) }
         for sample in tally.samples where samples.count < sampleLimit {
             samples.append(

@@ -38,6 +38,8 @@ package final class Tally {
     /// The newest request time counted (seconds since the epoch), Int64.min when none.
     package var newest = Int64.min
     package private(set) var malformed: Int64 = 0
+    /// Lines stamped after ``ScanConfiguration/futureAfter``: counted here, in no hour.
+    package var future: Int64 = 0
     package private(set) var samples: [Sample] = []
     package let alertUAs: ByteTable
     /// Requests per (bucket << 40 | family id << 8 | class).

@@ -17,7 +17,7 @@ package struct AlertDispatcher: Sendable {
     /// `environment` is where `url_env` and `secret_env` are looked up.
     package init(
         options: DeliveryOptions = DeliveryOptions(), environment: [String: String],
-        transport: any HTTPTransport = URLSessionTransport()
+        transport: any HTTPTransport = WebhookTransport()
     ) {
         self.init(
             options: options, environment: environment, transport: transport, clock: { Date() },
@@ -49,6 +49,13 @@ package struct AlertDispatcher: Sendable {
         }
     }
 
+    /// Where a 3xx points, resolved against the request's URL and masked.
+    func redirectTarget(_ response: HTTPResponse, of request: HTTPRequest) -> String? {
+        guard let location = response.headers["location"] else { return nil }
+        guard let url = URL(string: location, relativeTo: request.url) else { return Redaction.url(location) }
+        return Redaction.url(url.absoluteString)
+    }
+
     /// Delivers to one resolved channel, retrying as ``DeliveryOptions`` says.
     package func deliver(_ notification: AlertNotification, to channel: ResolvedChannel) -> DeliveryResult {
         let format = channel.kind.format
@@ -69,7 +76,12 @@ package struct AlertDispatcher: Sendable {
             attempts += 1
             let outcome: AttemptOutcome
             switch transport.send(request, timeout: options.timeout) {
-            case .success(let response): outcome = format.outcome(of: response, channel: channel)
+            case .success(let response) where (300..<400).contains(response.status):
+                outcome = .fail(.redirect(status: response.status, location: redirectTarget(response, of: request)))
+            case .success(let response):
+                // The request's own URL may carry more secrets than the channel's (DingTalk's
+                // timestamp and sign): an answer that echoes them is scrubbed of them too.
+                outcome = format.outcome(of: response, channel: channel.adding(secretsOf: request.url))
             case .failure(.timeout): outcome = .retry(.timeout(seconds: options.timeout), retryAfter: nil)
             case .failure(.connection(let reason)): outcome = .retry(.connection(reason), retryAfter: nil)
             case .failure(.permanent(let reason)): outcome = .fail(.connection(reason))

@@ -7,8 +7,9 @@ package struct AlertNotification: Codable, Equatable, Sendable {
     package static let schemaID = "uaaudit.alert/1"
 
     package var schema: String = AlertNotification.schemaID
-    /// A stable hash of host, alert class and hours: the same breach always has the same id,
-    /// so a receiver can drop a duplicate.
+    /// A stable hash of host, alert class and the hours' ids: the same message always has the
+    /// same id. Each hour also carries its own id (`hours[].id`, ``HourAlertID``), the same in
+    /// every message that repeats the hour: that is the one to drop copies by.
     package var id: String
     /// A test message (`uaaudit alert test`), not an alert.
     package var test: Bool
@@ -53,11 +54,10 @@ package struct AlertNotification: Codable, Equatable, Sendable {
         self.id =
             test
             ? AlertNotification.id(of: ["test", host, generatedAt])
-            : AlertNotification.alertID(host: host, alertClass: alertClass, hours: hours.map(\.hour))
+            : AlertNotification.alertID(host: host, alertClass: alertClass, hours: hours.map { $0.id ?? $0.hour })
     }
 
-    /// The id of the alert for these hours: the same whenever it is sent again (the cron mode
-    /// keeps it with an undelivered alert), so a receiver can drop a duplicate.
+    /// The id of a message for these hours (their ids): the same whenever it is sent again.
     package static func alertID(host: String, alertClass: String, hours: [String]) -> String {
         id(of: ["alert", host, alertClass] + hours)
     }
@@ -71,8 +71,14 @@ package struct AlertNotification: Codable, Equatable, Sendable {
     /// for the report's hours of those names (an alert the cron mode kept); nil when none is.
     package init?(report: Report, host: String, hours: [String]? = nil) {
         let chosen = hours.map { Set($0) }
-        let selected = report.hours.filter { chosen?.contains($0.hour) ?? $0.alerted }
+        var selected = report.hours.filter { chosen?.contains($0.hour) ?? $0.alerted }
         if selected.isEmpty { return nil }
+        // A scan's hours have no ledger: their ids come from the same parts as run's.
+        let logs = report.sources.map(\.path)
+        for i in selected.indices where selected[i].id == nil {
+            selected[i].id = HourAlertID.make(
+                host: host, logs: logs, hour: selected[i].hour, kinds: HourAlertID.kinds(of: selected[i]))
+        }
         self.init(
             host: host, alertClass: report.rules.alertClass, classOrder: report.rules.order + ["other", "missing"],
             threshold: report.threshold, minRequests: report.minRequests, hours: selected,

@@ -3,9 +3,10 @@ import Foundation
 /// Prometheus Alertmanager: `POST <base>/api/v2/alerts`, one alert per breached hour, so a
 /// fleet gets Alertmanager's grouping, silencing and routing.
 ///
-/// Labels: `alertname` (`UAAuditShareOverThreshold`), `host`, `class` (the alert class) and
-/// `hour` (so each hour is its own alert). Annotations: `summary`, `description`, `share`,
-/// `threshold`, `requests`, `count`, `top_uas`, `id`. `startsAt` is the start of the hour;
+/// Labels: `alertname` (`UAAuditShareOverThreshold`), `host`, `class` (the alert class),
+/// `hour` (so each hour is its own alert) and `alert_id` (the hour's ``HourAlertID``, the same
+/// in every message that repeats the hour). Annotations: `summary`, `description`, `share`,
+/// `threshold`, `requests`, `count`, `top_uas`, `id` (the hour's id too). `startsAt` is the start of the hour;
 /// `endsAt` is one hour after sending, so the alert fires now and resolves by itself (uaaudit
 /// sends no resolve). A test message is one `UAAuditTest` alert that ends after 5 minutes.
 struct AlertmanagerFormat: ChannelFormat {
@@ -74,7 +75,10 @@ struct AlertmanagerFormat: ChannelFormat {
                 "\($0.count) × \(UntrustedText.neutralise($0.ua, limit: MessageComposer.uaLimit))"
             }
             return Alert(
-                labels: ["alertname": alertName, "host": n.host, "class": n.alertClass, "hour": hour.hour],
+                labels: [
+                    "alertname": alertName, "host": n.host, "class": n.alertClass, "hour": hour.hour,
+                    "alert_id": hour.id ?? n.id,
+                ],
                 annotations: [
                     "summary":
                         "\(n.alertClass) UAs at \(MessageComposer.percent(hour.share)) of requests on \(host) "
@@ -85,7 +89,7 @@ struct AlertmanagerFormat: ChannelFormat {
                     "requests": "\(hour.requests)",
                     "count": "\(count)",
                     "top_uas": top.joined(separator: "\n"),
-                    "id": n.id,
+                    "id": hour.id ?? n.id,
                 ],
                 startsAt: start ?? utc(now), endsAt: ends)
         }

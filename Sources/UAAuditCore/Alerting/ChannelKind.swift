@@ -27,6 +27,20 @@ package enum ChannelKind: String, Codable, CaseIterable, Sendable {
     /// The kinds, for messages: `wecom, dingtalk, feishu, slack, generic, alertmanager`.
     package static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
+    /// The path segments every webhook of this service has (its documented API path): not
+    /// secret, so a service's answer that says "webhook" or "send" is not scrubbed of them.
+    /// Any other segment is (``Redaction/secrets(in:except:)``).
+    var publicPathSegments: Set<String> {
+        switch self {
+        case .wecom: return ["cgi-bin", "webhook", "send"]
+        case .dingtalk: return ["robot", "send"]
+        case .feishu: return ["open-apis", "bot", "v2", "hook"]
+        case .slack: return ["services"]
+        case .alertmanager: return ["api", "v2", "alerts"]
+        case .generic: return []
+        }
+    }
+
     /// Whether the service can check a signature made with a secret.
     package var takesSecret: Bool { self == .dingtalk || self == .feishu }
 

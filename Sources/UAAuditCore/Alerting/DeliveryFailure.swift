@@ -14,6 +14,8 @@ package enum DeliveryFailure: Error, Equatable, Sendable, Codable, CustomStringC
     case service(field: String, code: Int, message: String)
     /// A success status, but an answer the service never gives on success.
     case unexpectedAnswer(status: Int, body: String)
+    /// A 3xx: redirects are never followed; `location` is shown masked (nil when none was given).
+    case redirect(status: Int, location: String?)
 
     package var description: String {
         switch self {
@@ -23,6 +25,9 @@ package enum DeliveryFailure: Error, Equatable, Sendable, Codable, CustomStringC
         case .http(let status, let body): return body.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(body)"
         case .service(let field, let code, let message): return "\(field) \(code) \(message)"
         case .unexpectedAnswer(let status, let body): return "unexpected answer (HTTP \(status)): \(body)"
+        case .redirect(let status, let location):
+            return "HTTP \(status) redirect to \(location ?? "(no Location given)"), not followed: "
+                + "configure the final URL instead"
         }
     }
 }

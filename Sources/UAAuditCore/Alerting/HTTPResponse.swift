@@ -2,7 +2,10 @@
 package struct HTTPResponse: Sendable, Equatable {
     package var status: Int
     package var headers: [String: String]
+    /// The first bytes of the answer, at most ``HTTPTransport/answerLimit``.
     package var body: [UInt8]
+    /// True when the answer was longer and the rest was not read.
+    package var truncated = false
 
     package init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
         self.status = status

@@ -1,4 +1,16 @@
 /// Sends one POST and waits for its answer: the seam between the delivery rules and the network.
+///
+/// An implementation never follows a redirect (a 3xx is the answer), keeps at most
+/// ``answerLimit`` bytes of an answer (``HTTPResponse/truncated`` says it cut one), and ends the
+/// whole attempt, connection to last byte, within `timeout` seconds. The tests replace it with
+/// a double; ``WebhookTransport`` is the real one (``SocketHTTPTransport``). (URLSession was
+/// the transport before: FoundationNetworking hands libcurl's answer to its delegate on
+/// another queue without back-pressure, so a huge answer was buffered whole before any cap.)
 package protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError>
+}
+
+extension HTTPTransport {
+    /// The most of an answer kept: 64 KiB (a service's answer is a few hundred bytes).
+    package static var answerLimit: Int { 64 << 10 }
 }

@@ -72,6 +72,7 @@ struct MessageComposer {
             let head =
                 style.bold(Self.shortHour(hour.hour)) + ": \(Self.percent(hour.share)) "
                 + "(\(alertCount) of \(hour.requests) requests)"
+                + (hour.id.map { " · id \($0.prefix(HourAlertID.shortLength))" } ?? "")
             let classes = n.classOrder.map { "\($0) \(hour.classes[$0] ?? 0)" }.joined(separator: " · ")
             var lines = [head]
             if !classes.isEmpty { lines.append(classes) }

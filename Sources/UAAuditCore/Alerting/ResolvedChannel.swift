@@ -22,4 +22,13 @@ package struct ResolvedChannel: Sendable, CustomStringConvertible, CustomReflect
 
     /// `text` without any of this channel's secrets.
     func scrub(_ text: String) -> String { Redaction.scrub(text, secrets: secrets) }
+
+    /// The channel, with the secrets of `url` (a request's own URL) to scrub as well.
+    func adding(secretsOf url: URL) -> ResolvedChannel {
+        ResolvedChannel(
+            kind: kind, url: self.url, shownURL: shownURL, secret: secret,
+            secrets: Array(Set(secrets + Redaction.secrets(in: url.absoluteString, except: kind.publicPathSegments))),
+            msgtype: msgtype,
+            mentionedList: mentionedList, mentionedMobileList: mentionedMobileList)
+    }
 }

@@ -1,6 +1,7 @@
 import COpenSSL
 
-/// SHA-256 and HMAC-SHA256 from OpenSSL's libcrypto: the only file that imports `COpenSSL`.
+/// SHA-256 and HMAC-SHA256 from OpenSSL's libcrypto (``TLSStream`` is the other file that
+/// imports `COpenSSL`, for libssl).
 ///
 /// Both calls fail only when libcrypto cannot allocate or has no SHA-256 at all (a broken
 /// installation), never because of their input, so a failure stops the program.

@@ -7,8 +7,10 @@ package enum RunEngine {
     package struct RunOutcome: Sendable {
         package var state: RunState
         package var report: Report
-        /// Alerts created by this run (already added to `state.alertsPending`).
-        package var newAlerts: [RunState.PendingAlert]
+        /// Hours this run closed breached (recorded in `state.alerts`), in time order.
+        package var newAlerts: [String]
+        /// Pending hours dropped unsent because they outlived ``AlertLedger/pendingLifetime(historyHours:)``.
+        package var expiredAlerts: [String] = []
         /// Inputs that failed; their logs were not advanced and will be read again next run.
         package var errors: [String]
         /// Each configured log, and whether it could be read (the metrics' `uaaudit_log_readable`).
@@ -24,11 +26,13 @@ package enum RunEngine {
 
     package static func run(_ settings: RunSettings, state saved: RunState, generatedAt: String) -> RunOutcome {
         var state = saved
-        let configuration = settings.scan
+        var configuration = settings.scan
+        configuration.futureAfter = settings.now + RunSettings.futureToleranceSeconds
         let worker = Worker(configuration: configuration, progress: nil)
         var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
         var errors: [String] = []
         var logs: [Report.LogEntry] = []
+        var failed: [String] = []
         for log in settings.logs {
             switch read(log, saved: state.logs[log], worker: worker, configuration: configuration, at: generatedAt) {
             case .read(let logResult, let plan):
@@ -38,21 +42,26 @@ package enum RunEngine {
                 logs.append(Report.LogEntry(path: log, readable: true))
             case .failed(let failures, let readable):
                 // Nothing of this log is counted or advanced: all of it is read again next run.
+                failed.append(log)
                 errors += failures.map(\.description)
                 logs.append(Report.LogEntry(path: log, readable: readable, error: failures.first?.description))
             }
         }
         if let newest = result.newest { state.newestSeen = max(state.newestSeen ?? newest, newest) }
-        let newAlerts = apply(result, to: &state, settings: settings, generatedAt: generatedAt)
+        let readiness = Readiness.of(
+            failed: failed, configured: settings.logs, state: &state, now: settings.now)
+        let before = Set(state.alerts.hours.keys)
+        apply(result, to: &state, settings: settings, readiness: readiness, generatedAt: generatedAt)
+        let newAlerts = state.alerts.hours.keys.filter { !before.contains($0) }.sorted(by: HourKey.isEarlier)
         state.totals = RunTotals.after(
             state.totals, adding: result, rules: configuration.rules, now: settings.now, succeeded: errors.isEmpty,
             generatedAt: generatedAt)
-        prune(&state, settings: settings)
+        let expired = prune(&state, settings: settings)
         let report = RunReport.build(
             state: state, sources: result.sources, settings: settings, generatedAt: generatedAt, logs: logs)
         return RunOutcome(
-            state: state, report: report, newAlerts: newAlerts, errors: errors, logs: logs, sources: result.sources,
-            samples: result.samples)
+            state: state, report: report, newAlerts: newAlerts, expiredAlerts: expired, errors: errors, logs: logs,
+            sources: result.sources, samples: result.samples)
     }
 
     /// How often a log whose bytes changed while being read is planned again in one run.
@@ -184,16 +193,18 @@ package enum RunEngine {
             }
         }
         whole.malformed += part.malformed
+        whole.future += part.future
         for sample in part.samples where whole.samples.count < whole.sampleLimit { whole.samples.append(sample) }
         whole.sources += part.sources
         if let newest = part.newest { whole.newest = max(whole.newest ?? newest, newest) }
     }
 
-    /// Adds this run's counts to the hours, closes the hours that are over, and queues one
-    /// alert for every newly closed hour that breached.
+    /// Adds this run's counts to the hours, then closes the hours that are due
+    /// (``close(_:settings:readiness:generatedAt:)``).
     static func apply(
-        _ result: AuditResult, to state: inout RunState, settings: RunSettings, generatedAt: String
-    ) -> [RunState.PendingAlert] {
+        _ result: AuditResult, to state: inout RunState, settings: RunSettings, readiness: Readiness,
+        generatedAt: String
+    ) {
         let rules = settings.scan.rules
         let names = rules.classNames
         for (key, counts) in result.hours {
@@ -228,44 +239,7 @@ package enum RunEngine {
             state.malformedSamples.removeFirst(state.malformedSamples.count - settings.scan.sampleLimit)
         }
 
-        // Close the hours whose end plus the grace period has passed, by the newest line or the clock.
-        let horizon = max(state.newestSeen ?? Int64.min, settings.now)
-        var breached: [String] = []
-        let alerted = Set(state.alertsSent.flatMap(\.hours) + state.alertsPending.flatMap(\.hours))
-        for (iso, hour) in state.hours.sorted(by: { $0.key < $1.key }) where !hour.closed {
-            guard let key = HourKey(iso8601: iso), horizon >= key.startInstant + 3600 + settings.graceSeconds else {
-                continue
-            }
-            var closing = hour
-            closing.closed = true
-            let requests = closing.classes.values.reduce(0, +) + closing.errors
-            let alertCount = closing.classes[rules.alertClass] ?? 0
-            closing.breached =
-                requests >= settings.scan.minRequests
-                && settings.scan.threshold.isExceeded(count: alertCount, requests: requests)
-            var insight = closing.insight ?? HourInsight()
-            insight.driftBreached =
-                settings.scan.insight.alertsOnDrift && driftAlert(iso, in: state, settings: settings)
-            insight.clients?.freeze()
-            closing.insight = insight
-            state.hours[iso] = closing
-            if closing.breached || insight.driftBreached == true, !alerted.contains(iso) { breached.append(iso) }
-        }
-        guard !breached.isEmpty else { return [] }
-        let hours = breached.sorted {
-            (HourKey(iso8601: $0) ?? HourKey(localHour: 0, offsetMinutes: 0))
-                < (HourKey(iso8601: $1) ?? HourKey(localHour: 0, offsetMinutes: 0))
-        }
-        let alert = RunState.PendingAlert(
-            id: alertID(host: settings.host, alertClass: rules.alertClass, hours: hours), hours: hours,
-            createdAt: generatedAt, channels: settings.channelKeys)
-        if settings.channelKeys.isEmpty {
-            // No channel to deliver to: the breach is recorded in the report and the ledger.
-            state.alertsSent.append(RunState.SentAlert(id: alert.id, hours: hours, sentAt: generatedAt, channels: []))
-        } else {
-            state.alertsPending.append(alert)
-        }
-        return [alert]
+        close(&state, settings: settings, readiness: readiness, generatedAt: generatedAt)
     }
 
     /// Whether the hour's drift alert fires, against the hours of the state before it.
@@ -275,15 +249,12 @@ package enum RunEngine {
         return InsightReport.drift(at: i, in: inputs, configuration: settings.scan).alert
     }
 
-    /// A stable id for an alert, so that a receiver can drop a duplicate: the one its message carries.
-    package static func alertID(host: String, alertClass: String, hours: [String]) -> String {
-        AlertNotification.alertID(host: host, alertClass: alertClass, hours: hours)
-    }
-
     /// Forgets what is older than the history window (but never an hour an alert still waits for).
-    static func prune(_ state: inout RunState, settings: RunSettings) {
+    static func prune(_ state: inout RunState, settings: RunSettings) -> [String] {
         let cutoff = settings.now - settings.historyHours * 3600
-        let pending = Set(state.alertsPending.flatMap(\.hours))
+        let expired = state.alerts.prune(now: settings.now, historyHours: settings.historyHours)
+        for hour in expired { state.hours[hour] = nil }
+        let pending = Set(state.alerts.pending)
         for (iso, hour) in state.hours where hour.closed && !pending.contains(iso) {
             if let key = HourKey(iso8601: iso), key.startInstant + 3600 <= cutoff { state.hours[iso] = nil }
         }
@@ -291,6 +262,6 @@ package enum RunEngine {
             if let key = HourKey(iso8601: runHour), key.startInstant + 3600 <= cutoff { state.malformed[runHour] = nil }
         }
         if state.gaps.count > 100 { state.gaps.removeFirst(state.gaps.count - 100) }
-        if state.alertsSent.count > 1000 { state.alertsSent.removeFirst(state.alertsSent.count - 1000) }
+        return expired
     }
 }

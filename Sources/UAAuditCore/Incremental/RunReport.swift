@@ -41,12 +41,14 @@ package enum RunReport {
                     hour: key.iso8601, requests: requests, classes: classes,
                     shares: classes.mapValues { ReportBuilder.share($0, requests) },
                     share: ReportBuilder.share(alertCount, requests),
-                    alert: hour.closed
-                        ? hour.breached
-                        : requests >= configuration.minRequests
-                            && configuration.threshold.isExceeded(count: alertCount, requests: requests),
+                    alert: AlertPolicy.alerts(hour),
                     errors: hour.errors, outOfScope: hour.outOfScope, top: Array(top),
                     topApproximate: hour.uasApproximate, closed: hour.closed, late: hour.late))
+            if let entry = state.alerts.hours[key.iso8601] {
+                hours[hours.count - 1].id = entry.id
+                hours[hours.count - 1].alertStatus = entry.status.rawValue
+            }
+            if hour.incomplete == true { hours[hours.count - 1].incomplete = true }
             inputs.append(
                 InsightReport.HourInput(
                     key: key, requests: requests, classes: classes, insight: hour.insight ?? HourInsight()))
@@ -55,6 +57,8 @@ package enum RunReport {
         for i in hours.indices {
             // A closed hour's drift alert was decided when it closed (and alerted once then).
             if let decided = inputs[i].insight.driftBreached { hours[i].drift?.alert = decided }
+            // An open hour alerts for nothing yet (AlertPolicy.alerts).
+            if hours[i].closed != true { hours[i].drift?.alert = false }
         }
         let requests = totals.values.reduce(0, +) + errors
         let malformed = state.malformed.values.reduce(0, +)
@@ -72,7 +76,9 @@ package enum RunReport {
                 errors: errors, classes: totals, share: ReportBuilder.share(totals[rules.alertClass] ?? 0, requests),
                 alertHours: hours.filter(\.alert).map(\.hour),
                 driftAlertHours: configuration.insight.alertsOnDrift
-                    ? hours.filter { $0.drift?.alert == true }.map(\.hour) : nil),
+                    ? hours.filter { $0.drift?.alert == true }.map(\.hour) : nil,
+                future: state.totals?.future,
+                pendingAlertHours: state.alerts.pending.isEmpty ? nil : state.alerts.pending),
             hours: hours, malformedSamples: state.malformedSamples, gaps: state.gaps, logs: logs)
         // A run report covers the state's hours, not only the bytes this run read: it is
         // known by its content, without generated_at and without what this run happened to

@@ -8,21 +8,27 @@ package struct RunSettings: Sendable {
     package var graceSeconds: Int64
     /// How many hours the report and the state keep.
     package var historyHours: Int64
-    /// The alert channels, by their redacted keys (an alert is pending per channel).
-    package var channelKeys: [String]
+    /// Where breached hours go: the channels (by key), none yet, or nowhere on purpose.
+    package var alertMode: AlertLedger.Mode
     /// The host name alerts carry (and their ids hash).
     package var host: String
 
+    /// Lines stamped more than this after `now` are counted in `totals.future`, in no hour.
+    package static let futureToleranceSeconds: Int64 = 300
+    /// A log unreadable for longer than this no longer keeps hours open: they close, marked
+    /// `incomplete`.
+    package static let unreadableHoldSeconds: Int64 = 2 * 3600
+
     package init(
         scan: ScanConfiguration, logs: [String], now: Int64, graceSeconds: Int64 = 300, historyHours: Int64 = 48,
-        channelKeys: [String] = [], host: String = "localhost"
+        alertMode: AlertLedger.Mode = .unconfigured, host: String = "localhost"
     ) {
         self.scan = scan
         self.logs = logs
         self.now = now
         self.graceSeconds = graceSeconds
         self.historyHours = historyHours
-        self.channelKeys = channelKeys
+        self.alertMode = alertMode
         self.host = host
     }
 }

@@ -7,10 +7,13 @@ import Foundation
 /// lines that came late. The alert ledger and the alerts not yet delivered.
 ///
 /// The version moves only when older code could not read a state (CONTRACTS: state files).
-/// Keys added since version 1 are optional and ignored by older code: `totals`, an hour's
-/// `insight`, a log's `known` files, a tracked file's `checkpoints`, a gap's `uncertain`.
+/// Version 2 keeps the alert ledger by hour (`alerts`, an ``AlertLedger``) instead of version
+/// 1's `alerts_sent` and `alerts_pending` by message; a version 1 state is migrated when it is
+/// loaded (``RunStateMigration``). Optional keys older code ignores: `totals`, an hour's
+/// `insight` and `incomplete`, `unreadable_since`, a log's `known` files, a tracked
+/// file's `checkpoints`, a gap's `uncertain`.
 package struct RunState: Codable, Equatable, Sendable {
-    package static let currentVersion = 1
+    package static let currentVersion = 2
 
     package var version: Int = RunState.currentVersion
     package var logs: [String: LogState] = [:]
@@ -21,18 +24,20 @@ package struct RunState: Codable, Equatable, Sendable {
     package var malformed: [String: Int64] = [:]
     package var malformedSamples: [Report.SampleEntry] = []
     package var gaps: [Gap] = []
-    package var alertsSent: [SentAlert] = []
-    package var alertsPending: [PendingAlert] = []
+    /// Every breached hour, pending or delivered or not alerted.
+    package var alerts = AlertLedger()
+    /// Per configured log that the last runs could not read: since when (seconds since the
+    /// epoch). Past ``RunSettings/unreadableHoldSeconds`` it no longer holds hours open.
+    package var unreadableSince: [String: Int64]? = nil
     /// Counts since totals began, for the Prometheus counters (absent from states written
     /// before uaaudit kept them; they then start at the next run).
     package var totals: RunTotals?
 
     enum CodingKeys: String, CodingKey {
-        case version, logs, hours, malformed, gaps, totals
+        case version, logs, hours, malformed, gaps, totals, alerts
+        case unreadableSince = "unreadable_since"
         case newestSeen = "newest_seen"
         case malformedSamples = "malformed_samples"
-        case alertsSent = "alerts_sent"
-        case alertsPending = "alerts_pending"
     }
 
     package init() {}
@@ -108,9 +113,11 @@ package struct RunState: Codable, Equatable, Sendable {
         package var breached = false
         /// Impact, paths, families and clients (absent from states written before uaaudit kept them).
         package var insight: HourInsight?
+        /// True when the hour closed while a log that may hold its lines could not be read.
+        package var incomplete: Bool? = nil
 
         enum CodingKeys: String, CodingKey {
-            case classes, errors, uas, late, closed, breached, insight
+            case classes, errors, uas, late, closed, breached, insight, incomplete
             case outOfScope = "out_of_scope"
             case uasApproximate = "uas_approximate"
         }
@@ -135,41 +142,6 @@ package struct RunState: Codable, Equatable, Sendable {
             case fromOffset = "from_offset"
             case toOffset = "to_offset"
             case detectedAt = "detected_at"
-        }
-    }
-
-    package struct SentAlert: Codable, Equatable, Sendable {
-        package var id: String
-        package var hours: [String]
-        package var sentAt: String
-        package var channels: [String]
-
-        package init(id: String, hours: [String], sentAt: String, channels: [String]) {
-            self.id = id
-            self.hours = hours
-            self.sentAt = sentAt
-            self.channels = channels
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case id, hours, channels
-            case sentAt = "sent_at"
-        }
-    }
-
-    package struct PendingAlert: Codable, Equatable, Sendable {
-        package var id: String
-        package var hours: [String]
-        package var createdAt: String
-        /// Channels (by their redacted key) that have not yet accepted the alert.
-        package var channels: [String]
-        package var attempts: Int = 0
-        package var lastError: String?
-
-        enum CodingKeys: String, CodingKey {
-            case id, hours, channels, attempts
-            case createdAt = "created_at"
-            case lastError = "last_error"
         }
     }
 }
@@ -219,7 +191,10 @@ extension RunState {
         }
         let state: RunState
         do {
-            state = try JSONDecoder().decode(RunState.self, from: Data(bytes))
+            state =
+                v < currentVersion
+                ? try RunStateMigration.decode(version: v, bytes)
+                : try JSONDecoder().decode(RunState.self, from: Data(bytes))
         } catch {
             throw StateError(path: path, reason: "is corrupt: \(JSONErrors.describe(error))")
         }

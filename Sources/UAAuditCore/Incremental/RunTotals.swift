@@ -11,13 +11,16 @@ package struct RunTotals: Codable, Equatable, Sendable {
     package var errors: Int64 = 0
     package var outOfScope: Int64 = 0
     package var malformed: Int64 = 0
+    /// Lines stamped more than ``RunSettings/futureToleranceSeconds`` after the run's clock:
+    /// in no hour (absent from states written before uaaudit kept them, and while none was seen).
+    package var future: Int64? = nil
     /// When counting began: the first run that kept totals (ISO-8601 UTC).
     package var since: String
     /// The `now` of the last run that read every log without an error (seconds since the epoch).
     package var lastSuccess: Int64?
 
     enum CodingKeys: String, CodingKey {
-        case classes, errors, malformed, since
+        case classes, errors, malformed, since, future
         case outOfScope = "out_of_scope"
         case lastSuccess = "last_success"
     }
@@ -35,6 +38,7 @@ package struct RunTotals: Codable, Equatable, Sendable {
             outOfScope += hour.counts[rules.classCount + 1]
         }
         malformed += result.malformed
+        if result.future > 0 { future = (future ?? 0) + result.future }
     }
 
     /// The totals after a run: `saved` (or new ones starting at `generatedAt`) plus the run's

@@ -62,7 +62,8 @@ package enum PrometheusText {
             one(String(metrics.minRequests)))
         if let pending = metrics.alertsPending {
             family(
-                "uaaudit_alerts_pending", "gauge", "Alerts that some channel has not accepted yet.",
+                "uaaudit_alerts_pending", "gauge",
+                "Breached hours not yet taken by every channel configured, or waiting for one.",
                 one(String(pending)))
         }
         if let logs = metrics.logs {

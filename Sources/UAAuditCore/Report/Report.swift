@@ -82,9 +82,16 @@ public struct Report: Codable, Equatable, Sendable {
         public var alertHours: [String]
         /// The hours with a drift alert (a new UA family or an app class's share drop), in order.
         public var driftAlertHours: [String]? = nil
+        /// `uaaudit run` only: lines stamped more than 5 minutes after the run's clock, counted
+        /// in no hour (since the state began keeping them); absent when there were none.
+        public var future: Int64? = nil
+        /// `uaaudit run` only: breached hours not yet delivered to every channel configured
+        /// (or waiting for a channel), in order; absent when none is.
+        public var pendingAlertHours: [String]? = nil
 
         enum CodingKeys: String, CodingKey {
-            case lines, requests, malformed, errors, classes, share
+            case lines, requests, malformed, errors, classes, share, future
+            case pendingAlertHours = "pending_alert_hours"
             case outOfScope = "out_of_scope"
             case alertHours = "alert_hours"
             case driftAlertHours = "drift_alert_hours"
@@ -99,7 +106,8 @@ public struct Report: Codable, Equatable, Sendable {
         public var shares: [String: Double]
         /// The alert class's share of `requests`.
         public var share: Double
-        /// Share strictly above the threshold, with at least `min_requests` requests.
+        /// Share strictly above the threshold, with at least `min_requests` requests
+        /// (``AlertPolicy``); for `run`, only once the hour is closed, as decided then.
         public var alert: Bool
         public var errors: Int64
         public var outOfScope: Int64
@@ -126,10 +134,19 @@ public struct Report: Codable, Equatable, Sendable {
         /// The largest UA families no rule matched (classed `other`), with warnings; absent when
         /// nothing was `other`.
         public var coverage: CoverageEntry? = nil
+        /// `uaaudit run`, and alert messages: the hour's alert id (``HourAlertID``), the same in
+        /// every message that carries the hour; absent for an hour that does not alert.
+        public var id: String? = nil
+        /// `uaaudit run` only: `pending`, `delivered` or `not_alerted`, for an hour that alerts.
+        public var alertStatus: String? = nil
+        /// `uaaudit run` only: true when the hour closed while a log that may hold its lines
+        /// could not be read (for longer than uaaudit waits); absent otherwise.
+        public var incomplete: Bool? = nil
 
         enum CodingKeys: String, CodingKey {
             case hour, requests, classes, shares, share, alert, errors, top, closed, late, impact, clients, drift
-            case coverage
+            case coverage, id, incomplete
+            case alertStatus = "alert_status"
             case outOfScope = "out_of_scope"
             case topApproximate = "top_approximate"
             case topPaths = "top_paths"

@@ -20,8 +20,9 @@ package enum ReportBuilder {
                     shares: Dictionary(
                         uniqueKeysWithValues: names.enumerated().map { ($1, share(hour.counts[$0], requests)) }),
                     share: share(alertCount, requests),
-                    alert: requests >= configuration.minRequests
-                        && configuration.threshold.isExceeded(count: alertCount, requests: requests),
+                    alert: AlertPolicy.breaches(
+                        alertCount: alertCount, requests: requests, threshold: configuration.threshold,
+                        minRequests: configuration.minRequests),
                     errors: hour.counts[classCount],
                     outOfScope: hour.counts[classCount + 1],
                     top: top(hour.alertUAs, limit: configuration.top),

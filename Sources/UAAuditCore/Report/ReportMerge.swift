@@ -136,7 +136,10 @@ package enum ReportMerge {
                 hour: key.iso8601, requests: requests, classes: classes,
                 shares: classes.mapValues { ReportBuilder.share($0, requests) },
                 share: ReportBuilder.share(alertCount, requests),
-                alert: requests >= minRequests && threshold.isExceeded(count: alertCount, requests: requests),
+                // An hour a run had not closed yet does not alert (AlertPolicy.alerts).
+                alert: sum.closed != false
+                    && AlertPolicy.breaches(
+                        alertCount: alertCount, requests: requests, threshold: threshold, minRequests: minRequests),
                 errors: sum.errors, outOfScope: sum.outOfScope, top: Array(top),
                 topApproximate: sum.approximate || (sum.reports > 1 && sum.cutLists > 0),
                 closed: sum.closed, late: sum.late)

@@ -14,6 +14,7 @@ struct AuditSink: LineSink {
     let pathField: Int
     let pathIsRequest: Bool
     let clientField: Int
+    let futureAfter: Int64
     /// Per class: how its requests count for split clients (``ClientSample``'s bits, or 0).
     let clientBits: [UInt8]
     // Borrowed from the tally, which outlives the sink: no reference counting per line.
@@ -43,6 +44,7 @@ struct AuditSink: LineSink {
         pathField = tokenizer.requestField ?? tokenizer.uriField ?? -1
         pathIsRequest = tokenizer.requestField != nil
         clientField = worker.configuration.clientField ?? -1
+        futureAfter = worker.configuration.futureAfter
         clientBits = worker.configuration.clientBits
         clients = tally.clients.map { Unmanaged.passUnretained($0) }
     }
@@ -56,8 +58,12 @@ struct AuditSink: LineSink {
             return
         }
         let hour = tokenizer.hour
-        let bucket = tally.bucket(hour)
         let instant = hour.startInstant &+ Int64(tokenizer.secondOfHour)
+        if instant > futureAfter {
+            tally.future &+= 1
+            return
+        }
+        let bucket = tally.bucket(hour)
         if instant > newest { newest = instant }
         if scoped, !inScope() {
             tally.count(bucket: bucket, slot: tally.outOfScopeSlot)

@@ -15,6 +15,9 @@ package struct ScanConfiguration: Sendable {
     package var chunkBytes: Int64
     package static let defaultChunkBytes: Int64 = 16 << 20
     package var insight: InsightSettings
+    /// `run` only: lines stamped after this instant (seconds since the epoch) are counted as
+    /// future and in no hour (``Tally/future``); `Int64.max` (the default) counts every line.
+    package var futureAfter: Int64 = .max
 
     package init(
         format: LogFormat, rules: RuleSet, threshold: Threshold = .standard, minRequests: Int64 = 100,

@@ -29,7 +29,8 @@ package final class Scanner {
         let (threshold, minRequests) = (configuration.threshold, configuration.minRequests)
         result.keepsDetails = { hour in
             let requests = hour.counts[0...classCount].reduce(0, +)
-            return requests >= minRequests && threshold.isExceeded(count: hour.counts[alert], requests: requests)
+            return AlertPolicy.breaches(
+                alertCount: hour.counts[alert], requests: requests, threshold: threshold, minRequests: minRequests)
         }
         for path in paths {
             scanOne(path, standardInput: standardInput, into: &result)

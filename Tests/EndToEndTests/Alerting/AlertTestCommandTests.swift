@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UAAuditCore
 import WebhookReceiver
 
 /// `uaaudit alert test` through the built binary.
@@ -20,8 +21,8 @@ import WebhookReceiver
         #expect(result.status == 4)
         #expect(
             result.out == """
-                not delivered to wecom \(base)/bad?key=*** (1 attempt): errcode 93000 invalid webhook url
-                delivered to slack \(base)/slack (1 attempt)
+                not delivered to wecom \(Redaction.url(base + "/bad?key=KEY-SECRET-E2E")) (1 attempt): errcode 93000 invalid webhook url
+                delivered to slack \(Redaction.url(base + "/slack")) (1 attempt)
 
                 """)
         #expect(result.stderr == "")
@@ -42,7 +43,7 @@ import WebhookReceiver
             "alert", "test", "--webhook", "\(receiver.baseURL)/g", "--webhook-kind", "generic",
         ])
         #expect(result.status == 0)
-        #expect(result.out == "delivered to generic \(receiver.baseURL)/g (1 attempt)\n")
+        #expect(result.out == "delivered to generic \(Redaction.url(receiver.baseURL + "/g")) (1 attempt)\n")
         let body = try #require(
             try JSONSerialization.jsonObject(with: Data(try receiver.requests()[0].body)) as? [String: Any])
         #expect(body["test"] as? Bool == true)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UAAuditCore
 import WebhookReceiver
 
 /// `scan --webhook …` through the built binary, against a real receiver on 127.0.0.1.
@@ -69,14 +70,15 @@ import WebhookReceiver
         let id = try #require(generic["id"] as? String)
         #expect((generic["hours"] as? [[String: Any]])?.map { $0["hour"] as? String } == ["2026-11-29T17:00:00+08:00"])
         let base = receiver.baseURL
+        func shown(_ path: String) -> String { Redaction.url(base + path) }
         #expect(
             result.stderr == """
-                uaaudit: alert \(id) delivered to wecom \(base)/wecom?key=*** (1 attempt)
-                uaaudit: alert \(id) delivered to dingtalk \(base)/dingtalk?access_token=*** (1 attempt)
-                uaaudit: alert \(id) delivered to feishu \(base)/feishu/hook/*** (1 attempt)
-                uaaudit: alert \(id) delivered to slack \(base)/services/***/***/*** (1 attempt)
-                uaaudit: alert \(id) delivered to generic \(base)/generic (1 attempt)
-                uaaudit: alert \(id) delivered to alertmanager \(base)/am (1 attempt)
+                uaaudit: alert \(id) delivered to wecom \(shown("/wecom?key=KEY-SECRET-E2E")) (1 attempt)
+                uaaudit: alert \(id) delivered to dingtalk \(shown("/dingtalk?access_token=TOKEN-SECRET-E2E")) (1 attempt)
+                uaaudit: alert \(id) delivered to feishu \(shown("/feishu/hook/FEISHU-HOOK")) (1 attempt)
+                uaaudit: alert \(id) delivered to slack \(shown("/services/T0SECRET/B0SECRET/XXXXSECRET")) (1 attempt)
+                uaaudit: alert \(id) delivered to generic \(shown("/generic")) (1 attempt)
+                uaaudit: alert \(id) delivered to alertmanager \(shown("/am")) (1 attempt)
 
                 """)
         let report = String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self)
@@ -161,7 +163,7 @@ import WebhookReceiver
         #expect(lines.count == 1)
         #expect(lines.first?.hasPrefix("uaaudit: alert ") == true)
         #expect(
-            lines.first?.hasSuffix("not delivered to wecom \(base)/wecom?key=*** (1 attempt): \(failure.reason)")
+            lines.first?.hasSuffix("not delivered to wecom \(Redaction.url(url)) (1 attempt): \(failure.reason)")
                 == true)
         // The report was written whole before delivery was tried.
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))) == result.stdout)
@@ -186,7 +188,8 @@ import WebhookReceiver
         #expect(result.status == 0)
         #expect(
             result.stderr.hasSuffix(
-                "delivered to wecom \(receiver.baseURL)/cgi-bin/webhook/send?key=*** (2 attempts)\n"))
+                "delivered to wecom \(Redaction.url(receiver.baseURL + "/cgi-bin/webhook/send?key=KEY-SECRET-E2E")) (2 attempts)\n"
+            ))
         let times = try receiver.requests().map(\.time)
         #expect(times.count == 2)
         #expect(times[1] - times[0] >= 0.95, "the first backoff is 1 s")
@@ -195,7 +198,7 @@ import WebhookReceiver
     static let usageErrors: [([String], String)] = [
         (
             ["--webhook", "http://127.0.0.1:9/hooks/abc?key=KEY-SECRET-E2E"],
-            "uaaudit: --webhook http://127.0.0.1:9/hooks/***?key=***: cannot tell which service this is; add --webhook-kind KIND after it (wecom, dingtalk, feishu, slack, generic, alertmanager)\n"
+            "uaaudit: --webhook \(Redaction.url("http://127.0.0.1:9/hooks/abc?key=KEY-SECRET-E2E")): cannot tell which service this is; add --webhook-kind KIND after it (wecom, dingtalk, feishu, slack, generic, alertmanager)\n"
         ),
         (
             ["--webhook-kind", "slack", "--webhook", "https://hooks.slack.com/services/T0SECRET/B0SECRET/XXXXSECRET"],
@@ -221,7 +224,7 @@ import WebhookReceiver
         ),
         (
             ["--webhook", "ftp://x/?key=KEY-SECRET-E2E", "--webhook-kind", "generic"],
-            "uaaudit: --webhook: webhook URL ftp://x/?key=*** is not an http:// or https:// URL with a host\n"
+            "uaaudit: --webhook: webhook URL \(Redaction.url("ftp://x/?key=KEY-SECRET-E2E")) is not an http:// or https:// URL with a host\n"
         ),
         (
             ["--webhook", "http://x/y", "--webhook-kind", "slack", "--webhook-timeout", "0"],

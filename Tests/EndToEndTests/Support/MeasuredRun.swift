@@ -12,7 +12,7 @@ import Foundation
 /// A small python3 (about 10 MiB) forks and execs uaaudit instead, and reports the rusage.
 enum MeasuredRun {
     /// The most memory a scan may take, whatever its input: 64 MiB. The process alone (Swift
-    /// runtime, Foundation, libcurl) is about 25 MiB, and a scan measures about 30-38 MiB
+    /// runtime, Foundation) is about 25 MiB, and a scan measures about 30-38 MiB
     /// (read blocks, a 4 MiB UA cache and bounded tables per thread); 64 MiB leaves room for
     /// that but not for anything that grows with the input (a 50 MB line held whole, or
     /// millions of distinct UAs kept, would pass it). README's "Speed and memory" states it.

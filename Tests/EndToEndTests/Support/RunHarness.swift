@@ -34,11 +34,13 @@ final class RunHarness {
             "10.0.0.\(sequence % 250) - - [\(time)] \"GET /api/v2/me?n=\(sequence) HTTP/1.1\" 200 2 \"-\" \"\(ua)\" rt=0.000 uct=\"-\" uht=\"-\" urt=\"-\""
     }
 
-    /// Appends `count` lines in hour `hour` (0-23 on 29 Nov 2026, UTC) to `path` (default: the log).
+    /// Appends `count` lines in minute `minute` of hour `hour` (0-23 on 29 Nov 2026, UTC) to
+    /// `path` (default: the log). They stay in that minute (the seconds cycle), so that a run
+    /// whose clock is a few minutes later finds none of them in the future.
     func append(_ count: Int, hour: Int, minute: Int = 10, cls: String = "urlsession", to path: String? = nil) throws {
         var text = ""
         for i in 0..<count {
-            let m = String(format: "%02d", (minute + i / 60) % 60)
+            let m = String(format: "%02d", minute)
             let s = String(format: "%02d", i % 60)
             text += line("29/Nov/2026:\(String(format: "%02d", hour)):\(m):\(s) +0000", cls) + "\n"
         }
@@ -98,6 +100,19 @@ final class RunHarness {
                 try unwrap($0["late"] as? Int)
             )
         }
+    }
+
+    /// The state's alert ledger: hour → (id, status), from `alerts.hours`.
+    func ledger() throws -> [String: (id: String, status: String)] {
+        let state = try unwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: self.state))) as? [String: Any])
+        let hours = (state["alerts"] as? [String: Any])?["hours"] as? [String: [String: Any]] ?? [:]
+        return try hours.mapValues { (try unwrap($0["id"] as? String), try unwrap($0["status"] as? String)) }
+    }
+
+    /// The ledger's hours with `status`, in order.
+    func ledgerHours(_ status: String) throws -> [String] {
+        try ledger().filter { $0.value.status == status }.keys.sorted()
     }
 
     func gaps() throws -> [[String: Any]] {

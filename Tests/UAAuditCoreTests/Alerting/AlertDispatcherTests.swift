@@ -40,7 +40,9 @@ import WebhookReceiver
         #expect(results.map(\.delivered) == [true, true, true, true, true, true])
         #expect(results.map(\.attempts) == [1, 1, 1, 1, 1, 1])
         #expect(results.map(\.kind) == [.wecom, .dingtalk, .feishu, .slack, .generic, .alertmanager])
-        #expect(results[0].description == "delivered to wecom \(receiver.baseURL)/wecom?key=*** (1 attempt)")
+        #expect(
+            results[0].description
+                == "delivered to wecom \(Redaction.url(receiver.baseURL + "/wecom?key=KEY-SECRET-1")) (1 attempt)")
         let requests = try receiver.requests()
         #expect(
             requests.map(\.path) == [
@@ -104,7 +106,8 @@ import WebhookReceiver
         #expect(times[1] - times[0] >= 0.05 && times[2] - times[1] >= 0.1)
         #expect(
             result.description
-                == "not delivered to wecom \(receiver.baseURL)/wecom?key=*** (3 attempts): HTTP 500: internal error")
+                == "not delivered to wecom \(Redaction.url(receiver.baseURL + "/wecom?key=KEY-SECRET-1")) (3 attempts): HTTP 500: internal error"
+        )
     }
 
     @Test func aWeComRateLimitIsRetriedUntilItPasses() throws {
@@ -118,7 +121,8 @@ import WebhookReceiver
         #expect(
             results == [
                 DeliveryResult(
-                    channel: "wecom \(receiver.baseURL)/wecom?key=***", kind: .wecom, delivered: true, attempts: 2,
+                    channel: "wecom \(Redaction.url(receiver.baseURL + "/wecom?key=KEY-SECRET-1"))", kind: .wecom,
+                    delivered: true, attempts: 2,
                     failure: nil)
             ])
         #expect(try receiver.requests().count == 2)
@@ -176,7 +180,8 @@ import WebhookReceiver
         #expect(result.failure == .connection("connection refused"))
         #expect(
             result.description
-                == "not delivered to generic http://127.0.0.1:\(port)/generic (3 attempts): connection refused")
+                == "not delivered to generic \(Redaction.url("http://127.0.0.1:\(port)/generic")) (3 attempts): connection refused"
+        )
     }
 
     @Test func slackRetryAfterIsHonouredUpToTheCap() throws {

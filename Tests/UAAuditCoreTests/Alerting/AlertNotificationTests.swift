@@ -18,7 +18,14 @@ import Testing
         #expect(n.hours.map { $0.classes["inconsistent"] } == [2, 3])
         #expect(n.from == "2026-11-29T17:00:00+08:00")
         #expect(n.to == "2026-11-29T21:00:00+08:00")
-        #expect(n.id == "82a9b1a6766ec96d")
+        #expect(n.id == "197bfb461459b711")
+        // Each hour's own id: host, inputs, hour and kind.
+        #expect(
+            n.hours.map(\.id)
+                == n.hours.map {
+                    HourAlertID.make(host: "web-1", logs: ["/var/log/nginx/access.log"], hour: $0.hour, kinds: [.share])
+                })
+        #expect(n.hours.map(\.id) == ["225b41670208d6ca", "34bbdae500074c7b"])
         #expect(n.host == "web-1")
         #expect(n.alertClass == "inconsistent")
         #expect(n.classOrder == ["webview", "urlsession", "inconsistent", "other", "missing"])
@@ -45,7 +52,7 @@ import Testing
         report.generatedAt = "2030-01-01T00:00:00Z"
         report.hours[0].requests += 1
         #expect(AlertNotification(report: report, host: "web-1")?.id == a.id)
-        #expect(AlertNotification(report: report, host: "web-2")?.id == "c75ae533409e8757")
+        #expect(AlertNotification(report: report, host: "web-2")?.id == "f3257d8b2588be02")
         report.hours[3].alert = false
         #expect(AlertNotification(report: report, host: "web-1")?.id != a.id)
     }

@@ -77,7 +77,12 @@ import Testing
         #expect(alerts.map(\.labels["hour"]) == ["2026-11-29T17:00:00+08:00", "2026-11-29T20:00:00+08:00"])
         #expect(alerts.map(\.startsAt) == ["2026-11-29T09:00:00Z", "2026-11-29T12:00:00Z"])
         #expect(alerts.map(\.endsAt) == ["2026-11-29T14:05:00Z", "2026-11-29T14:05:00Z"])
-        #expect(alerts.map(\.labels.count) == [4, 4])
+        #expect(alerts.map(\.labels.count) == [5, 5])
+        // Each hour's own id: the same label in every message that repeats the hour.
+        let notification = try AlertFixtures.notification()
+        #expect(alerts.map(\.labels["alert_id"]) == notification.hours.map(\.id))
+        #expect(alerts.map(\.annotations["id"]) == notification.hours.map(\.id))
+        #expect(alerts.allSatisfy { $0.labels["alert_id"]?.count == 16 })
         #expect(alerts[0].labels["alertname"] == "UAAuditShareOverThreshold")
         #expect(alerts[0].labels["host"] == "web-1")
         #expect(alerts[0].labels["class"] == "inconsistent")

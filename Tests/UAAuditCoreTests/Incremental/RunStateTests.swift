@@ -14,9 +14,9 @@ import Testing
         state.hours["2026-11-29T17:00:00+08:00"] = RunState.HourState(
             classes: ["urlsession": 5, "inconsistent": 1], errors: 0, outOfScope: 2, uas: ["x\u{1B}": 1],
             uasApproximate: false, late: 3, closed: true, breached: true)
-        state.alertsPending = [
-            RunState.PendingAlert(id: "uaaudit-1", hours: ["h"], createdAt: "t", channels: ["wecom:abc"])
-        ]
+        state.alerts.record(hour: "h", id: "0123456789abcdef", kinds: [.share], at: "t", mode: .unconfigured)
+        state.alerts.failed(["h"], error: "HTTP 500")
+        state.unreadableSince = ["/var/log/nginx/a.log": 100]
         let dir = try TempDirectory()
         let path = try dir.write("state.json", try state.encoded())
         #expect(try RunState.load(path: path) == state)
@@ -40,11 +40,77 @@ import Testing
         #expect(Instant.parse("yesterday") == nil)
     }
 
-    @Test func alertIDsAreStableAndDependOnEveryPart() {
-        let a = RunEngine.alertID(host: "web-1", alertClass: "inconsistent", hours: ["h1", "h2"])
-        #expect(a == RunEngine.alertID(host: "web-1", alertClass: "inconsistent", hours: ["h1", "h2"]))
-        #expect(a != RunEngine.alertID(host: "web-2", alertClass: "inconsistent", hours: ["h1", "h2"]))
-        #expect(a != RunEngine.alertID(host: "web-1", alertClass: "inconsistent", hours: ["h1"]))
-        #expect(a.count == 16)
+    @Test func hourAlertIDsAreStableAndDependOnEveryPart() {
+        let h = "2026-11-29T10:00:00+00:00"
+        let a = HourAlertID.make(host: "web-1", logs: ["/a", "/b"], hour: h, kinds: [.share])
+        #expect(a == HourAlertID.make(host: "web-1", logs: ["/b", "/a", "/a"], hour: h, kinds: [.share]))
+        #expect(a != HourAlertID.make(host: "web-2", logs: ["/a", "/b"], hour: h, kinds: [.share]))
+        #expect(a != HourAlertID.make(host: "web-1", logs: ["/a"], hour: h, kinds: [.share]))
+        #expect(
+            a
+                != HourAlertID.make(
+                    host: "web-1", logs: ["/a", "/b"], hour: "2026-11-29T11:00:00+00:00", kinds: [.share]))
+        #expect(a != HourAlertID.make(host: "web-1", logs: ["/a", "/b"], hour: h, kinds: [.share, .drift]))
+        #expect(
+            HourAlertID.make(host: "web-1", logs: ["/a"], hour: h, kinds: [.share, .drift])
+                == HourAlertID.make(host: "web-1", logs: ["/a"], hour: h, kinds: [.drift, .share]))
+        #expect(a == "\(a.prefix(16))" && a.count == 16 && a.allSatisfy(\.isHexDigit))
+    }
+}
+
+/// A version 1 state's alerts, by message, become version 2's ledger, by hour.
+@Suite struct RunStateMigrationTests {
+    static let v1 = #"""
+        {"version": 1, "logs": {}, "malformed": {}, "malformed_samples": [], "gaps": [],
+         "hours": {
+           "2026-11-29T08:00:00+00:00": {"classes": {"inconsistent": 5}, "errors": 0, "out_of_scope": 0, "uas": {},
+             "uas_approximate": false, "late": 0, "closed": true, "breached": true},
+           "2026-11-29T09:00:00+00:00": {"classes": {"inconsistent": 5}, "errors": 0, "out_of_scope": 0, "uas": {},
+             "uas_approximate": false, "late": 0, "closed": true, "breached": true},
+           "2026-11-29T10:00:00+00:00": {"classes": {"inconsistent": 5}, "errors": 0, "out_of_scope": 0, "uas": {},
+             "uas_approximate": false, "late": 0, "closed": true, "breached": true}
+         },
+         "alerts_sent": [
+           {"id": "a1", "hours": ["2026-11-29T08:00:00+00:00"], "sent_at": "T8",
+            "channels": ["wecom https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=*** #12345678"]},
+           {"id": "a2", "hours": ["2026-11-29T09:00:00+00:00", "2026-11-29T07:00:00+00:00"], "sent_at": "T9", "channels": []}
+         ],
+         "alerts_pending": [
+           {"id": "a3", "hours": ["2026-11-29T10:00:00+00:00"], "created_at": "T10",
+            "channels": ["generic http://h/webhook/abcdefghijklmnopqrstuvwx"], "attempts": 3,
+            "last_error": "HTTP 403: no route /webhook/abcdefghijklmnopqrstuvwx"}
+         ]}
+        """#
+
+    @Test func sentStaysDeliveredUnsentWithoutAChannelAndPendingBecomePendingWithoutTheirOldSecrets() throws {
+        let state = try RunState.decode(Array(Self.v1.utf8), path: "state.json")
+        #expect(state.version == 2)
+        typealias E = AlertLedger.Entry
+        #expect(
+            state.alerts.hours == [
+                "2026-11-29T08:00:00+00:00": E(
+                    id: "", kinds: [.share], status: .delivered, recordedAt: "T8", deliveredAt: "T8"),
+                // Recorded as sent by a run without a channel: pending, for the cron job to send.
+                // (07:00 is no longer in the state: nothing to send.)
+                "2026-11-29T09:00:00+00:00": E(id: "", kinds: [.share], status: .pending, recordedAt: "T9"),
+                "2026-11-29T10:00:00+00:00": E(
+                    id: "", kinds: [.share], status: .pending, recordedAt: "T10", failures: 3),
+            ])
+        let text = String(decoding: try state.encoded(), as: UTF8.self)
+        #expect(!text.contains("abcdefghijklmnopqrstuvwx") && !text.contains("alerts_pending"))
+    }
+
+    @Test func theNextRunGivesMigratedHoursTheirIDs() throws {
+        var state = try RunState.decode(Array(Self.v1.utf8), path: "state.json")
+        let settings = RunSettings(
+            scan: ScanConfiguration(format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin()),
+            logs: ["/var/log/nginx/access.log"], now: 1_795_950_000, host: "web-1")
+        RunEngine.assignMissingIDs(&state, settings: settings)
+        #expect(
+            state.alerts.hours["2026-11-29T09:00:00+00:00"]?.id
+                == HourAlertID.make(
+                    host: "web-1", logs: ["/var/log/nginx/access.log"], hour: "2026-11-29T09:00:00+00:00",
+                    kinds: [.share]))
+        #expect(state.alerts.hours.values.allSatisfy { $0.id.count == 16 })
     }
 }

@@ -31,7 +31,7 @@ import Testing
                 # HELP uaaudit_alert_min_requests Hours with fewer requests never alert.
                 # TYPE uaaudit_alert_min_requests gauge
                 uaaudit_alert_min_requests 0
-                # HELP uaaudit_alerts_pending Alerts that some channel has not accepted yet.
+                # HELP uaaudit_alerts_pending Breached hours not yet taken by every channel configured, or waiting for one.
                 # TYPE uaaudit_alerts_pending gauge
                 uaaudit_alerts_pending 2
 

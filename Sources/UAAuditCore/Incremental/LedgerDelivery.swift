@@ -1,0 +1,50 @@
+/// Sends a run's pending hours to the channels configured now and moves them along the ledger.
+///
+/// One message per channel, with every pending hour that channel has not taken (each hour
+/// under its ledger id). A channel that takes it has it in the ledger at once, so a run
+/// stopped between two channels commits what was delivered; `shouldStop` is asked before
+/// each channel.
+package enum LedgerDelivery {
+    /// What one channel was sent and what became of it.
+    package struct Attempt: Sendable, Equatable {
+        package var hours: [String]
+        package var result: DeliveryResult
+    }
+
+    package struct Outcome: Sendable, Equatable {
+        package var attempts: [Attempt] = []
+        /// True when `shouldStop` said so before every channel had its turn.
+        package var stopped = false
+
+        /// True when some channel refused what it was sent.
+        package var undelivered: Bool { attempts.contains { !$0.result.delivered } }
+    }
+
+    package static func deliver(
+        _ ledger: inout AlertLedger, report: Report, host: String, channels: [AlertChannel],
+        mode: AlertLedger.Mode, dispatcher: AlertDispatcher, at time: String,
+        shouldStop: () -> Bool = { false }, afterEach: (Attempt) -> Void = { _ in }
+    ) -> Outcome {
+        var outcome = Outcome()
+        for channel in channels {
+            let hours = ledger.hours(for: channel.key, mode: mode)
+            guard !hours.isEmpty else { continue }
+            if shouldStop() {
+                outcome.stopped = true
+                break
+            }
+            guard let notification = AlertNotification(report: report, host: host, hours: hours) else { continue }
+            // Only the hours the report still has (all pending hours are kept in the state).
+            let sent = notification.hours.map(\.hour)
+            let result = dispatcher.deliver(notification, to: [channel])[0]
+            if result.delivered {
+                ledger.delivered(sent, to: channel.key, at: time, mode: mode)
+            } else {
+                ledger.failed(sent, error: result.description)
+            }
+            outcome.attempts.append(Attempt(hours: sent, result: result))
+            afterEach(outcome.attempts[outcome.attempts.count - 1])
+        }
+        return outcome
+    }
+}

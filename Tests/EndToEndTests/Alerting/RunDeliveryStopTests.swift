@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import WebhookReceiver
+
+/// `uaaudit run` killed (SIGKILL) or stopped (SIGTERM) at each point of delivery, then run
+/// again: every breached hour reaches both channels under one id, the same in every message;
+/// a SIGTERM once delivery began commits what was delivered, so only a SIGKILL between a
+/// channel's answer and the commit sends an hour twice.
+@Suite(.serialized) struct RunDeliveryStopTests {
+    typealias Reply = WebhookReceiver.Reply
+
+    struct Case: Sendable, CustomStringConvertible {
+        var point: String
+        var signal: String  // "kill" or "term"
+        /// Messages carrying hour 10 that /a and /b get in all.
+        var a: Int
+        var b: Int
+        var description: String { "\(signal) at \(point)" }
+    }
+
+    static let cases: [Case] = [
+        Case(point: "after-report", signal: "kill", a: 1, b: 1),
+        Case(point: "after-report", signal: "term", a: 1, b: 1),
+        Case(point: "after-channel", signal: "kill", a: 2, b: 1),
+        Case(point: "after-channel", signal: "term", a: 1, b: 1),
+        Case(point: "after-deliver", signal: "kill", a: 2, b: 2),
+        Case(point: "after-deliver", signal: "term", a: 1, b: 1),
+        Case(point: "before-commit", signal: "kill", a: 2, b: 2),
+        Case(point: "before-commit", signal: "term", a: 1, b: 1),
+        Case(point: "after-commit", signal: "kill", a: 1, b: 1),
+        Case(point: "after-commit", signal: "term", a: 1, b: 1),
+    ]
+
+    static let h10 = "2026-11-29T10:00:00+00:00"
+    static let h11 = "2026-11-29T11:00:00+00:00"
+
+    @Test(arguments: cases)
+    func oneIDPerHourAcrossEveryMessage(_ c: Case) throws {
+        let receiver = try WebhookReceiver(routes: ["/a": [Reply(status: 200)], "/b": [Reply(status: 200)]])
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 30, cls: "inconsistent")
+        let hooks = [
+            "--webhook", "\(receiver.baseURL)/a", "--webhook-kind", "generic", "--webhook", "\(receiver.baseURL)/b",
+            "--webhook-kind", "generic",
+        ]
+        let variable = c.signal == "kill" ? "UAAUDIT_TEST_CRASH_AT" : "UAAUDIT_TEST_SIGNAL_AT"
+        let stopped = try h.run(now: "2026-11-29T11:06:00Z", extra: hooks, environment: [variable: c.point])
+        if c.signal == "kill" {
+            #expect(stopped.status == 9)
+        } else {
+            #expect(stopped.status == 143)
+            if c.point != "after-report" {
+                #expect(
+                    stopped.stderr.contains(
+                        "stopped by signal 15 during delivery; what was delivered is committed, the other hours stay pending"
+                    ))
+            }
+        }
+        #expect(try h.run(now: "2026-11-29T11:07:00Z", extra: hooks).status == 0)
+        #expect(try h.ledgerHours("pending") == [])
+        // Hour 11 breaches too; hour 12 does not and must never be sent.
+        try h.append(150, hour: 11)
+        try h.append(3, hour: 11, minute: 40, cls: "inconsistent")
+        try h.append(150, hour: 12)
+        #expect(try h.run(now: "2026-11-29T13:06:00Z", extra: hooks).status == 0)
+
+        var ids: [String: Set<String>] = [:]
+        var perPath: [String: [String: Int]] = [:]
+        for request in try receiver.requests() {
+            let body = try unwrap(JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+            for hour in try unwrap(body["hours"] as? [[String: Any]]) {
+                let name = try unwrap(hour["hour"] as? String)
+                ids[name, default: []].insert(try unwrap(hour["id"] as? String))
+                perPath[request.path, default: [:]][name, default: 0] += 1
+            }
+        }
+        #expect(Set(ids.keys) == [Self.h10, Self.h11])
+        #expect(ids.values.allSatisfy { $0.count == 1 })
+        #expect(perPath["/a"] == [Self.h10: c.a, Self.h11: 1])
+        #expect(perPath["/b"] == [Self.h10: c.b, Self.h11: 1])
+        let ledger = try h.ledger()
+        #expect(ledger[Self.h10]?.id == ids[Self.h10]?.first)
+        #expect(ledger.mapValues(\.status) == [Self.h10: "delivered", Self.h11: "delivered"])
+    }
+}

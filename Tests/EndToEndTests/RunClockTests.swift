@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// Hours close on the clock, after every log was read: a line dated ahead, a lagging log, and
+/// a clock that jumps back or days forward never close an hour early or alert it wrongly.
+@Suite struct RunClockTests {
+    func totals(_ h: RunHarness) throws -> [String: Any] { try unwrap(try h.reportJSON()["totals"] as? [String: Any]) }
+
+    /// (hour, requests, closed, alert) per hour of the report.
+    func alerts(_ h: RunHarness) throws -> [(String, Int, Bool, Bool)] {
+        let hours = try unwrap(try h.reportJSON()["hours"] as? [[String: Any]])
+        return try hours.map {
+            (
+                String(try unwrap($0["hour"] as? String).prefix(13)), try unwrap($0["requests"] as? Int),
+                try unwrap($0["closed"] as? Bool), try unwrap($0["alert"] as? Bool)
+            )
+        }
+    }
+
+    @Test func aLineDatedAYearAheadClosesNothingAndCountsInNoHour() throws {
+        let h = try RunHarness()
+        try h.append(2000, hour: 10)
+        try h.append(2, hour: 10, minute: 12, cls: "inconsistent")  // 0.0999% so far: not over 0.1%
+        try h.appendRaw(h.line("29/Nov/2027:10:15:00 +0000", "inconsistent") + "\n", to: h.log)
+        #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
+        #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 2002, false, false)"#])
+        #expect(try totals(h)["future"] as? Int == 1)
+        // The rest of the hour: 2500 requests, 5 inconsistent (0.2%), closed by the clock at 11:05.
+        try h.append(498, hour: 10, minute: 40)
+        try h.append(3, hour: 10, minute: 41, cls: "inconsistent")
+        #expect(try h.run(now: "2026-11-29T11:04:59Z").status == 0)
+        #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 2503, false, false)"#])
+        #expect(try h.run(now: "2026-11-29T11:05:00Z").status == 0)
+        #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 2503, true, true)"#])
+        #expect(try totals(h)["alert_hours"] as? [String] == ["2026-11-29T10:00:00+00:00"])
+        #expect(try totals(h)["future"] as? Int == 1)
+        #expect(try h.ledgerHours("pending") == ["2026-11-29T10:00:00+00:00"])
+    }
+
+    @Test func anOpenHourOverTheThresholdDoesNotAlertYet() throws {
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 12, cls: "inconsistent")  // 1.3% so far
+        let run = try Tool.run(["run", "--state", h.state, "--out", h.report, "--now", "2026-11-29T10:30:00Z", h.log])
+        #expect(run.status == 0)
+        #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 152, false, false)"#])
+        #expect(try totals(h)["alert_hours"] as? [String] == [])
+        #expect(run.out.contains("1.316%\n") && !run.out.contains("1.316% !"))
+        #expect(run.out.contains("alert hours (marked !): 0 of 1"))
+    }
+
+    @Test func aLaggingLogHoldsHoursUntilItHasBeenUnreadableForTwoHours() throws {
+        let h = try RunHarness()
+        let lagging = h.dir.path("b.log")
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 12, cls: "inconsistent")
+        func run(_ now: String) throws -> Tool.Result {
+            try Tool.run(["run", "-q", "--state", h.state, "--out", h.report, "--now", now, h.log, lagging])
+        }
+        #expect(try run("2026-11-29T11:06:00Z").status == 3)  // b.log is missing: held
+        #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 152, false, false)"#])
+        #expect(try run("2026-11-29T13:06:00Z").status == 3)  // unreadable for exactly 2 h: still held
+        #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 152, false, false)"#])
+        #expect(try run("2026-11-29T13:06:01Z").status == 3)  // longer: it no longer holds the hour
+        #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 152, true, true)"#])
+        let hour = try unwrap((try h.reportJSON()["hours"] as? [[String: Any]])?.first)
+        #expect(hour["incomplete"] as? Bool == true)
+        // The lagging log comes back with lines for that hour: late, counted, not re-alerted.
+        try h.append(5, hour: 10, minute: 50, to: lagging)
+        #expect(try run("2026-11-29T13:10:00Z").status == 0)
+        #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 157, true, true)"#])
+        #expect(try h.hours().map(\.3) == [5])
+        #expect(try h.ledger().count == 1)
+    }
+
+    @Test func aLogReadAgainReleasesTheHoldAtOnce() throws {
+        let h = try RunHarness()
+        let lagging = h.dir.path("b.log")
+        try h.append(150, hour: 10)
+        func run(_ now: String) throws -> Tool.Result {
+            try Tool.run(["run", "-q", "--state", h.state, "--out", h.report, "--now", now, h.log, lagging])
+        }
+        #expect(try run("2026-11-29T11:06:00Z").status == 3)
+        try h.append(1, hour: 10, minute: 59, to: lagging)
+        #expect(try run("2026-11-29T11:07:00Z").status == 0)
+        #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 151, true, false)"#])
+        let hour = try unwrap((try h.reportJSON()["hours"] as? [[String: Any]])?.first)
+        #expect(hour["incomplete"] == nil)
+    }
+
+    @Test func aClockThatJumpsBackReopensNothingAndLinesAheadOfItAreFuture() throws {
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 12, cls: "inconsistent")
+        try h.append(150, hour: 11)
+        #expect(try h.run(now: "2026-11-29T12:06:00Z").status == 0)
+        #expect(
+            try alerts(h).map { "\($0)" } == [
+                #"("2026-11-29T10", 152, true, true)"#, #"("2026-11-29T11", 150, true, false)"#,
+            ])
+        try h.append(4, hour: 10, minute: 33, cls: "inconsistent")  // late for the closed hour 10
+        try h.append(7, hour: 12, minute: 20)  // ahead of a clock set back to 10:30
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        #expect(
+            try alerts(h).map { "\($0)" } == [
+                #"("2026-11-29T10", 156, true, true)"#, #"("2026-11-29T11", 150, true, false)"#,
+            ])
+        #expect(try h.hours().map(\.3) == [4, 0])
+        #expect(try totals(h)["future"] as? Int == 7)
+        #expect(try h.ledger().count == 1)
+    }
+
+    @Test func daysForwardPendingHoursOutliveTheHistoryThenExpireLoudly() throws {
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 12, cls: "inconsistent")
+        try h.append(150, hour: 11)
+        #expect(try h.run(now: "2026-11-29T11:06:00Z").status == 0)
+        // Two days on (history 48 h): the healthy hour 11 is forgotten, the pending hour 10 is kept.
+        #expect(try h.run(now: "2026-12-01T12:00:00Z").status == 0)
+        #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 152, true, true)"#])
+        let hour = try unwrap((try h.reportJSON()["hours"] as? [[String: Any]])?.first)
+        #expect(hour["alert_status"] as? String == "pending")
+        #expect(try totals(h)["pending_alert_hours"] as? [String] == ["2026-11-29T10:00:00+00:00"])
+        // Four days after its end (2 × history_hours) it is dropped, and the run says so.
+        let expired = try h.run(now: "2026-12-03T11:00:00Z")
+        #expect(expired.status == 0)
+        #expect(
+            expired.stderr
+                == "uaaudit: the breached hour 2026-11-29T10:00:00+00:00 was pending for longer than uaaudit keeps it (2 × history_hours) and is dropped unsent\n"
+        )
+        #expect(try alerts(h).isEmpty)
+        #expect(try h.ledger().isEmpty)
+    }
+}

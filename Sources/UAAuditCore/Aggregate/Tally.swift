@@ -148,7 +148,7 @@ package final class Tally {
     /// Counts one alert-class request's UA (raw bytes as logged) in its bucket.
     @inline(__always)
     func countAlertUA(bucket: Int, raw: UnsafeRawBufferPointer) {
-        let hash = ByteHash.hash(raw, seed: UInt64(bucket))
+        let hash = ByteHash.table(raw, seed: UInt64(bucket))
         if let e = alertUAs.find(raw, tag: Int32(bucket), hash: hash)
             ?? Tally.insert(raw, tag: Int32(bucket), hash: hash, into: alertUAs, quota: &quotaUAs[bucket])
         {
@@ -215,7 +215,7 @@ package final class Tally {
     @inline(__always)
     func countAlertPath(bucket: Int, path: UnsafeRawBufferPointer, rejected: Bool) {
         let tag = Int32(truncatingIfNeeded: bucket &* 2 &+ (rejected ? 1 : 0))
-        let hash = ByteHash.hash(path, seed: UInt64(tag))
+        let hash = ByteHash.table(path, seed: UInt64(tag))
         if let e = alertPaths.find(path, tag: tag, hash: hash)
             ?? Tally.insert(path, tag: tag, hash: hash, into: alertPaths, quota: &quotaPaths[bucket])
         {

@@ -7,7 +7,9 @@ extension AuditResult {
             for e in 0..<counts.count {
                 let k = counts.key(e)
                 let key = tally.hours[Int(k >> 40)]
-                let family = FamilyKey(family: Array(names.key(Int((k >> 8) & 0xFFFF_FFFF))), cls: Int(k & 0xFF))
+                let id = UInt32(truncatingIfNeeded: k >> 8)
+                let bytes = tally.familyNames?[id] ?? Array(names.key(Int(id)))
+                let family = FamilyKey(family: bytes, cls: Int(k & 0xFF))
                 hours[key]?.families[family, default: 0] += counts.value(e)
             }
         }

@@ -44,6 +44,10 @@ package final class Tally {
     package let familyCounts: CounterTable
     /// The family table the ids refer to (the worker's ``UACache/families``), if counted.
     package let families: ByteTable?
+    /// The bytes of each family id ``familyCounts`` uses, copied out of ``families`` when the
+    /// stretch ends (``detachFamilies()``): the worker may then go on to its next chunk, which
+    /// may empty its family table, before this tally is absorbed.
+    package private(set) var familyNames: [UInt32: [UInt8]]?
     /// Alert-class request paths as logged (no query), tagged `bucket * 2 + (401/403 ? 1 : 0)`.
     package let alertPaths: ByteTable
     package let clients: ClientSample?
@@ -138,6 +142,17 @@ package final class Tally {
         lastKey = key
         lastBucket = b
         return b
+    }
+
+    /// Copies the names of the families this tally counts out of the shared family table.
+    package func detachFamilies() {
+        guard let names = families else { return }
+        var copy: [UInt32: [UInt8]] = [:]
+        for e in 0..<familyCounts.count {
+            let id = UInt32(truncatingIfNeeded: familyCounts.key(e) >> 8)
+            if copy[id] == nil { copy[id] = Array(names.key(Int(id))) }
+        }
+        familyNames = copy
     }
 
     @inline(__always)

@@ -28,6 +28,7 @@ extension AuditResult {
             // updates its hour's set in place (through the dictionary's subscript, every entry
             // copied the hour's counts).
             var taken = (0..<clients.bucketCount).map { hours.removeValue(forKey: tally.hours[$0]) }
+            for bucket in taken.indices { taken[bucket]?.clients.reserve(additional: clients.entries(of: bucket)) }
             clients.forEachEntry { bucket, hash, mask in
                 taken[bucket]?.clients.add(hash: hash, mask: mask, level: clients.level(of: bucket))
             }

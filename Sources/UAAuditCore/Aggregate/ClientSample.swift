@@ -69,6 +69,9 @@ package final class ClientSample {
         level == 0 || (level < 64 && hash >> UInt64(64 - level) == 0)
     }
 
+    /// How many entries `bucket` has (0 for a bucket never seen).
+    package func entries(of bucket: Int) -> Int { bucket < bucketCount ? Int(state.pointee.entriesOf[bucket]) : 0 }
+
     /// The sampling level of `bucket` (0 for a bucket never seen).
     package func level(of bucket: Int) -> Int { bucket < bucketCount ? Int(state.pointee.levelOf[bucket]) : 0 }
 

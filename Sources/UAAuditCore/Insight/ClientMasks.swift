@@ -54,6 +54,13 @@ package struct ClientMasks: Sendable {
         count += 1
     }
 
+    /// Makes room for `additional` more entries at once (no doubling step by step).
+    package mutating func reserve(additional: Int) {
+        var size = marks.count
+        while (count + additional) * 4 > size * 3 { size *= 2 }
+        if size > marks.count { rehash(into: size) }
+    }
+
     /// Calls `body` with every (hash, mask), in table order.
     package func forEach(_ body: (UInt64, UInt8) -> Void) {
         for slot in marks.indices where marks[slot] != 0 { body(keys[slot], UInt8(truncatingIfNeeded: marks[slot])) }
@@ -74,11 +81,13 @@ package struct ClientMasks: Sendable {
         return all.sorted()
     }
 
-    private mutating func grow() {
+    private mutating func grow() { rehash(into: marks.count * 2) }
+
+    private mutating func rehash(into size: Int) {
         let old = (marks, keys)
-        marks = Array(repeating: 0, count: old.0.count * 2)
-        keys = Array(repeating: 0, count: old.0.count * 2)
-        shift -= 1
+        marks = Array(repeating: 0, count: size)
+        keys = Array(repeating: 0, count: size)
+        shift = UInt64(64 - size.trailingZeroBitCount)
         count = 0
         for slot in old.0.indices where old.0[slot] != 0 { formUnion(old.1[slot], UInt8(truncatingIfNeeded: old.0[slot])) }
     }

@@ -38,6 +38,12 @@ package struct ClientSet: Equatable, Sendable {
         if masks.count > ClientSet.maxEntries { raise(to: level + 1) }
     }
 
+    /// Makes room for `additional` more clients before a batch of ``add(hash:mask:level:)``.
+    package mutating func reserve(additional: Int) {
+        guard frozen == nil else { return }
+        masks.reserve(additional: min(additional, ClientSet.maxEntries - masks.count))
+    }
+
     package mutating func addExample(_ key: String) {
         if examples.count < ClientSample.examplesPerHour, !examples.contains(key) { examples.append(key) }
     }

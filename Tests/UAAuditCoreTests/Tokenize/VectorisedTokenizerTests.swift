@@ -106,6 +106,23 @@ import Testing
         #expect(result.different.prefix(5).map { String(decoding: $0, as: UTF8.self) } == [])
     }
 
+    /// UAs of every length up to 300 bytes and around 4 KiB: the 16-byte blocks and the scalar
+    /// tails of the search at every offset.
+    @Test func linesOfEveryLengthAroundTheBitmapLimitCutAsTheScalarTokenizerCutsThem() {
+        let head = #"127.0.0.1 - - [29/Nov/2026:17:18:40 +0800] "GET / HTTP/1.1" 200 2 "-" ""#
+        let tail = #"" rt=0.000 uct="-" uht="-" urt="-""#
+        var lines: [[UInt8]] = []
+        for length in Array(0..<300) + Array(3_900..<4_200) {
+            let ua = String(repeating: "Mozilla/5.0 (x] y) ", count: length / 19 + 1).prefix(length)
+            lines.append(Array((head + ua + tail).utf8))
+            lines.append(Array((head + ua + "\"" + tail).utf8))
+            lines.append(Array((head + ua + tail).utf8.dropLast()))
+        }
+        let result = Self.compare(lines, format: Self.formats[0])
+        #expect(result.matched == 600)
+        #expect(result.different.prefix(3).map { String(decoding: $0, as: UTF8.self) } == [])
+    }
+
     @Test func findsEitherByteAcrossBlockAndTailBoundaries() {
         for length in 0..<70 {
             for at in 0..<max(length, 1) {

@@ -103,6 +103,7 @@ struct ScanCommand {
         counter.expect(inputs: args.positional)
         let progress = ProgressLine.start(
             counter: counter, stderrIsTerminal: console.stderrIsTerminal, quiet: args.flag("quiet"))
+        let started = DispatchTime.now().uptimeNanoseconds
         let scanner = Scanner(configuration: configuration, progress: progress == nil ? nil : counter)
         let result = scanner.scan(args.positional)
         progress?.stop()
@@ -139,6 +140,13 @@ struct ScanCommand {
         } else if !args.flag("quiet") {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))
+        }
+        if environment["UAAUDIT_TIMING"] != nil {
+            // For bench/run.sh: the serial tail, from the last chunk read to the report written.
+            let end = DispatchTime.now().uptimeNanoseconds
+            let last = max(result.lastReadAt, started)
+            console.error(
+                "uaaudit-timing: total \(Double(end - started) / 1e9) s, after the last chunk \(Double(end - last) / 1e9) s")
         }
         if status == .success, args.flag("fail-on-alert"), report.hours.contains(where: \.alerted) {
             status = .alert

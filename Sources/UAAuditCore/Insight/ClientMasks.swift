@@ -66,9 +66,13 @@ package struct ClientMasks: Sendable {
         for slot in marks.indices where marks[slot] != 0 { body(keys[slot], UInt8(truncatingIfNeeded: marks[slot])) }
     }
 
-    /// The entries whose hash `isIncluded` keeps.
+    /// The entries whose hash `isIncluded` keeps, in a table sized for them once (counted
+    /// first: no doubling while they go in, and no more room than they need).
     package func filter(_ isIncluded: (UInt64) -> Bool) -> ClientMasks {
+        var keep = 0
+        forEach { hash, _ in if isIncluded(hash) { keep += 1 } }
         var kept = ClientMasks()
+        kept.reserve(additional: keep)
         forEach { hash, mask in if isIncluded(hash) { kept.formUnion(hash, mask) } }
         return kept
     }

@@ -6,6 +6,8 @@ struct ChunkResult: @unchecked Sendable {
     let tally: Tally
     let failure: InputError?
     let consumed: Int64
+    /// When the worker finished the chunk (``DispatchTime`` uptime nanoseconds).
+    var finishedAt: UInt64 = DispatchTime.now().uptimeNanoseconds
 }
 
 /// Hands a file's chunks to worker threads as they become free and gives their results back

@@ -82,6 +82,7 @@ package final class Scanner {
             do {
                 var gzip = try GzipSource(base: prefixed, path: path)
                 let (tally, failure) = workers[0].audit(&gzip)
+                result.lastReadAt = DispatchTime.now().uptimeNanoseconds
                 source.lines = tally.lines
                 source.malformed = tally.malformed
                 source.bytes = gzip.consumed
@@ -98,6 +99,7 @@ package final class Scanner {
             self.progress?.add(bytes: sniffed, lines: 0)
             var stream = PrefixedSource(prefix: magic, base: counted)
             let (tally, failure) = self.workers[0].audit(&stream)
+            result.lastReadAt = DispatchTime.now().uptimeNanoseconds
             source.lines = tally.lines
             source.malformed = tally.malformed
             source.bytes = stream.consumed
@@ -140,6 +142,7 @@ package final class Scanner {
             source.lines += tally.lines
             source.malformed += tally.malformed
             source.bytes += outcome.consumed
+            result.lastReadAt = max(result.lastReadAt, outcome.finishedAt)
             pipeline.release()
             if let failure = outcome.failure, source.error == nil {
                 // Later chunks were read: say which bytes of this one were not.

@@ -28,7 +28,12 @@ extension AuditResult {
             // updates its hour's set in place (through the dictionary's subscript, every entry
             // copied the hour's counts).
             var taken = (0..<clients.bucketCount).map { hours.removeValue(forKey: tally.hours[$0]) }
-            for bucket in taken.indices { taken[bucket]?.clients.reserve(additional: clients.entries(of: bucket)) }
+            for bucket in taken.indices {
+                // Room for the entries the hour's sampling level will keep (half per level above the chunk's).
+                guard let level = taken[bucket]?.clients.level else { continue }
+                let coarser = max(0, level - clients.level(of: bucket))
+                taken[bucket]?.clients.reserve(additional: clients.entries(of: bucket) >> coarser)
+            }
             clients.forEachEntry { bucket, hash, mask in
                 taken[bucket]?.clients.add(hash: hash, mask: mask, level: clients.level(of: bucket))
             }

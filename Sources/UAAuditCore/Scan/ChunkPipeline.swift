@@ -14,9 +14,10 @@ struct ChunkResult: @unchecked Sendable {
 /// in file order.
 ///
 /// Chunks are taken in file order, by whichever worker is free first (a slow or busy core does
-/// not hold the others to its pace), and at most `threads + 1` are taken and not yet absorbed
-/// (``release()``): the merging thread absorbs chunk k while the workers read the next ones,
-/// and memory holds at most `threads + 1` tallies. What a chunk yields depends on the chunk alone (see
+/// not hold the others to its pace), and at most `threads` are taken and not yet absorbed
+/// (``release()``): the merging thread absorbs chunk k while the other workers read theirs,
+/// and memory holds at most `threads` tallies (CONTRACTS: idle + 16 MiB). With one thread
+/// there are no workers: the calling thread reads each chunk when it is taken. What a chunk yields depends on the chunk alone (see
 /// ``UACache/startChunk()`` and ``Tally/detachFamilies()``), never on the worker that read
 /// it, and results are given back in chunk order: the merged result is the same whatever the
 /// thread count and the timing.
@@ -29,16 +30,22 @@ final class ChunkPipeline: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let room: DispatchSemaphore
     private let group = DispatchGroup()
+    /// With one thread: the reader, run by ``take(_:)`` on the calling thread.
+    private var readHere: (@Sendable (_ worker: Int, _ chunk: Int) -> ChunkResult)?
 
     init(chunks: Int, threads: Int) {
         self.chunks = chunks
         self.threads = max(1, min(threads, chunks))
         self.results = Mutex(Array(repeating: nil, count: chunks))
-        self.room = DispatchSemaphore(value: self.threads + 1)
+        self.room = DispatchSemaphore(value: self.threads)
     }
 
     /// Starts the workers: `read(worker, chunk)` runs on worker `worker`'s own thread only.
     func start(_ read: @escaping @Sendable (_ worker: Int, _ chunk: Int) -> ChunkResult) {
+        if threads == 1 {
+            readHere = read
+            return
+        }
         for worker in 0..<threads {
             DispatchQueue.global().async(group: group) { [self] in
                 while true {
@@ -62,6 +69,7 @@ final class ChunkPipeline: @unchecked Sendable {
     /// The result of `chunk`, waiting for it; call for 0, 1, 2, … in order, and ``release()``
     /// once it is absorbed.
     func take(_ chunk: Int) -> ChunkResult {
+        if let readHere { return readHere(0, chunk) }
         while true {
             if let result = results.withLock({ slots -> ChunkResult? in
                 defer { slots[chunk] = nil }
@@ -75,6 +83,7 @@ final class ChunkPipeline: @unchecked Sendable {
 
     /// Says a taken result has been absorbed (its tally may go): another chunk may start.
     func release() {
+        if readHere != nil { return }
         room.signal()
     }
 

@@ -48,41 +48,87 @@ static inline int same(const uint8_t *p, const uint8_t *end, const uint8_t *lite
     return 1;
 }
 
-int ua_cut_fields(const uint8_t *line, long length, long head_count, long field_count,
-                  const uint8_t *literals, const long *literal_start, const long *literal_count,
-                  long *starts, long *ends) {
+static inline long find1(const uint8_t *p, long from, long end, uint8_t a) {
+    long i = from;
+#if defined(__SSE2__)
+    const __m128i va = _mm_set1_epi8((char)a);
+    for (; i + 16 <= end; i += 16) {
+        const int m = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i)), va));
+        if (m) return i + __builtin_ctz((unsigned)m);
+    }
+#endif
+    for (; i < end; i++) {
+        if (p[i] == a) return i;
+    }
+    return -1;
+}
+
+/// The literal of `f` at `p` (the line ends at `end`): one masked word compare when it fits.
+static inline int same_literal(const uint8_t *p, const uint8_t *end, const uint8_t *literals, const ua_literal *f) {
+    if (f->count <= 8 && end - p >= 8) return ((load64(p) ^ f->word) & f->mask) == 0;
+    return same(p, end, literals + f->start, f->count);
+}
+
+static inline int valid(const uint8_t *p, long count, uint8_t check) {
+    switch (check) {
+    case UA_STATUS:
+        return count == 3 && (uint8_t)(p[0] - '0') < 10 && (uint8_t)(p[1] - '0') < 10 && (uint8_t)(p[2] - '0') < 10;
+    case UA_DIGITS:
+        if (count == 0) return 0;
+        for (long i = 0; i < count; i++) {
+            if ((uint8_t)(p[i] - '0') >= 10) return 0;
+        }
+        return 1;
+    case UA_DECIMAL: {
+        if (count == 0) return 0;
+        int dots = 0;
+        for (long i = 0; i < count; i++) {
+            if (p[i] == '.') dots++;
+            else if ((uint8_t)(p[i] - '0') >= 10) return 0;
+        }
+        return dots <= 1;
+    }
+    default:
+        return 1;
+    }
+}
+
+int ua_cut_fields_fast(const uint8_t *line, long length, long head_count, long field_count,
+                       const uint8_t *literals, const ua_literal *fields, long *starts, long *ends) {
+    const uint8_t *end = line + length;
     long position = head_count;
     for (long k = 0; k < field_count; k++) {
+        const ua_literal *f = fields + k;
+        const long n = f->count;
         starts[k] = position;
-        const uint8_t *literal = literals + literal_start[k];
-        const long n = literal_count[k];
         if (n == 0 || k == field_count - 1) {
             const long cut = length - n;
-            if (cut < position || !same(line + cut, line + length, literal, n)) return 0;
-            const long quote = find2(line, position, length, '"', '"');
-            if (n > 0 && literal[0] == '"') {
+            if (cut < position || !same_literal(line + cut, end, literals, f)) return 0;
+            const long quote = find1(line, position, length, '"');
+            if (n > 0 && f->first == '"') {
                 if (quote != cut) return 0;
             } else if (quote >= 0 && quote < cut) {
                 return 0;
             }
             ends[k] = cut;
-            return 1;
+            return valid(line + position, cut - position, f->check);
         }
         long cut;
-        if (literal[0] == '"') {
-            cut = find2(line, position, length, '"', '"');
-            if (cut < 0 || cut + n > length || !same(line + cut, line + length, literal, n)) return 0;
+        if (f->first == '"') {
+            cut = find1(line, position, length, '"');
+            if (cut < 0 || cut + n > length || !same_literal(line + cut, end, literals, f)) return 0;
         } else {
             const long last = length - n;
             long from = position;
             for (;;) {
-                cut = find2(line, from, length, literal[0], '"');
+                cut = find2(line, from, length, f->first, '"');
                 if (cut < 0 || line[cut] == '"' || cut > last) return 0;
-                if (n == 1 || same(line + cut, line + length, literal, n)) break;
+                if (n == 1 || same_literal(line + cut, end, literals, f)) break;
                 from = cut + 1;
             }
         }
         ends[k] = cut;
+        if (f->check != UA_ANY && !valid(line + position, cut - position, f->check)) return 0;
         position = cut + n;
     }
     return 0;

@@ -9,7 +9,7 @@ import CUAScan
 /// literal, within a fixed budget per line. A line either matches the whole format or is malformed.
 ///
 /// With `escape=default` (values hold no unescaped `"`) the first-occurrence cut is made by
-/// ``ua_cut_fields`` (C, SSE2); the Swift matcher below stays the reference, used for the other
+/// ``ua_cut_fields_fast`` (C, SSE2); the Swift matcher below stays the reference, used for the other
 /// escapes, for lines that do not cut at first occurrences, and with `vectorised: false` (the
 /// tests and the fuzz target compare both on every input).
 ///
@@ -49,6 +49,11 @@ package final class LineTokenizer {
     /// True unless `escape=none`: values then never hold an unescaped `"`.
     private let quoteFree: Bool
     private let quoteByte: UnsafeMutablePointer<UInt8>
+    /// Each field's following literal, prepared for the C pass.
+    private let prepared: UnsafeMutablePointer<ua_literal>
+    /// The time fields, the only ones the C pass leaves to ``validate(_:)``.
+    private let timeFields: UnsafeMutablePointer<Int>
+    private let timeFieldCount: Int
     /// What changes per line, behind a pointer: a class's stored `var` costs a dynamic
     /// exclusivity check on every access (about 70 instructions each, several per line).
     private struct State {
@@ -99,6 +104,27 @@ package final class LineTokenizer {
         self.json = format.escape == .json
         self.quoteFree = format.escape != .none
         self.vectorised = vectorised && format.escape == .default
+        self.prepared = .allocate(capacity: n)
+        for (k, t) in terminators.enumerated() {
+            var word: UInt64 = 0
+            for (i, byte) in t.prefix(8).enumerated() { word |= UInt64(byte) << (8 * UInt64(i)) }
+            let mask: UInt64 = t.count >= 8 ? ~0 : (1 << (8 * UInt64(t.count))) - 1
+            let check: Int32
+            switch roles[k] {
+            case .status: check = Int32(UA_STATUS)
+            case .digits: check = Int32(UA_DIGITS)
+            case .decimal: check = Int32(UA_DECIMAL)
+            default: check = Int32(UA_ANY)
+            }
+            (prepared + k).initialize(
+                to: ua_literal(
+                    word: word, mask: mask, count: t.count, start: literalStart[k], first: t.first ?? 0,
+                    check: UInt8(check)))
+        }
+        let timed = roles.indices.filter { roles[$0].isTime }
+        self.timeFieldCount = timed.count
+        self.timeFields = .allocate(capacity: max(timed.count, 1))
+        self.timeFields.initialize(from: timed, count: timed.count)
         self.state = .allocate(capacity: 1)
         self.state.initialize(to: State())
         self.quoteByte = .allocate(capacity: 1)
@@ -123,6 +149,8 @@ package final class LineTokenizer {
         literalStart.deallocate()
         literalCount.deallocate()
         quoteByte.deallocate()
+        prepared.deallocate()
+        timeFields.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -145,16 +173,17 @@ package final class LineTokenizer {
         return matchField(0, at: headCount)
     }
 
-    /// The fast path with the C pass: every cut first, then the typed fields checked in order
-    /// (the same outcome as ``matchFirstOccurrences()``, which checks each field as it cuts).
+    /// The fast path with the C pass: every cut and the status, digit and decimal checks in C,
+    /// then the time fields parsed in order (the same outcome as ``matchFirstOccurrences()``,
+    /// which checks each field as it cuts).
     @inline(__always)
     private func cutFirstOccurrences() -> Bool {
         guard
-            ua_cut_fields(
-                line.assumingMemoryBound(to: UInt8.self), length, headCount, fieldCount, literals, literalStart,
-                literalCount, starts, ends) == 1
+            ua_cut_fields_fast(
+                line.assumingMemoryBound(to: UInt8.self), length, headCount, fieldCount, literals, prepared, starts,
+                ends) == 1
         else { return false }
-        for k in 0..<fieldCount where !validate(k) { return false }
+        for i in 0..<timeFieldCount where !validateTyped(timeFields[i]) { return false }
         return true
     }
 

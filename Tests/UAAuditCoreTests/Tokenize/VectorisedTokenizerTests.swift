@@ -4,7 +4,7 @@ import Testing
 
 @testable import UAAuditCore
 
-/// The C pass (``ua_cut_fields``, SSE2) against the scalar tokenizer, the reference: the same
+/// The C pass (``ua_cut_fields_fast``, SSE2) against the scalar tokenizer, the reference: the same
 /// verdict, spans, hour and second on every line of every sample log, in every format, and on
 /// lines mutated at random around the bytes the cut looks for.
 @Suite struct VectorisedTokenizerTests {

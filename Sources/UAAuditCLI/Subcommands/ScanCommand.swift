@@ -145,8 +145,9 @@ struct ScanCommand {
             // For bench/run.sh: the serial tail, from the last chunk read to the report written.
             let end = DispatchTime.now().uptimeNanoseconds
             let last = max(result.lastReadAt, started)
-            console.error(
-                "uaaudit-timing: total \(Double(end - started) / 1e9) s, after the last chunk \(Double(end - last) / 1e9) s")
+            let total = Double(end - started) / 1e9
+            let tail = Double(end - last) / 1e9
+            console.error("uaaudit-timing: total \(total) s, after the last chunk \(tail) s")
         }
         if status == .success, args.flag("fail-on-alert"), report.hours.contains(where: \.alerted) {
             status = .alert

@@ -62,7 +62,7 @@ package struct ClientMasks: Sendable {
     }
 
     /// Calls `body` with every (hash, mask), in table order.
-    package func forEach(_ body: (UInt64, UInt8) -> Void) {
+    package func forEachEntry(_ body: (UInt64, UInt8) -> Void) {
         for slot in marks.indices where marks[slot] != 0 { body(keys[slot], UInt8(truncatingIfNeeded: marks[slot])) }
     }
 
@@ -70,10 +70,10 @@ package struct ClientMasks: Sendable {
     /// first: no doubling while they go in, and no more room than they need).
     package func filter(_ isIncluded: (UInt64) -> Bool) -> ClientMasks {
         var keep = 0
-        forEach { hash, _ in if isIncluded(hash) { keep += 1 } }
+        forEachEntry { hash, _ in if isIncluded(hash) { keep += 1 } }
         var kept = ClientMasks()
         kept.reserve(additional: keep)
-        forEach { hash, mask in if isIncluded(hash) { kept.formUnion(hash, mask) } }
+        forEachEntry { hash, mask in if isIncluded(hash) { kept.formUnion(hash, mask) } }
         return kept
     }
 
@@ -81,7 +81,7 @@ package struct ClientMasks: Sendable {
     package var sortedKeys: [UInt64] {
         var all: [UInt64] = []
         all.reserveCapacity(count)
-        forEach { hash, _ in all.append(hash) }
+        forEachEntry { hash, _ in all.append(hash) }
         return all.sorted()
     }
 
@@ -93,7 +93,9 @@ package struct ClientMasks: Sendable {
         keys = Array(repeating: 0, count: size)
         shift = UInt64(64 - size.trailingZeroBitCount)
         count = 0
-        for slot in old.0.indices where old.0[slot] != 0 { formUnion(old.1[slot], UInt8(truncatingIfNeeded: old.0[slot])) }
+        for slot in old.0.indices where old.0[slot] != 0 {
+            formUnion(old.1[slot], UInt8(truncatingIfNeeded: old.0[slot]))
+        }
     }
 }
 
@@ -102,7 +104,7 @@ extension ClientMasks: Equatable {
     package static func == (a: ClientMasks, b: ClientMasks) -> Bool {
         guard a.count == b.count else { return false }
         var same = true
-        a.forEach { hash, mask in if same, b[hash] != mask { same = false } }
+        a.forEachEntry { hash, mask in if same, b[hash] != mask { same = false } }
         return same
     }
 }

@@ -22,7 +22,7 @@ package struct ClientSet: Equatable, Sendable {
     package var counts: ClientCounts {
         if let frozen { return frozen }
         var c = ClientCounts(level: level)
-        masks.forEach { _, mask in
+        masks.forEachEntry { _, mask in
             if mask & ClientSample.app != 0 { c.app += 1 }
             if mask & ClientSample.alert != 0 { c.alert += 1 }
             if mask == ClientSample.split { c.split += 1 }
@@ -56,7 +56,7 @@ package struct ClientSet: Equatable, Sendable {
             frozen = mine
             masks = ClientMasks()
         } else {
-            other.masks.forEach { hash, mask in add(hash: hash, mask: mask, level: other.level) }
+            other.masks.forEachEntry { hash, mask in add(hash: hash, mask: mask, level: other.level) }
             if other.level > level { raise(to: other.level) }
         }
         for e in other.examples { addExample(e) }

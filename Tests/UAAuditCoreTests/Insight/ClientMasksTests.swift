@@ -19,7 +19,7 @@ import Testing
         }
         #expect(table.count == reference.count)
         var seen = 0
-        table.forEach { hash, mask in
+        table.forEachEntry { hash, mask in
             seen += 1
             #expect(reference[hash] == mask)
         }
@@ -30,7 +30,7 @@ import Testing
         let kept = table.filter { ClientSample.keeps($0, level: 2) }
         let expected = reference.filter { ClientSample.keeps($0.key, level: 2) }
         #expect(kept.count == expected.count)
-        kept.forEach { hash, mask in #expect(expected[hash] == mask) }
+        kept.forEachEntry { hash, mask in #expect(expected[hash] == mask) }
     }
 
     @Test func equalityIgnoresTableSizeAndOrder() {

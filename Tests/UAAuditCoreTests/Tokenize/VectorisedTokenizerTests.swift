@@ -26,7 +26,8 @@ import Testing
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         var lines: [[UInt8]] = []
         for name in names.sorted() where name.hasSuffix(".log") {
-            guard let data = FileManager.default.contents(atPath: dir.appendingPathComponent(name).path) else { continue }
+            let path = dir.appendingPathComponent(name).path
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
             lines += data.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) }
         }
         return lines

@@ -23,9 +23,11 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The tokenizer's byte scanning and the table hash, in C with SSE2 (every amd64 has it).
+        .target(name: "CUAScan"),
         .target(
             name: "UAAuditCore",
-            dependencies: ["CPCRE2", "CZlib", "COpenSSL"]
+            dependencies: ["CPCRE2", "CZlib", "COpenSSL", "CUAScan"]
         ),
         .target(name: "UAAuditCLI", dependencies: ["UAAuditCore"]),
         .executableTarget(name: "uaaudit", dependencies: ["UAAuditCLI"]),

@@ -11,7 +11,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CFuzzerDriver"),
-        .target(name: "UAAuditCore", dependencies: ["CPCRE2", "CZlib", "COpenSSL"]),
+        .target(name: "CUAScan"),
+        .target(name: "UAAuditCore", dependencies: ["CPCRE2", "CZlib", "COpenSSL", "CUAScan"]),
         .executableTarget(name: "uaaudit-fuzz", dependencies: ["UAAuditCore", "CFuzzerDriver"]),
     ],
     swiftLanguageModes: [.v6]

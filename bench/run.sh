@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# uaaudit's benchmark: lines/s, MB/s and peak RSS for --threads 1 and 2, beside wc -l,
-# rg -c (one regex) and GoAccess on the same log, in the same run.
+# uaaudit's benchmark: lines/s, MB/s, peak RSS and the ratio to rg -c for uaaudit with the
+# default flags at 1 and 2 threads, with --client-key none --baseline-hours 0, and on the
+# gzip of the file, beside wc -l, rg -c (one regex), zcat | wc -l and GoAccess on the same log,
+# in the same run; then the issue-17 targets checked against those numbers.
 #
 #   bench/run.sh [--lines N] [--runs R] [--file LOG] [--full-goaccess] [--ref 'CMD']
 #
@@ -12,9 +14,15 @@
 #                    1,000,000 lines, and its row says so
 #   --ref 'CMD'      also time CMD FILE (e.g. --ref 'python3 ref_audit.py')
 #
-# Needs: a release build (swift build -c release), python3, GNU time (/usr/bin/time,
+# Columns: wall time of the best run, lines/s, MB/s (of the file as read: compressed bytes
+# for .gz rows), peak RSS, wall time over rg -c's, and for uaaudit the share of its wall time
+# spent after the last chunk was read (the last merge, the report, the JSON: the serial tail,
+# printed by uaaudit when UAAUDIT_TIMING is set). The idle RSS (an empty input) is measured
+# too, for the memory bound of ../shared/CONTRACTS.md.
+#
+# Needs: a release build (swift build -c release), python3, gzip, GNU time (/usr/bin/time,
 # Debian package 'time'); rg (ripgrep) and goaccess rows appear where they are installed.
-# The log goes to $BENCH_DIR (default bench/out/, git-ignored).
+# The log and its gzip go to $BENCH_DIR (default bench/out/, git-ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lines=10000000
@@ -29,7 +37,7 @@ while [ $# -gt 0 ]; do
     --file) file=$2; shift 2 ;;
     --full-goaccess) full_goaccess=1; shift ;;
     --ref) ref=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "bench: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -53,30 +61,58 @@ nlines=$(wc -l < "$file")
 cat "$file" > /dev/null  # into the page cache: every tool reads from memory
 pattern='com\.apple\.CFNetwork|Mozilla/5\.0 \(iPhone; CPU iPhone OS \d+_\d+ like Mac OS X\)'
 
+gzfile="$file.gz"
+if [ ! -f "$gzfile" ] || [ "$gzfile" -ot "$file" ]; then
+  echo "bench: compressing $file (gzip -1)" >&2
+  gzip -1 -c "$file" > "$gzfile"
+fi
+gzbytes=$(stat -c %s "$gzfile")
+cat "$gzfile" > /dev/null
+: > "$dir/empty.log"
+
+rg_wall=""
 # best_of LABEL LINES BYTES CMD...: runs CMD $runs times, prints a row for the fastest run.
 best_of() {
   local label=$1 n=$2 b=$3; shift 3
-  local best="" rss=""
+  local best="" rss="" tail=""
   for _ in $(seq "$runs"); do
     local out
-    /usr/bin/time -o "$dir/.time" -f '%e %M' "$@" > /dev/null 2>/dev/null || true
+    UAAUDIT_TIMING=1 /usr/bin/time -o "$dir/.time" -f '%e %M' "$@" > /dev/null 2> "$dir/.stderr" || true
     out=$(tail -1 "$dir/.time")
     local t=${out% *} m=${out#* }
-    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; rss=$m; fi
+    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then
+      best=$t; rss=$m
+      tail=$(sed -n 's/^.*uaaudit-timing: total \([0-9.e+-]*\) s, after the last chunk \([0-9.e+-]*\) s$/\1 \2/p' "$dir/.stderr")
+    fi
   done
-  awk -v l="$label" -v t="$best" -v n="$n" -v b="$b" -v m="$rss" 'BEGIN{
+  last_wall=$best last_rss=$rss
+  awk -v l="$label" -v t="$best" -v n="$n" -v b="$b" -v m="$rss" -v rg="$rg_wall" -v tail="$tail" 'BEGIN{
     if (t <= 0) t = 0.005;
-    printf "%-34s %8.2f s %9.2f M/s %8.0f MB/s %7.1f MiB\n", l, t, n/t/1e6, b/t/1e6, m/1024 }'
+    ratio = rg == "" ? "" : sprintf("%.2fx", t / rg);
+    share = "";
+    if (tail != "") { split(tail, x, " "); share = sprintf("%.1f%%", 100 * x[2] / t) }
+    printf "%-44s %7.2f s %7.2f M/s %6.0f MB/s %7.1f MiB %7s %7s\n", l, t, n/t/1e6, b/t/1e6, m/1024, ratio, share }'
 }
 
-echo "file: $file ($nlines lines, $((bytes / 1000000)) MB), best of $runs runs, $(nproc) cores"
-printf '%-34s %10s %13s %13s %11s\n' tool "wall" "lines/s" "MB/s" "peak RSS"
+echo "file: $file ($nlines lines, $((bytes / 1000000)) MB; gzip $((gzbytes / 1000000)) MB), best of $runs runs, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-44s %9s %11s %11s %11s %7s %7s\n' tool "wall" "lines/s" "MB/s" "peak RSS" "vs rg" "tail"
 best_of "wc -l" "$nlines" "$bytes" wc -l "$file"
 if command -v rg >/dev/null; then
   best_of "rg -c (inconsistent regex)" "$nlines" "$bytes" rg -c "$pattern" "$file"
+  rg_wall=$last_wall
 fi
+best_of "uaaudit scan (empty input: idle RSS)" 0 0 "$bin" scan --json --threads 1 "$dir/empty.log"
+idle=$last_rss
 best_of "uaaudit scan --threads 1" "$nlines" "$bytes" "$bin" scan --json --threads 1 "$file"
+t1=$last_wall rss1=$last_rss
 best_of "uaaudit scan --threads 2" "$nlines" "$bytes" "$bin" scan --json --threads 2 "$file"
+t2=$last_wall rss2=$last_rss
+best_of "  --client-key none --baseline-hours 0 -j1" "$nlines" "$bytes" \
+  "$bin" scan --json --threads 1 --client-key none --baseline-hours 0 "$file"
+best_of "  --client-key none --baseline-hours 0 -j2" "$nlines" "$bytes" \
+  "$bin" scan --json --threads 2 --client-key none --baseline-hours 0 "$file"
+best_of "zcat FILE.gz | wc -l" "$nlines" "$gzbytes" sh -c 'zcat "$1" | wc -l' sh "$gzfile"
+best_of "uaaudit scan FILE.gz (one stream)" "$nlines" "$gzbytes" "$bin" scan --json "$gzfile"
 if [ -n "$ref" ]; then
   # shellcheck disable=SC2086
   best_of "ref: $ref" "$nlines" "$bytes" $ref "$file"
@@ -94,3 +130,9 @@ if command -v goaccess >/dev/null; then
     --date-format='%d/%b/%Y' --time-format='%H:%M:%S' --no-progress -o "$dir/goaccess.json"
   runs=$runs_saved
 fi
+
+# The targets of issue 17 (one thread within 2.5x rg -c and 4 M lines/s; two threads 1.8x
+# one thread and within 1.4x rg -c; peak RSS within idle + 16 MiB).
+awk -v t1="$t1" -v t2="$t2" -v rg="$rg_wall" -v n="$nlines" -v idle="$idle" -v r1="$rss1" -v r2="$rss2" 'BEGIN{
+  printf "targets: 1 thread %.2f M lines/s (>= 4), %.2fx rg (<= 2.5); 2 threads %.2fx one thread (>= 1.8), %.2fx rg (<= 1.4); peak RSS %.1f / %.1f MiB over idle %.1f MiB (<= 16)\n",
+    n/t1/1e6, rg == "" ? 0 : t1/rg, t1/t2, rg == "" ? 0 : t2/rg, (r1-idle)/1024, (r2-idle)/1024, idle/1024 }'

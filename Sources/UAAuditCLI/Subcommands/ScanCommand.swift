@@ -123,6 +123,7 @@ struct ScanCommand {
         counter.expect(inputs: args.positional)
         let progress = ProgressLine.start(
             counter: counter, stderrIsTerminal: console.stderrIsTerminal, quiet: args.flag("quiet"))
+        let started = DispatchTime.now().uptimeNanoseconds
         let scanner = Scanner(configuration: configuration, progress: progress == nil ? nil : counter)
         let result = scanner.scan(args.positional)
         progress?.stop()
@@ -162,6 +163,14 @@ struct ScanCommand {
         } else if !args.flag("quiet"), !nothingRead {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))
+        }
+        if environment["UAAUDIT_TIMING"] != nil {
+            // For bench/run.sh: the serial tail, from the last chunk read to the report written.
+            let end = DispatchTime.now().uptimeNanoseconds
+            let last = max(result.lastReadAt, started)
+            let total = Double(end - started) / 1e9
+            let tail = Double(end - last) / 1e9
+            console.error("uaaudit-timing: total \(total) s, after the last chunk \(tail) s")
         }
         if status == .success, args.flag("fail-on-alert"), report.hours.contains(where: \.alerted) {
             status = .alert

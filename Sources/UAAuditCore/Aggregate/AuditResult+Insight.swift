@@ -7,7 +7,9 @@ extension AuditResult {
             for e in 0..<counts.count {
                 let k = counts.key(e)
                 let key = tally.hours[Int(k >> 40)]
-                let family = FamilyKey(family: Array(names.key(Int((k >> 8) & 0xFFFF_FFFF))), cls: Int(k & 0xFF))
+                let id = UInt32(truncatingIfNeeded: k >> 8)
+                let bytes = tally.familyNames?[id] ?? Array(names.key(Int(id)))
+                let family = FamilyKey(family: bytes, cls: Int(k & 0xFF))
                 hours[key]?.families[family, default: 0] += counts.value(e)
             }
         }
@@ -26,6 +28,12 @@ extension AuditResult {
             // updates its hour's set in place (through the dictionary's subscript, every entry
             // copied the hour's counts).
             var taken = (0..<clients.bucketCount).map { hours.removeValue(forKey: tally.hours[$0]) }
+            for bucket in taken.indices {
+                // Room for the entries the hour's sampling level will keep (half per level above the chunk's).
+                guard let level = taken[bucket]?.clients.level else { continue }
+                let coarser = max(0, level - clients.level(of: bucket))
+                taken[bucket]?.clients.reserve(additional: clients.entries(of: bucket) >> coarser)
+            }
             clients.forEachEntry { bucket, hash, mask in
                 taken[bucket]?.clients.add(hash: hash, mask: mask, level: clients.level(of: bucket))
             }

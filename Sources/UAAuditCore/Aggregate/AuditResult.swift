@@ -84,6 +84,9 @@ package struct AuditResult: Sendable {
     package var sources: [Source] = []
     /// The newest request time counted (seconds since the epoch), nil when none.
     package var newest: Int64?
+    /// When the last chunk (or stream) of the scan was read, in ``DispatchTime`` uptime
+    /// nanoseconds: what comes after it (the last merge, the report) is the serial tail.
+    package var lastReadAt: UInt64 = 0
     package let sampleLimit: Int
     /// How many hours (the newest) keep their detail lists, besides every hour the alert policy keeps.
     package var detailHours = AuditResult.defaultDetailHours

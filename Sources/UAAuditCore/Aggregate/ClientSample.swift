@@ -25,18 +25,25 @@ package final class ClientSample {
     package static let maxBuckets = 1 << 18
 
     package let maxEntries: Int
-    package private(set) var count = 0
+    package var count: Int { state.pointee.count }
     /// Key bytes (as logged) of the first split clients of each bucket.
     package private(set) var examples: [Int: [[UInt8]]] = [:]
 
     private let slotMask: Int
     private let slots: UnsafeMutablePointer<UInt64>
-    /// Per bucket: the sampling level (it keeps the clients whose hash's top `level` bits are 0),
-    /// and how many entries it has.
-    private var levelOf: UnsafeMutablePointer<Int32>
-    private var entriesOf: UnsafeMutablePointer<Int32>
-    private var bucketCapacity = 64
-    package private(set) var bucketCount = 0
+    /// What changes per request, behind a pointer: a class's stored `var` costs a dynamic
+    /// exclusivity check on every access.
+    private struct State {
+        var count = 0
+        /// Per bucket: the sampling level (it keeps the clients whose hash's top `level` bits
+        /// are 0), and how many entries it has.
+        var levelOf: UnsafeMutablePointer<Int32>
+        var entriesOf: UnsafeMutablePointer<Int32>
+        var bucketCapacity = 64
+        var bucketCount = 0
+    }
+    private let state: UnsafeMutablePointer<State>
+    package var bucketCount: Int { state.pointee.bucketCount }
 
     package init(maxEntries: Int) {
         self.maxEntries = max(maxEntries, 2)
@@ -45,14 +52,15 @@ package final class ClientSample {
         slotMask = slotCount - 1
         slots = .allocate(capacity: slotCount)
         slots.initialize(repeating: 0, count: slotCount)
-        levelOf = .allocate(capacity: bucketCapacity)
-        entriesOf = .allocate(capacity: bucketCapacity)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(levelOf: .allocate(capacity: 64), entriesOf: .allocate(capacity: 64)))
     }
 
     deinit {
         slots.deallocate()
-        levelOf.deallocate()
-        entriesOf.deallocate()
+        state.pointee.levelOf.deallocate()
+        state.pointee.entriesOf.deallocate()
+        state.deallocate()
     }
 
     /// True when a client of this hash is kept at `level`.
@@ -61,8 +69,11 @@ package final class ClientSample {
         level == 0 || (level < 64 && hash >> UInt64(64 - level) == 0)
     }
 
+    /// How many entries `bucket` has (0 for a bucket never seen).
+    package func entries(of bucket: Int) -> Int { bucket < bucketCount ? Int(state.pointee.entriesOf[bucket]) : 0 }
+
     /// The sampling level of `bucket` (0 for a bucket never seen).
-    package func level(of bucket: Int) -> Int { bucket < bucketCount ? Int(levelOf[bucket]) : 0 }
+    package func level(of bucket: Int) -> Int { bucket < bucketCount ? Int(state.pointee.levelOf[bucket]) : 0 }
 
     /// Notes that the client whose key field is `key` made a request of kind `bits` in `bucket`.
     @inline(__always)
@@ -70,7 +81,7 @@ package final class ClientSample {
         guard bucket < ClientSample.maxBuckets else { return }
         if bucket >= bucketCount { addBuckets(through: bucket) }
         let hash = ByteHash.hash(key)
-        guard ClientSample.keeps(hash, level: Int(levelOf[bucket])) else { return }
+        guard ClientSample.keeps(hash, level: Int(state.pointee.levelOf[bucket])) else { return }
         let identity = hash & ClientSample.hashMask | UInt64(bucket) << 2
         var slot = Int(truncatingIfNeeded: ClientSample.spread(identity)) & slotMask
         while true {
@@ -85,14 +96,14 @@ package final class ClientSample {
             }
             slot = (slot + 1) & slotMask
         }
-        if count == maxEntries {
+        if state.pointee.count == maxEntries {
             thin()
             note(bucket: bucket, key: key, bits: bits)
             return
         }
-        count += 1
+        state.pointee.count += 1
         slots[slot] = identity | UInt64(bits)
-        entriesOf[bucket] += 1
+        state.pointee.entriesOf[bucket] += 1
     }
 
     /// Calls `body` with each entry: its bucket, hash (its kept bits) and mask.
@@ -113,20 +124,21 @@ package final class ClientSample {
     }
 
     private func addBuckets(through bucket: Int) {
-        if bucket >= bucketCapacity {
-            var capacity = bucketCapacity
+        let bucketCount = state.pointee.bucketCount
+        if bucket >= state.pointee.bucketCapacity {
+            var capacity = state.pointee.bucketCapacity
             while capacity <= bucket { capacity *= 2 }
-            for table in [\ClientSample.levelOf, \ClientSample.entriesOf] {
+            for table in [\State.levelOf, \State.entriesOf] {
                 let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
-                bigger.update(from: self[keyPath: table], count: bucketCount)
-                self[keyPath: table].deallocate()
-                self[keyPath: table] = bigger
+                bigger.update(from: state.pointee[keyPath: table], count: bucketCount)
+                state.pointee[keyPath: table].deallocate()
+                state.pointee[keyPath: table] = bigger
             }
-            bucketCapacity = capacity
+            state.pointee.bucketCapacity = capacity
         }
-        (levelOf + bucketCount).initialize(repeating: 0, count: bucket + 1 - bucketCount)
-        (entriesOf + bucketCount).initialize(repeating: 0, count: bucket + 1 - bucketCount)
-        bucketCount = bucket + 1
+        (state.pointee.levelOf + bucketCount).initialize(repeating: 0, count: bucket + 1 - bucketCount)
+        (state.pointee.entriesOf + bucketCount).initialize(repeating: 0, count: bucket + 1 - bucketCount)
+        state.pointee.bucketCount = bucket + 1
     }
 
     private func keepExample(bucket: Int, key: UnsafeRawBufferPointer) {
@@ -139,6 +151,8 @@ package final class ClientSample {
     /// (each halving about halves its entries) until the table would be at most three quarters
     /// full, then drops in one pass the clients the new levels no longer keep.
     private func thin() {
+        let levelOf = state.pointee.levelOf
+        let entriesOf = state.pointee.entriesOf
         var estimate = (0..<bucketCount).map { Int(entriesOf[$0]) }
         var total = count
         repeat {
@@ -160,7 +174,7 @@ package final class ClientSample {
             }
             slots[i] = 0
         }
-        count = kept.count
+        state.pointee.count = kept.count
         for s in kept {
             var slot = Int(truncatingIfNeeded: ClientSample.spread(s)) & slotMask
             while slots[slot] != 0 { slot = (slot + 1) & slotMask }

@@ -46,6 +46,10 @@ package final class Tally {
     package let familyCounts: CounterTable
     /// The family table the ids refer to (the worker's ``UACache/families``), if counted.
     package let families: ByteTable?
+    /// The bytes of each family id ``familyCounts`` uses, copied out of ``families`` when the
+    /// stretch ends (``detachFamilies()``): the worker may then go on to its next chunk, which
+    /// may empty its family table, before this tally is absorbed.
+    package private(set) var familyNames: [UInt32: [UInt8]]?
     /// Alert-class request paths as logged (no query), tagged `bucket * 2 + (401/403 ? 1 : 0)`.
     package let alertPaths: ByteTable
     package let clients: ClientSample?
@@ -142,6 +146,17 @@ package final class Tally {
         return b
     }
 
+    /// Copies the names of the families this tally counts out of the shared family table.
+    package func detachFamilies() {
+        guard let names = families else { return }
+        var copy: [UInt32: [UInt8]] = [:]
+        for e in 0..<familyCounts.count {
+            let id = UInt32(truncatingIfNeeded: familyCounts.key(e) >> 8)
+            if copy[id] == nil { copy[id] = Array(names.key(Int(id))) }
+        }
+        familyNames = copy
+    }
+
     @inline(__always)
     package func count(bucket: Int, slot: Int) {
         storage[bucket &* width &+ slot] &+= 1
@@ -150,7 +165,7 @@ package final class Tally {
     /// Counts one alert-class request's UA (raw bytes as logged) in its bucket.
     @inline(__always)
     func countAlertUA(bucket: Int, raw: UnsafeRawBufferPointer) {
-        let hash = ByteHash.hash(raw, seed: UInt64(bucket))
+        let hash = ByteHash.table(raw, seed: UInt64(bucket))
         if let e = alertUAs.find(raw, tag: Int32(bucket), hash: hash)
             ?? Tally.insert(raw, tag: Int32(bucket), hash: hash, into: alertUAs, quota: &quotaUAs[bucket])
         {
@@ -217,7 +232,7 @@ package final class Tally {
     @inline(__always)
     func countAlertPath(bucket: Int, path: UnsafeRawBufferPointer, rejected: Bool) {
         let tag = Int32(truncatingIfNeeded: bucket &* 2 &+ (rejected ? 1 : 0))
-        let hash = ByteHash.hash(path, seed: UInt64(tag))
+        let hash = ByteHash.table(path, seed: UInt64(tag))
         if let e = alertPaths.find(path, tag: tag, hash: hash)
             ?? Tally.insert(path, tag: tag, hash: hash, into: alertPaths, quota: &quotaPaths[bucket])
         {

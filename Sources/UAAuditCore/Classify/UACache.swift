@@ -84,7 +84,7 @@ package final class UACache {
             pendingEntry = nil
             return classifyRaw(raw)
         }
-        let hash = ByteHash.hash(raw)
+        let hash = ByteHash.table(raw)
         if let e = table.find(raw, hash: hash) {
             let found = UInt64(bitPattern: table.values[e])
             guard UInt32(truncatingIfNeeded: found >> 8) == UACache.unassignedFamily else { return found }
@@ -138,7 +138,7 @@ package final class UACache {
     private func family(of ua: UnsafeRawBufferPointer, class cls: UInt8) -> UInt64 {
         pendingFamilyCount = UAFamily.normalize(ua, into: familyScratch)
         let family = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(familyScratch)[..<pendingFamilyCount])
-        pendingFamilyHash = ByteHash.hash(family)
+        pendingFamilyHash = ByteHash.table(family)
         let id = families.find(family, hash: pendingFamilyHash).map { UInt32($0) } ?? UACache.unassignedFamily
         return UInt64(cls) | UInt64(id) << 8
     }

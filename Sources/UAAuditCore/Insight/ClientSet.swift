@@ -10,7 +10,7 @@ package struct ClientSet: Equatable, Sendable {
     package static let maxEntries = 131_072
 
     package private(set) var level = 0
-    package private(set) var masks: [UInt64: UInt8] = [:]
+    package private(set) var masks = ClientMasks()
     /// Keys (decoded, as report text) of the first split clients.
     package private(set) var examples: [String] = []
     /// The counts of a closed hour, whose masks are no longer kept.
@@ -22,7 +22,7 @@ package struct ClientSet: Equatable, Sendable {
     package var counts: ClientCounts {
         if let frozen { return frozen }
         var c = ClientCounts(level: level)
-        for mask in masks.values {
+        masks.forEachEntry { _, mask in
             if mask & ClientSample.app != 0 { c.app += 1 }
             if mask & ClientSample.alert != 0 { c.alert += 1 }
             if mask == ClientSample.split { c.split += 1 }
@@ -34,8 +34,14 @@ package struct ClientSet: Equatable, Sendable {
     package mutating func add(hash: UInt64, mask: UInt8, level sourceLevel: Int) {
         if sourceLevel > level { raise(to: sourceLevel) }
         guard ClientSample.keeps(hash, level: level) else { return }
-        masks[hash, default: 0] |= mask
+        masks.formUnion(hash, mask)
         if masks.count > ClientSet.maxEntries { raise(to: level + 1) }
+    }
+
+    /// Makes room for `additional` more clients before a batch of ``add(hash:mask:level:)``.
+    package mutating func reserve(additional: Int) {
+        guard frozen == nil else { return }
+        masks.reserve(additional: min(additional, ClientSet.maxEntries - masks.count))
     }
 
     package mutating func addExample(_ key: String) {
@@ -48,9 +54,9 @@ package struct ClientSet: Equatable, Sendable {
             var mine = counts
             mine.add(theirs)
             frozen = mine
-            masks = [:]
+            masks = ClientMasks()
         } else {
-            for (hash, mask) in other.masks { add(hash: hash, mask: mask, level: other.level) }
+            other.masks.forEachEntry { hash, mask in add(hash: hash, mask: mask, level: other.level) }
             if other.level > level { raise(to: other.level) }
         }
         for e in other.examples { addExample(e) }
@@ -59,7 +65,7 @@ package struct ClientSet: Equatable, Sendable {
     /// Keeps the counts and drops the masks (a closed hour gets no new clients to deduplicate).
     package mutating func freeze() {
         frozen = counts
-        masks = [:]
+        masks = ClientMasks()
     }
 
     /// Makes the set a sample at least as coarse as `newLevel` (a source that sampled at that level).
@@ -69,7 +75,7 @@ package struct ClientSet: Equatable, Sendable {
 
     private mutating func raise(to newLevel: Int) {
         level = newLevel
-        masks = masks.filter { ClientSample.keeps($0.key, level: newLevel) }
+        masks = masks.filter { ClientSample.keeps($0, level: newLevel) }
     }
 }
 
@@ -118,9 +124,9 @@ extension ClientSet: Codable {
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(masks.count * 9)
-        for hash in masks.keys.sorted() {
+        for hash in masks.sortedKeys {
             withUnsafeBytes(of: hash.littleEndian) { bytes.append(contentsOf: $0) }
-            bytes.append(masks[hash]!)
+            bytes.append(masks[hash] ?? 0)
         }
         try c.encode(Data(bytes).base64EncodedString(), forKey: .clients)
     }
@@ -143,7 +149,7 @@ extension ClientSet: Codable {
         for i in stride(from: 0, to: bytes.count, by: 9) {
             var hash: UInt64 = 0
             for k in 0..<8 { hash |= UInt64(bytes[i + k]) << UInt64(8 * k) }
-            masks[hash] = bytes[i + 8]
+            masks.formUnion(hash, bytes[i + 8])
         }
     }
 }

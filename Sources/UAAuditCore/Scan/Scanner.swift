@@ -4,10 +4,10 @@ import Glibc
 /// Audits inputs (files, `-` for stdin, gzip detected by magic bytes) into one ``AuditResult``.
 ///
 /// A regular, uncompressed file is cut into chunks at fixed offsets (``Chunking``), at line
-/// boundaries, whatever the thread count; the threads read them side by side, a wave of one
-/// chunk per thread at a time, and each wave is merged in file order before the next starts
-/// (so memory holds at most one tally per thread, and the result is the same for every
-/// thread count). Stdin and gzip stream on one thread. An input that cannot be read is
+/// boundaries, whatever the thread count; the threads take the chunks in file order as they
+/// become free, and this thread merges them in file order while they read the next ones
+/// (``ChunkPipeline``: at most one tally per thread plus one waits, and the result is the same
+/// for every thread count and whichever thread read which chunk). Stdin and gzip stream on one thread. An input that cannot be read is
 /// recorded in its source entry and the others are still audited.
 package final class Scanner {
     package let configuration: ScanConfiguration
@@ -83,6 +83,7 @@ package final class Scanner {
             do {
                 var gzip = try GzipSource(base: prefixed, path: path)
                 let (tally, failure) = workers[0].audit(&gzip)
+                result.lastReadAt = DispatchTime.now().uptimeNanoseconds
                 source.lines = tally.lines
                 source.malformed = tally.malformed
                 source.bytes = gzip.consumed
@@ -99,6 +100,7 @@ package final class Scanner {
             self.progress?.add(bytes: sniffed, lines: 0)
             var stream = PrefixedSource(prefix: magic, base: counted)
             let (tally, failure) = self.workers[0].audit(&stream)
+            result.lastReadAt = DispatchTime.now().uptimeNanoseconds
             source.lines = tally.lines
             source.malformed = tally.malformed
             source.bytes = stream.consumed
@@ -121,42 +123,35 @@ package final class Scanner {
             return
         }
         let chunkCount = bounds.count - 1
+        let pipeline = ChunkPipeline(chunks: chunkCount, threads: workers.count)
         let box = WorkerBox(self.workers)
         let progress = self.progress
-        var firstLine: Int64 = 1
-        var waveStart = 0
-        while waveStart < chunkCount {
-            let wave = min(workers.count, chunkCount - waveStart)
-            let slots = ResultSlots(count: wave)
-            let readChunk: @Sendable (Int) -> Void = { [waveStart] i in
-                let chunk = waveStart + i
-                var range = ProgressSource(
-                    base: FileRangeSource(fd: fd, path: path, start: bounds[chunk], end: bounds[chunk + 1]),
-                    progress: progress)
-                let outcome = box.items[i].audit(&range)
-                slots.set(i, (outcome.0, outcome.1, range.consumed))
-            }
-            if wave == 1 {
-                readChunk(0)
-            } else {
-                DispatchQueue.concurrentPerform(iterations: wave, execute: readChunk)
-            }
-            for i in 0..<wave {
-                guard let (tally, failure, consumed) = slots.get(i) else { continue }
-                let chunk = waveStart + i
-                result.absorb(tally, path: path, firstLine: firstLine, escape: configuration.format.escape)
-                firstLine += tally.lines
-                source.lines += tally.lines
-                source.malformed += tally.malformed
-                source.bytes += consumed
-                if let failure, source.error == nil {
-                    // Later chunks were read: say which bytes of this one were not.
-                    let unread = chunk + 1 < chunkCount ? "; bytes up to \(bounds[chunk + 1]) were not read, the rest was" : ""
-                    source.error = describe(failure) + unread
-                }
-            }
-            waveStart += wave
+        pipeline.start { worker, chunk in
+            var range = ProgressSource(
+                base: FileRangeSource(fd: fd, path: path, start: bounds[chunk], end: bounds[chunk + 1]),
+                progress: progress)
+            let (tally, failure) = box.items[worker].audit(&range)
+            return ChunkResult(tally: tally, failure: failure, consumed: range.consumed)
         }
+        var firstLine: Int64 = 1
+        // Chunks are absorbed here in file order while the workers read the next ones.
+        for chunk in 0..<chunkCount {
+            let outcome = pipeline.take(chunk)
+            let tally = outcome.tally
+            result.absorb(tally, path: path, firstLine: firstLine, escape: configuration.format.escape)
+            firstLine += tally.lines
+            source.lines += tally.lines
+            source.malformed += tally.malformed
+            source.bytes += outcome.consumed
+            result.lastReadAt = max(result.lastReadAt, outcome.finishedAt)
+            pipeline.release()
+            if let failure = outcome.failure, source.error == nil {
+                // Later chunks were read: say which bytes of this one were not.
+                let unread = chunk + 1 < chunkCount ? "; bytes up to \(bounds[chunk + 1]) were not read, the rest was" : ""
+                source.error = describe(failure) + unread
+            }
+        }
+        pipeline.finish()
         result.sources.append(source)
     }
 
@@ -183,14 +178,4 @@ package final class Scanner {
 private final class WorkerBox: @unchecked Sendable {
     let items: [Worker]
     init(_ items: [Worker]) { self.items = items }
-}
-
-/// One result slot per chunk, each written by exactly one thread and read after all have finished.
-private final class ResultSlots: @unchecked Sendable {
-    private var items: [(Tally, InputError?, Int64)?]
-    init(count: Int) { items = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: (Tally, InputError?, Int64)) {
-        items.withUnsafeMutableBufferPointer { $0[i] = value }
-    }
-    func get(_ i: Int) -> (Tally, InputError?, Int64)? { items[i] }
 }

@@ -40,6 +40,7 @@ final class Worker {
             failure = error
         }
         sink.flushProgress()
+        tally.detachFamilies()
         tally.lines = sink.lineNumber
         tally.newest = sink.newest
         return (tally, failure)

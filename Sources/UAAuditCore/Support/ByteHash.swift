@@ -1,8 +1,22 @@
+import CUAScan
+
 /// A fast 64-bit hash of a byte string: four independent multiply-xorshift lanes over
 /// 32-byte blocks, so a 150-byte UA costs a few dozen cycles.
 ///
 /// Not cryptographic: tables that use it stay bounded however the keys collide.
+///
+/// ``hash(_:seed:)`` is written into state files (client keys, checkpoints, file identity): it
+/// must not change without a state version bump. ``table(_:seed:)`` keys in-memory tables only
+/// (the UA cache, families, a chunk's alert-class UAs and paths), whose results never depend on
+/// hash values, so it is free to be the fastest one.
 package enum ByteHash {
+    /// The in-memory tables' hash: ``ua_hash64`` (C, two 64×64→128-bit multiplies per 32 bytes).
+    @inline(__always)
+    static func table(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+        guard let p = bytes.baseAddress else { return ua_hash64(nil, 0, seed) }
+        return ua_hash64(p.assumingMemoryBound(to: UInt8.self), bytes.count, seed)
+    }
+
     @inline(__always)
     static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         let m: UInt64 = 0x9E37_79B9_7F4A_7C15

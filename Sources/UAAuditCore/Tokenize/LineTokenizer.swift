@@ -1,3 +1,5 @@
+import CUAScan
+
 /// Splits one log line into the fields of a compiled ``LogFormat``, in place, without allocating.
 ///
 /// Each variable's value runs up to the next occurrence of the literal that follows it. nginx
@@ -6,15 +8,22 @@
 /// parse, a status that is not three digits) the matcher backtracks to the next occurrence of the
 /// literal, within a fixed budget per line. A line either matches the whole format or is malformed.
 ///
+/// With `escape=default` (values hold no unescaped `"`) the first-occurrence cut is made by
+/// ``ua_cut_fields_fast`` (C, SSE2); the Swift matcher below stays the reference, used for the other
+/// escapes, for lines that do not cut at first occurrences, and with `vectorised: false` (the
+/// tests and the fuzz target compare both on every input).
+///
 /// One tokenizer per thread: it keeps the spans of the last line and a time-parse cache.
 package final class LineTokenizer {
     /// Field spans of the last matched line: byte offsets into that line.
-    private(set) var starts: UnsafeMutablePointer<Int>
-    private(set) var ends: UnsafeMutablePointer<Int>
+    let starts: UnsafeMutablePointer<Int>
+    let ends: UnsafeMutablePointer<Int>
     /// The hour of the last matched line.
-    package private(set) var hour = HourKey(localHour: 0, offsetMinutes: 0)
+    package var hour: HourKey { state.pointee.hour }
     /// Seconds since the start of ``hour`` of the last matched line's time.
-    package private(set) var secondOfHour = 0
+    package var secondOfHour: Int { state.pointee.secondOfHour }
+    /// True when lines are cut by the vectorised C pass first.
+    package let vectorised: Bool
 
     package let format: LogFormat
     package let fieldCount: Int
@@ -40,12 +49,26 @@ package final class LineTokenizer {
     /// True unless `escape=none`: values then never hold an unescaped `"`.
     private let quoteFree: Bool
     private let quoteByte: UnsafeMutablePointer<UInt8>
-    private var timeParser = TimeParser()
-    private var budget = 0
-    private var line = UnsafeRawPointer(bitPattern: 1)!
-    private var length = 0
+    /// Each field's following literal, prepared for the C pass.
+    private let prepared: UnsafeMutablePointer<ua_literal>
+    /// The time fields, the only ones the C pass leaves to ``validate(_:)``.
+    private let timeFields: UnsafeMutablePointer<Int>
+    private let timeFieldCount: Int
+    /// What changes per line, behind a pointer: a class's stored `var` costs a dynamic
+    /// exclusivity check on every access (about 70 instructions each, several per line).
+    private struct State {
+        var timeParser = TimeParser()
+        var budget = 0
+        var line = UnsafeRawPointer(bitPattern: 1)!
+        var length = 0
+        var hour = HourKey(localHour: 0, offsetMinutes: 0)
+        var secondOfHour = 0
+    }
+    private let state: UnsafeMutablePointer<State>
+    private var line: UnsafeRawPointer { state.pointee.line }
+    private var length: Int { state.pointee.length }
 
-    package init(format: LogFormat) {
+    package init(format: LogFormat, vectorised: Bool = true) {
         self.format = format
         var head: [UInt8] = []
         var roles: [FieldRole] = []
@@ -66,8 +89,9 @@ package final class LineTokenizer {
         self.roles = .allocate(capacity: n)
         self.roles.initialize(from: roles, count: roles.count)
         let flat = terminators.flatMap { $0 }
-        self.literals = .allocate(capacity: max(flat.count, 1))
-        self.literals.initialize(from: flat, count: flat.count)
+        // Eight bytes of padding: the C pass compares a short literal as one 8-byte word.
+        self.literals = .allocate(capacity: flat.count + 8)
+        self.literals.initialize(from: flat + [UInt8](repeating: 0, count: 8), count: flat.count + 8)
         self.literalStart = .allocate(capacity: n)
         self.literalCount = .allocate(capacity: n)
         var offset = 0
@@ -79,6 +103,30 @@ package final class LineTokenizer {
         self.fieldCount = roles.count
         self.json = format.escape == .json
         self.quoteFree = format.escape != .none
+        self.vectorised = vectorised && format.escape == .default
+        self.prepared = .allocate(capacity: n)
+        for (k, t) in terminators.enumerated() {
+            var word: UInt64 = 0
+            for (i, byte) in t.prefix(8).enumerated() { word |= UInt64(byte) << (8 * UInt64(i)) }
+            let mask: UInt64 = t.count >= 8 ? ~0 : (1 << (8 * UInt64(t.count))) - 1
+            let check: Int32
+            switch roles[k] {
+            case .status: check = Int32(UA_STATUS)
+            case .digits: check = Int32(UA_DIGITS)
+            case .decimal: check = Int32(UA_DECIMAL)
+            default: check = Int32(UA_ANY)
+            }
+            (prepared + k).initialize(
+                to: ua_literal(
+                    word: word, mask: mask, count: t.count, start: literalStart[k], first: t.first ?? 0,
+                    check: UInt8(check)))
+        }
+        let timed = roles.indices.filter { roles[$0].isTime }
+        self.timeFieldCount = timed.count
+        self.timeFields = .allocate(capacity: max(timed.count, 1))
+        self.timeFields.initialize(from: timed, count: timed.count)
+        self.state = .allocate(capacity: 1)
+        self.state.initialize(to: State())
         self.quoteByte = .allocate(capacity: 1)
         self.quoteByte.initialize(to: 0x22)
         self.userAgentField = roles.firstIndex(of: .userAgent) ?? 0
@@ -101,20 +149,42 @@ package final class LineTokenizer {
         literalStart.deallocate()
         literalCount.deallocate()
         quoteByte.deallocate()
+        prepared.deallocate()
+        timeFields.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Matches `bytes` against the format; on success the spans and ``hour`` describe it.
     @inline(__always)
     func match(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress, bytes.count >= headCount else { return false }
-        line = base
-        length = bytes.count
-        budget = LineTokenizer.backtrackBudget
+        state.pointee.line = base
+        state.pointee.length = bytes.count
+        state.pointee.budget = LineTokenizer.backtrackBudget
         if headCount > 0, Syscalls.memcmp(base, head, headCount) != 0 { return false }
         // Almost every line matches taking the first occurrence of each literal; only when
         // that fails is the backtracking matcher run.
-        if matchFirstOccurrences() { return true }
+        if vectorised {
+            if cutFirstOccurrences() { return true }
+        } else if matchFirstOccurrences() {
+            return true
+        }
         return matchField(0, at: headCount)
+    }
+
+    /// The fast path with the C pass: every cut and the status, digit and decimal checks in C,
+    /// then the time fields parsed in order (the same outcome as ``matchFirstOccurrences()``,
+    /// which checks each field as it cuts).
+    @inline(__always)
+    private func cutFirstOccurrences() -> Bool {
+        guard
+            ua_cut_fields_fast(
+                line.assumingMemoryBound(to: UInt8.self), length, headCount, fieldCount, literals, prepared, starts,
+                ends) == 1
+        else { return false }
+        for i in 0..<timeFieldCount where !validateTyped(timeFields[i]) { return false }
+        return true
     }
 
     /// The fast path: each field ends at the first place its following literal can go.
@@ -143,8 +213,8 @@ package final class LineTokenizer {
         starts[k] = position
         if literalCount[k] == 0 || k == fieldCount - 1 { return matchLastField(k, at: position) }
         var from = position
-        while budget > 0 {
-            budget -= 1
+        while state.pointee.budget > 0 {
+            state.pointee.budget -= 1
             guard let cut = nextCut(k, position: position, from: from) else { return false }
             from = cut + 1
             ends[k] = cut
@@ -311,7 +381,7 @@ package final class LineTokenizer {
         let count = ends[k] - starts[k]
         switch roles[k] {
         case .timeLocal:
-            guard let key = timeParser.parseLocal(start, count: count) else { return false }
+            guard let key = state.pointee.timeParser.parseLocal(start, count: count) else { return false }
             if k == timeField { setTime(key, minuteAt: start + 15, secondAt: start + 18) }
             return true
         case .timeISO8601:
@@ -321,8 +391,8 @@ package final class LineTokenizer {
         case .msec:
             guard let key = TimeParser.parseMsec(start, count: count) else { return false }
             if k == timeField {
-                hour = key
-                secondOfHour = Int(TimeParser.msecSeconds(start, count: count) - key.localHour * 3600)
+                state.pointee.hour = key
+                state.pointee.secondOfHour = Int(TimeParser.msecSeconds(start, count: count) - key.localHour * 3600)
             }
             return true
         case .status:
@@ -339,8 +409,8 @@ package final class LineTokenizer {
     /// Sets the hour and the second within it from validated `MM` and `SS` digits.
     @inline(__always)
     private func setTime(_ key: HourKey, minuteAt m: UnsafeRawPointer, secondAt s: UnsafeRawPointer) {
-        hour = key
-        secondOfHour = (TimeParser.twoDigits(m, 0) ?? 0) * 60 + (TimeParser.twoDigits(s, 0) ?? 0)
+        state.pointee.hour = key
+        state.pointee.secondOfHour = (TimeParser.twoDigits(m, 0) ?? 0) * 60 + (TimeParser.twoDigits(s, 0) ?? 0)
     }
 
     @inline(__always)

@@ -1,0 +1,43 @@
+#ifndef CUASCAN_H
+#define CUASCAN_H
+
+#include <stdint.h>
+
+/// One field's literal, prepared once per format for ``ua_cut_fields_fast``: its first byte,
+/// its length, and up to 8 of its bytes as a little-endian word with a mask of those in use.
+typedef struct {
+    uint64_t word;
+    uint64_t mask;
+    long count;
+    long start;
+    uint8_t first;
+    /// What the field's value must be: UA_ANY, UA_STATUS (3 digits), UA_DIGITS (1 or more),
+    /// UA_DECIMAL (digits and at most one dot, not empty); time fields are checked by Swift.
+    uint8_t check;
+} ua_literal;
+
+enum { UA_ANY = 0, UA_STATUS = 1, UA_DIGITS = 2, UA_DECIMAL = 3 };
+
+/// The first-occurrence cut of a line into the fields of a compiled log format whose values
+/// hold no unescaped `"` (nginx's `escape=default`): what LineTokenizer's scalar fast path
+/// computes, with SSE2 (which every amd64 has) finding the bytes.
+///
+/// Field k starts where the previous literal ended (`head_count` for the first) and ends at
+/// the first place its following literal (`fields[k]`, bytes at `literals + fields[k].start`)
+/// can go before any `"` (a literal that starts with `"` goes at the field's first quote); the
+/// last field (or one followed by no literal) runs to the literal that ends the line. Writes
+/// `starts[k]` and `ends[k]` for every field and returns 1, or returns 0 when the line does not
+/// cut this way or a status, digit or decimal field does not hold what nginx writes there (then
+/// nothing is promised about starts and ends). Time fields are left to the caller. `literals`
+/// must have 8 readable bytes past its last literal.
+int ua_cut_fields_fast(const uint8_t *line, long length, long head_count, long field_count,
+                       const uint8_t *literals, const ua_literal *fields, long *starts, long *ends);
+
+/// The index of the first byte equal to `a` or `b` in `line[from ..< end]`, or -1.
+long ua_find2(const uint8_t *line, long from, long end, uint8_t a, uint8_t b);
+
+/// A 64-bit hash of `bytes[0 ..< count]` with `seed`: 16 bytes per step, two 64x64->128-bit
+/// multiplies folded (the wyhash family's "mum" mix). Not cryptographic; well spread.
+uint64_t ua_hash64(const uint8_t *bytes, long count, uint64_t seed);
+
+#endif

@@ -1,0 +1,157 @@
+import CUAScan
+import Foundation
+import Testing
+
+@testable import UAAuditCore
+
+/// The C pass (``ua_cut_fields_fast``, SSE2) against the scalar tokenizer, the reference: the same
+/// verdict, spans, hour and second on every line of every sample log, in every format, and on
+/// lines mutated at random around the bytes the cut looks for.
+@Suite struct VectorisedTokenizerTests {
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static let formats: [LogFormat] = [
+        try! LogFormat(BuiltinFormats.uaLog),
+        try! LogFormat(BuiltinFormats.combined),
+        try! LogFormat(
+            #"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" rt=$request_time dev="$http_x_device_id""#
+        ),
+        try! LogFormat("$msec|$status|$http_user_agent"),
+        try! LogFormat(#"$time_iso8601 "$http_user_agent"$status"#),
+    ]
+
+    static var sampleLines: [[UInt8]] {
+        let dir = repoRoot.appendingPathComponent("SampleLogs")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        var lines: [[UInt8]] = []
+        for name in names.sorted() where name.hasSuffix(".log") {
+            let path = dir.appendingPathComponent(name).path
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            lines += data.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) }
+        }
+        return lines
+    }
+
+    /// Everything a match leaves behind, for comparison.
+    struct Outcome: Equatable {
+        var matched: Bool
+        var spans: [Int] = []
+        var hour: HourKey?
+        var second = 0
+    }
+
+    static func outcome(_ tokenizer: LineTokenizer, _ line: [UInt8]) -> Outcome {
+        line.withUnsafeBytes { raw in
+            guard tokenizer.match(raw) else { return Outcome(matched: false) }
+            let spans = (0..<tokenizer.fieldCount).flatMap { [tokenizer.starts[$0], tokenizer.ends[$0]] }
+            return Outcome(matched: true, spans: spans, hour: tokenizer.hour, second: tokenizer.secondOfHour)
+        }
+    }
+
+    static func compare(_ lines: [[UInt8]], format: LogFormat) -> (compared: Int, matched: Int, different: [[UInt8]]) {
+        let fast = LineTokenizer(format: format)
+        let reference = LineTokenizer(format: format, vectorised: false)
+        var matched = 0
+        var different: [[UInt8]] = []
+        for line in lines {
+            let a = outcome(fast, line)
+            let b = outcome(reference, line)
+            if a.matched { matched += 1 }
+            if a != b { different.append(line) }
+        }
+        return (lines.count, matched, different)
+    }
+
+    @Test func theDefaultEscapeIsVectorisedTheOthersAreNot() throws {
+        #expect(LineTokenizer(format: try LogFormat(BuiltinFormats.uaLog)).vectorised)
+        #expect(!LineTokenizer(format: try LogFormat(BuiltinFormats.uaLog, escape: .json)).vectorised)
+        #expect(!LineTokenizer(format: try LogFormat(BuiltinFormats.uaLog, escape: .none)).vectorised)
+        #expect(!LineTokenizer(format: try LogFormat(BuiltinFormats.uaLog), vectorised: false).vectorised)
+    }
+
+    @Test(arguments: 0..<formats.count)
+    func everySampleLineCutsAsTheScalarTokenizerCutsIt(format index: Int) {
+        let lines = Self.sampleLines
+        let result = Self.compare(lines, format: Self.formats[index])
+        #expect(result.compared > 300)
+        if index == 0 { #expect(result.matched > 100) }
+        #expect(result.different.map { String(decoding: $0, as: UTF8.self) } == [])
+    }
+
+    /// Lines mutated around quotes, spaces, brackets and line ends: inserted, deleted and
+    /// replaced bytes, truncations and doubled pieces (a seeded generator: the same cases each run).
+    @Test(arguments: 0..<formats.count)
+    func mutatedLinesCutAsTheScalarTokenizerCutsThem(format index: Int) {
+        var random = SplitMix64(state: UInt64(index) &+ 17)
+        let seeds = Self.sampleLines.filter { !$0.isEmpty }
+        let special: [UInt8] = [0x22, 0x20, 0x5D, 0x5B, 0x5C, 0x2D, 0x7C, 0x3D, 0x0A, 0x00, 0x41, 0x30]
+        var lines: [[UInt8]] = []
+        for _ in 0..<20_000 {
+            var line = seeds[Int(random.next() % UInt64(seeds.count))]
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                let at = line.isEmpty ? 0 : Int(random.next() % UInt64(line.count))
+                let byte = special[Int(random.next() % UInt64(special.count))]
+                switch random.next() % 6 {
+                case 0: line.insert(byte, at: at)
+                case 1: if !line.isEmpty { line.remove(at: at) }
+                case 2: if !line.isEmpty { line[at] = byte }
+                case 3: line = Array(line.prefix(at))
+                case 4: line.insert(contentsOf: line[at...].prefix(Int(random.next() % 40)), at: at)
+                default: line += Array(repeating: byte, count: Int(random.next() % 70))
+                }
+            }
+            lines.append(line)
+        }
+        let result = Self.compare(lines, format: Self.formats[index])
+        #expect(result.different.prefix(5).map { String(decoding: $0, as: UTF8.self) } == [])
+    }
+
+    /// UAs of every length up to 300 bytes and around 4 KiB: the 16-byte blocks and the scalar
+    /// tails of the search at every offset.
+    @Test func linesOfEveryLengthAroundTheBitmapLimitCutAsTheScalarTokenizerCutsThem() {
+        let head = #"127.0.0.1 - - [29/Nov/2026:17:18:40 +0800] "GET / HTTP/1.1" 200 2 "-" ""#
+        let tail = #"" rt=0.000 uct="-" uht="-" urt="-""#
+        var lines: [[UInt8]] = []
+        for length in Array(0..<300) + Array(3_900..<4_200) {
+            let ua = String(repeating: "Mozilla/5.0 (x] y) ", count: length / 19 + 1).prefix(length)
+            lines.append(Array((head + ua + tail).utf8))
+            lines.append(Array((head + ua + "\"" + tail).utf8))
+            lines.append(Array((head + ua + tail).utf8.dropLast()))
+        }
+        let result = Self.compare(lines, format: Self.formats[0])
+        #expect(result.matched == 600)
+        #expect(result.different.prefix(3).map { String(decoding: $0, as: UTF8.self) } == [])
+    }
+
+    @Test func findsEitherByteAcrossBlockAndTailBoundaries() {
+        for length in 0..<70 {
+            for at in 0..<max(length, 1) {
+                var bytes = [UInt8](repeating: 0x61, count: length)
+                if at < length { bytes[at] = 0x5D }
+                let found = bytes.withUnsafeBufferPointer { ua_find2($0.baseAddress, 0, length, 0x22, 0x5D) }
+                #expect(found == (at < length ? at : -1), "length \(length), byte at \(at)")
+            }
+        }
+    }
+
+    @Test func theTableHashSeesEveryByteAndTheSeed() {
+        var seen = Set<UInt64>()
+        var bytes: [UInt8] = []
+        for length in 0..<200 {
+            bytes.append(UInt8(truncatingIfNeeded: length &* 31))
+            bytes.withUnsafeBytes { raw in
+                seen.insert(ByteHash.table(raw))
+                seen.insert(ByteHash.table(raw, seed: 1))
+                // One bit flipped anywhere changes the hash.
+                for i in 0..<raw.count {
+                    var copy = Array(raw)
+                    copy[i] ^= 0x10
+                    let flipped = copy.withUnsafeBytes { ByteHash.table($0) }
+                    #expect(flipped != ByteHash.table(raw), "length \(raw.count), byte \(i)")
+                }
+            }
+        }
+        #expect(seen.count == 400)
+    }
+}

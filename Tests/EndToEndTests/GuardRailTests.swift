@@ -450,7 +450,7 @@ import Testing
         #expect(result.status == 0)
         let state = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         #expect(state["path"] as? String == "s.json")
-        #expect(state["version"] as? Int == 1)
+        #expect(state["version"] as? Int == 2)
         #expect(state["closed_hours"] as? Int == 0)
         let open = try #require(state["open_hours"] as? [[String: Any]])
         #expect(open.count == 1)

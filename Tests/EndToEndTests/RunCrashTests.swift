@@ -30,9 +30,12 @@ import Testing
         let state = try unwrap(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.state))) as? [String: Any])
         let ledger = try JSONSerialization.data(withJSONObject: state["alerts"] ?? [:], options: [.sortedKeys])
-        // Hour ids hash the log's path, which differs from scenario to scenario.
+        // Hour ids hash the log's path, which differs from scenario to scenario, and so does
+        // the report's id, which hashes the hours.
         func sameIDs(_ text: String) -> String {
             text.replacingOccurrences(of: #""id":"[0-9a-f]{16}""#, with: #""id":"ID""#, options: .regularExpression)
+                .replacingOccurrences(
+                    of: #""report_id":"run-[0-9a-f]{32}""#, with: #""report_id":"RID""#, options: .regularExpression)
         }
         return (sameIDs(report), sameIDs(String(decoding: ledger, as: UTF8.self)))
     }

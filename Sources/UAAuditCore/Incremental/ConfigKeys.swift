@@ -3,13 +3,25 @@ import Foundation
 /// The keys a JSON config (run's config, a rules file) may have, at every level: anything else is an error that names the
 /// key, where it was, and the closest key that is allowed there (a typo must never switch a
 /// setting off in silence).
-package indirect enum ConfigKeys: Sendable {
+///
+/// A struct rather than an indirect enum: the tables live in static storage, and an enum's
+/// boxes there are tagged pointers that LeakSanitizer (the fuzz build) takes for leaks.
+package struct ConfigKeys: Sendable {
+    private enum Shape: Sendable { case object, list, value }
+    private let shape: Shape
+    private let fields: [String: ConfigKeys]
+    private let elements: [ConfigKeys]
+
     /// An object with these keys, each with what it holds.
-    case object([String: ConfigKeys])
+    package static func object(_ fields: [String: ConfigKeys]) -> ConfigKeys {
+        ConfigKeys(shape: .object, fields: fields, elements: [])
+    }
     /// A list whose every item is described by the element.
-    case list(ConfigKeys)
+    package static func list(_ element: ConfigKeys) -> ConfigKeys {
+        ConfigKeys(shape: .list, fields: [:], elements: [element])
+    }
     /// A value whose inside is not checked here (strings, numbers, lists of strings).
-    case value
+    package static let value = ConfigKeys(shape: .value, fields: [:], elements: [])
 
     /// The keys of `uaaudit run`'s config (``RunConfig``).
     package static let runConfig: ConfigKeys = {
@@ -63,16 +75,18 @@ package indirect enum ConfigKeys: Sendable {
     }
 
     private func firstUnknown(_ json: Any, at place: String) -> Unknown? {
-        switch self {
+        switch shape {
         case .value:
             return nil
-        case .list(let element):
+        case .list:
+            let element = elements[0]
             guard let items = json as? [Any] else { return nil }
             for (i, item) in items.enumerated() {
                 if let found = element.firstUnknown(item, at: "\(place)[\(i)]") { return found }
             }
             return nil
-        case .object(let known):
+        case .object:
+            let known = fields
             guard let object = json as? [String: Any] else { return nil }
             let allowed = known.keys.sorted()
             for key in object.keys.sorted() {

@@ -88,7 +88,53 @@ import Testing
         #expect(hour["incomplete"] == nil)
     }
 
-    @Test func aClockThatJumpsBackReopensNothingAndLinesAheadOfItAreFuture() throws {
+    /// A run whose clock is behind the log's (a backfill with --now, a log host whose clock is
+    /// ahead) reads lines of hours yet to come: they count in those hours, which stay open
+    /// until the clock reaches them, then close and alert. Nothing read is left uncounted.
+    @Test func linesAheadOfTheClockCountInTheirHoursAndAlertOnceTheyClose() throws {
+        let h = try RunHarness()
+        try h.append(1000, hour: 10)
+        try h.append(1000, hour: 11)
+        try h.append(995, hour: 12)
+        try h.append(5, hour: 12, minute: 30, cls: "inconsistent")  // 0.5%: breached
+        let early = try Tool.run(["run", "-q", "--state", h.state, "--out", h.report, "--now", "2026-11-29T11:10:00Z", h.log])
+        #expect(early.status == 0)
+        #expect(early.stderr == "")
+        #expect(
+            try alerts(h).map { "\($0)" } == [
+                #"("2026-11-29T10", 1000, true, false)"#, #"("2026-11-29T11", 1000, false, false)"#,
+                #"("2026-11-29T12", 1000, false, false)"#,
+            ])
+        #expect(try totals(h)["future"] == nil)
+        #expect(try h.run(now: "2026-11-29T13:10:00Z").status == 0)
+        #expect(
+            try alerts(h).map { "\($0)" } == [
+                #"("2026-11-29T10", 1000, true, false)"#, #"("2026-11-29T11", 1000, true, false)"#,
+                #"("2026-11-29T12", 1000, true, true)"#,
+            ])
+        #expect(try h.ledgerHours("pending") == ["2026-11-29T12:00:00+00:00"])
+    }
+
+    /// Beyond the history window ahead, a line is in no hour, and the run says so.
+    @Test func aLineBeyondTheHistoryWindowAheadIsFutureAndTheRunSaysSo() throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 10)
+        try h.appendRaw(h.line("01/Dec/2026:10:21:00 +0000", "other") + "\n", to: h.log)  // 48 h + 1 min ahead
+        try h.appendRaw(h.line("01/Dec/2026:10:20:00 +0000", "other") + "\n", to: h.log)  // exactly 48 h: its hour
+        let run = try Tool.run(["run", "-q", "--state", h.state, "--out", h.report, "--now", "2026-11-29T10:20:00Z", h.log])
+        #expect(run.status == 0)
+        #expect(
+            run.stderr
+                == "uaaudit: 1 line stamped more than 48 h after the run's clock (2026-11-29T10:20:00Z) counted in "
+                + "totals.future and in no hour: check the clock of the host that writes the log, and --now\n")
+        #expect(try totals(h)["future"] as? Int == 1)
+        #expect(
+            try alerts(h).map { "\($0)" } == [
+                #"("2026-11-29T10", 10, false, false)"#, #"("2026-12-01T10", 1, false, false)"#,
+            ])
+    }
+
+    @Test func aClockThatJumpsBackReopensNothingAndLinesAheadOfItWaitInTheirHour() throws {
         let h = try RunHarness()
         try h.append(150, hour: 10)
         try h.append(2, hour: 10, minute: 12, cls: "inconsistent")
@@ -99,14 +145,15 @@ import Testing
                 #"("2026-11-29T10", 152, true, true)"#, #"("2026-11-29T11", 150, true, false)"#,
             ])
         try h.append(4, hour: 10, minute: 33, cls: "inconsistent")  // late for the closed hour 10
-        try h.append(7, hour: 12, minute: 20)  // ahead of a clock set back to 10:30
+        try h.append(7, hour: 12, minute: 20)  // ahead of a clock set back to 10:30: hour 12, open
         #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
         #expect(
             try alerts(h).map { "\($0)" } == [
                 #"("2026-11-29T10", 156, true, true)"#, #"("2026-11-29T11", 150, true, false)"#,
+                #"("2026-11-29T12", 7, false, false)"#,
             ])
-        #expect(try h.hours().map(\.3) == [4, 0])
-        #expect(try totals(h)["future"] as? Int == 7)
+        #expect(try h.hours().map(\.3) == [4, 0, 0])
+        #expect(try totals(h)["future"] == nil)
         #expect(try h.ledger().count == 1)
     }
 

@@ -87,6 +87,13 @@ struct RunExecution {
             return .formatMismatch
         }
 
+        if outcome.future > 0 {
+            let hours = job.settings.futureHorizonSeconds / 3600
+            console.error(
+                "\(outcome.future) line\(outcome.future == 1 ? "" : "s") stamped more than \(hours) h after the run's clock "
+                    + "(\(Timestamps.iso8601UTC(seconds: job.settings.now))) counted in totals.future and in no hour: "
+                    + "check the clock of the host that writes the log, and --now")
+        }
         var state = outcome.state
         let pendingBefore = Set(state.alerts.pending)
         let delivery = deliver(&state, report: outcome.report, stop: stop)

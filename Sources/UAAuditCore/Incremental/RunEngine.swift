@@ -17,6 +17,8 @@ package enum RunEngine {
         package var logs: [Report.LogEntry]
         /// What this run read of each file, with its malformed lines (for the format-mismatch check).
         package var sources: [AuditResult.Source] = []
+        /// Lines this run read that were stamped beyond ``RunSettings/futureHorizonSeconds``.
+        package var future: Int64 = 0
         /// This run's malformed samples, whole (up to ``Tally/sampleTextBytes``), for the hint.
         package var samples: [AuditResult.Sample] = []
     }
@@ -27,7 +29,7 @@ package enum RunEngine {
     package static func run(_ settings: RunSettings, state saved: RunState, generatedAt: String) -> RunOutcome {
         var state = saved
         var configuration = settings.scan
-        configuration.futureAfter = settings.now + RunSettings.futureToleranceSeconds
+        configuration.futureAfter = settings.now + settings.futureHorizonSeconds
         let worker = Worker(configuration: configuration, progress: nil)
         var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
         var errors: [String] = []
@@ -61,7 +63,7 @@ package enum RunEngine {
             state: state, sources: result.sources, settings: settings, generatedAt: generatedAt, logs: logs)
         return RunOutcome(
             state: state, report: report, newAlerts: newAlerts, expiredAlerts: expired, errors: errors, logs: logs,
-            sources: result.sources, samples: result.samples)
+            sources: result.sources, future: result.future, samples: result.samples)
     }
 
     /// How often a log whose bytes changed while being read is planned again in one run.

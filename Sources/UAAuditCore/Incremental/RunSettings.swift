@@ -13,8 +13,16 @@ package struct RunSettings: Sendable {
     /// The host name alerts carry (and their ids hash).
     package var host: String
 
-    /// Lines stamped more than this after `now` are counted in `totals.future`, in no hour.
+    /// Lines stamped up to this after `now` belong to their hour without a word (clocks differ
+    /// by seconds or minutes).
     package static let futureToleranceSeconds: Int64 = 300
+
+    /// Lines stamped further ahead of `now` than this are counted in `totals.future` and in no
+    /// hour: a line dated a year ahead (a forged `$time_iso8601`, a broken clock) must not hold
+    /// an hour open for a year. Nearer ones (a log host whose clock is ahead, a backfill with
+    /// `--now`, the clock stepped back) count in their hours, which stay open until the clock
+    /// reaches them: consumed lines are never left uncounted for being early.
+    package var futureHorizonSeconds: Int64 { max(Self.futureToleranceSeconds, historyHours * 3600) }
     /// A log unreadable for longer than this no longer keeps hours open: they close, marked
     /// `incomplete`.
     package static let unreadableHoldSeconds: Int64 = 2 * 3600

@@ -11,7 +11,7 @@ package struct RunTotals: Codable, Equatable, Sendable {
     package var errors: Int64 = 0
     package var outOfScope: Int64 = 0
     package var malformed: Int64 = 0
-    /// Lines stamped more than ``RunSettings/futureToleranceSeconds`` after the run's clock:
+    /// Lines stamped more than ``RunSettings/futureHorizonSeconds`` after the run's clock:
     /// in no hour (absent from states written before uaaudit kept them, and while none was seen).
     package var future: Int64? = nil
     /// When counting began: the first run that kept totals (ISO-8601 UTC).

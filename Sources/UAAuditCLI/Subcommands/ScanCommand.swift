@@ -129,7 +129,7 @@ struct ScanCommand {
         let now = Timestamps.now(environment: environment)
         var report = ReportBuilder.build(
             result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now))
-        ReportIdentity.stampScan(&report, configuration: configuration)
+        ReportIdentity.stampScan(&report, configuration: configuration, read: result.sources)
 
         var status = ExitCode.success
         for source in result.sources {

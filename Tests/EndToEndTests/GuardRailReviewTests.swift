@@ -62,3 +62,112 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir.path("m.json")))
     }
 }
+
+extension GuardRailReviewTests {
+    // MARK: 2. an output that is a link writes where it leads, never over the link
+
+    static func scratchWithLinks() throws -> Scratch {
+        let dir = try Scratch()
+        try dir.write("a.log", CommandLineTests.alertLog())
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: dir.path("stdout"), withDestinationPath: "/proc/self/fd/1")
+        try dir.write("real.json", "old\n")
+        try fm.createSymbolicLink(atPath: dir.path("link.json"), withDestinationPath: "real.json")
+        try fm.createSymbolicLink(atPath: dir.path("dangling.json"), withDestinationPath: "new.json")
+        try fm.createDirectory(atPath: dir.path("dir.json"), withIntermediateDirectories: false)
+        #expect(mkfifo(dir.path("fifo.json"), 0o644) == 0)
+        return dir
+    }
+
+    static func isLink(_ path: String) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+    }
+
+    @Test func anOutputLinkToStdoutPrintsThereAndStaysALink() throws {
+        let dir = try Self.scratchWithLinks()
+        let json = try Self.run(["scan", "--json", "a.log"], in: dir)
+        for flag in ["--out", "--html"] {
+            let result = try Self.run(["scan", "-q", flag, "stdout", "a.log"], in: dir)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            if flag == "--out" {
+                #expect(result.out == json.out)
+            } else {
+                #expect(result.out.hasPrefix("<!DOCTYPE html>"))
+            }
+            #expect(Self.isLink(dir.path("stdout")))
+        }
+        let html = try Self.run(["scan", "--html", "-", "a.log"], in: dir)
+        #expect(html.status == 0)
+        #expect(html.out.hasPrefix("<!DOCTYPE html>"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path("-")))
+        let run = try Self.run(["run", "-q", "--state", "s.json", "--out", "stdout", "a.log"], in: dir)
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("{"))
+        #expect(Self.isLink(dir.path("stdout")))
+    }
+
+    @Test func anOutputLinkToAFileReplacesTheFileNotTheLink() throws {
+        let dir = try Self.scratchWithLinks()
+        let result = try Self.run(["scan", "-q", "--out", "link.json", "--html", "dangling.json", "a.log"], in: dir)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(Self.isLink(dir.path("link.json")))
+        #expect(Self.isLink(dir.path("dangling.json")))
+        #expect(try String(contentsOfFile: dir.path("real.json"), encoding: .utf8).hasPrefix("{"))
+        #expect(try String(contentsOfFile: dir.path("new.json"), encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+    }
+
+    @Test(arguments: [
+        (
+            ["scan", "-q", "--out", "dir.json", "a.log"],
+            "--out dir.json is a directory, not a regular file; give a file path, or - for stdout (nothing was written)"
+        ),
+        (
+            ["scan", "-q", "--html", "fifo.json", "a.log"],
+            "--html fifo.json is a FIFO, not a regular file; give a file path, or - for stdout (nothing was written)"
+        ),
+        (
+            ["merge", "--out", "/dev/null", "r.json"],
+            "--out /dev/null is a character device, not a regular file; give a file path, or - for stdout (nothing was written)"
+        ),
+        (
+            ["scan", "--json", "--html", "-", "a.log"],
+            "--json and --html - would both write to stdout; give all but one a file path (nothing was written)"
+        ),
+        (
+            ["scan", "--out", "stdout", "--html", "/dev/stdout", "a.log"],
+            "--out stdout and --html /dev/stdout would both write to stdout; give all but one a file path (nothing was written)"
+        ),
+        (
+            ["run", "--state", "s.json", "--json", "--out", "-", "a.log"],
+            "--json and --out - would both write to stdout; give all but one a file path (nothing was written)"
+        ),
+        (
+            ["scan", "-q", "--out", "real.json", "--html", "link.json", "a.log"],
+            "--out real.json and --html link.json are the same file; give each its own path (nothing was written)"
+        ),
+    ])
+    func anOutputThatIsNoRegularFileOrASecondStdoutIsRefused(args: [String], message: String) throws {
+        let dir = try Self.scratchWithLinks()
+        try dir.write("r.json", "{}")
+        let listing = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+        let result = try Self.run(args, in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr == "uaaudit: " + message + "\n")
+        #expect(result.out.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == listing)
+        #expect(try String(contentsOfFile: dir.path("real.json"), encoding: .utf8) == "old\n")
+    }
+
+    @Test func outDevStdinIsRefusedAndLeftAlone() throws {
+        let dir = try Self.scratchWithLinks()
+        try FileManager.default.createSymbolicLink(atPath: dir.path("in"), withDestinationPath: "/proc/self/fd/0")
+        let result = try Self.run(["scan", "-q", "--out", "in", "a.log"], in: dir, stdin: [])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("uaaudit: --out in is a"))
+        #expect(
+            result.stderr.hasSuffix(", not a regular file; give a file path, or - for stdout (nothing was written)\n"))
+        #expect(Self.isLink(dir.path("in")))
+    }
+}

@@ -111,14 +111,19 @@ struct RunJob {
             return fromConfig.map { .init("config \(key)", $0) }
         }
         let lockPath = args.value("lock") ?? config.lock ?? statePath + ".lock"
-        let outputs = [
+        let written = [
             named("out", "report", config.report), named("html", "html", config.html),
             named("prom", "prom", config.prom),
-            .init(args.value("lock") != nil ? "--lock" : config.lock != nil ? "config lock" : "the lock", lockPath),
         ].compactMap { $0 }
-        if let prom = outputs.first(where: { $0.role.hasSuffix("prom") }) {
+        if let prom = written.first(where: { $0.role.hasSuffix("prom") }) {
             try OutputGuard.checkProm(prom.path, role: prom.role)
         }
+        let resolved = try OutputGuard.resolve(written, json: args.flag("json"))
+        let target = { (key: String) in resolved.first { $0.role.hasSuffix(key) }?.target }
+        let outputs =
+            resolved + [
+                .init(args.value("lock") != nil ? "--lock" : config.lock != nil ? "config lock" : "the lock", lockPath)
+            ]
         try OutputGuard.check(
             inputs: logs.map { .init("the log", $0) },
             readOnly: [
@@ -128,8 +133,8 @@ struct RunJob {
             ].compactMap { $0 },
             state: .init(args.value("state") != nil ? "--state" : "config state", statePath), outputs: outputs)
         return RunJob(
-            settings: settings, statePath: statePath, reportPath: args.value("out") ?? config.report,
-            htmlPath: args.value("html") ?? config.html, promPath: args.value("prom") ?? config.prom,
+            settings: settings, statePath: statePath, reportPath: target("out") ?? target("report"),
+            htmlPath: target("html"), promPath: target("prom"),
             lockPath: lockPath, lockWait: lockWait, channels: channels,
             delivery: alerts.delivery,
             nginxConf: flagged(args) ? args.value("nginx-conf") : config.format?.nginxConf,

@@ -171,3 +171,34 @@ extension GuardRailReviewTests {
         #expect(Self.isLink(dir.path("in")))
     }
 }
+
+extension GuardRailReviewTests {
+    // MARK: 3. config values obey the flags' ranges
+
+    @Test(arguments: [
+        (#""top": -1"#, "top takes a whole number from 0 to 10000, not '-1'"),
+        (#""top": 100000"#, "top takes a whole number from 0 to 10000, not '100000'"),
+        (#""history_hours": -3"#, "history_hours takes a whole number from 1 to 8784, not '-3'"),
+        (#""history_hours": 1.5"#, "history_hours takes a whole number from 1 to 8784, not '1.5'"),
+        (#""history_hours": 1e99"#, "history_hours takes a whole number from 1 to 8784, not '1e+99'"),
+        (#""min_requests": -3"#, "min_requests takes a whole number from 0 to 2147483647, not '-3'"),
+        (#""lock_wait_seconds": -5"#, "lock_wait_seconds takes seconds from 0 to 3600, not '-5'"),
+        (#""grace_seconds": 86401"#, "grace_seconds takes a whole number from 0 to 86400, not '86401'"),
+        (
+            #""insight": {"baseline_hours": 2.5}"#,
+            "insight.baseline_hours takes a whole number from 0 to 8784, not '2.5'"
+        ),
+    ])
+    func aConfigValueOutOfItsFlagsRangeIsAUsageError(entry: String, message: String) throws {
+        let dir = try Scratch()
+        try dir.write("a.log", CommandLineTests.alertLog())
+        try dir.write("c.json", #"{"version": 1, "logs": ["a.log"], "state": "s.json", "# + entry + "}")
+        let listing = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+        let result = try Self.run(["run", "-q", "-c", "c.json", "--now", "2026-11-29T09:30:00Z"], in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr == "uaaudit: config c.json: " + message + "\n")
+        #expect(result.out.isEmpty)
+        // No state, no lock file left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == listing)
+    }
+}

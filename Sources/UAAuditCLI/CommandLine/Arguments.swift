@@ -72,6 +72,11 @@ struct Arguments {
     /// The last value given for `name`.
     func value(_ name: String) -> String? { values[name]?.last }
 
+    /// A numeric option whose range the config's key shares (``ConfigValues``).
+    func integer(_ limit: ConfigValues.Limit) throws(CLIError) -> Int? {
+        try integer(limit.flag, range: Int(limit.range.lowerBound)...Int(limit.range.upperBound))
+    }
+
     func integer(_ name: String, range: ClosedRange<Int>) throws(CLIError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let n = Int(text), range.contains(n) else {

@@ -145,8 +145,8 @@ struct MergeCommand {
         if let text = args.value("threshold") { threshold = try ThresholdOption.parse(text, name: "--threshold") }
         return ReportMerge.Options(
             threshold: threshold,
-            minRequests: try args.integer("min-requests", range: 0...Int(Int32.max)).map { Int64($0) },
-            top: try args.integer("top", range: 0...10_000) ?? 10,
+            minRequests: try args.integer(ConfigValues.minRequests).map { Int64($0) },
+            top: try args.integer(ConfigValues.top) ?? 10,
             generatedAt: Timestamps.iso8601UTC(seconds: Timestamps.now(environment: environment)))
     }
 }

@@ -70,8 +70,8 @@ struct RunJob {
         let scan = ScanConfiguration(
             format: format, rules: rules, threshold: threshold,
             minRequests: Int64(
-                try args.integer("min-requests", range: 0...Int(Int32.max)) ?? Int(config.minRequests ?? 100)),
-            top: try args.integer("top", range: 0...10_000) ?? config.top ?? 10, threads: 1,
+                try args.integer(ConfigValues.minRequests) ?? Int(config.minRequests ?? 100)),
+            top: try args.integer(ConfigValues.top) ?? config.top ?? 10, threads: 1,
             insight: try InsightOptions.settings(args, config: config.insight, format: format, rules: rules))
         var now = Int64(Date().timeIntervalSince1970)
         if let text = args.value("now") {
@@ -94,14 +94,14 @@ struct RunJob {
         channels += alerts.channels
         let settings = RunSettings(
             scan: scan, logs: logs, now: now,
-            graceSeconds: Int64(try args.integer("grace", range: 0...86_400) ?? Int(config.graceSeconds ?? 300)),
+            graceSeconds: Int64(try args.integer(ConfigValues.graceSeconds) ?? Int(config.graceSeconds ?? 300)),
             historyHours: Int64(
-                try args.integer("history-hours", range: 1...24 * 366) ?? Int(config.historyHours ?? 48)),
+                try args.integer(ConfigValues.historyHours) ?? Int(config.historyHours ?? 48)),
             channelKeys: channels.map(\.key), host: args.value("host") ?? config.host ?? alerts.host)
         var lockWait = config.lockWaitSeconds ?? 30
         if let text = args.value("lock-wait") {
-            guard let value = Double(text), value >= 0, value <= 3600 else {
-                throw CLIError("--lock-wait takes seconds from 0 to 3600, not '\(text)'")
+            guard let value = Double(text), ConfigValues.lockWaitSeconds.accepts(value) else {
+                throw CLIError("--lock-wait \(ConfigValues.lockWaitSeconds.rule(text))")
             }
             lockWait = value
         }

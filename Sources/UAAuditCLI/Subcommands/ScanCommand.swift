@@ -200,8 +200,8 @@ struct ScanCommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         return ScanConfiguration(
             format: format, rules: rules, threshold: threshold,
-            minRequests: Int64(try args.integer("min-requests", range: 0...Int(Int32.max)) ?? 100),
-            top: try args.integer("top", range: 0...10_000) ?? 10,
+            minRequests: Int64(try args.integer(ConfigValues.minRequests) ?? 100),
+            top: try args.integer(ConfigValues.top) ?? 10,
             // More threads than cores would only add memory (each has its own cache and
             // tables; CONTRACTS bounds memory at any thread count): they are not started. The
             // report is the same for every count.

@@ -129,6 +129,10 @@ package struct RunConfig: Codable, Equatable, Sendable {
         if let unknown = ConfigKeys.runConfig.firstUnknown(in: bytes) {
             throw ConfigError(path: path, reason: unknown.description)
         }
+        // Before decoding too: a value the flag would refuse is refused here, with its rule.
+        if let problem = ConfigValues.firstProblem(in: bytes) {
+            throw ConfigError(path: path, reason: problem)
+        }
         let config: RunConfig
         do {
             config = try JSONDecoder().decode(RunConfig.self, from: Data(bytes))

@@ -202,3 +202,42 @@ extension GuardRailReviewTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == listing)
     }
 }
+
+extension GuardRailReviewTests {
+    // MARK: 4. no input read, no report written
+
+    @Test(arguments: [
+        ["scan", "-q", "--out", "keep.json", "--html", "keep.html", "--prom", "keep.prom", "nothere.log"],
+        ["scan", "--json", "nothere.log"],
+        ["scan", "--out", "-", "nothere.log"],
+        ["scan", "-q", "--out", "keep.json", "nothere.log", "gone.log"],
+    ])
+    func whenNoInputCouldBeReadNothingIsWrittenOrPrinted(args: [String]) throws {
+        let dir = try Scratch()
+        for name in ["keep.json", "keep.html", "keep.prom"] { try dir.write(name, "old\n") }
+        let result = try Self.run(args, in: dir)
+        #expect(result.status == 3)
+        #expect(result.out.isEmpty)
+        let expected =
+            ["nothere.log", "gone.log"].filter(args.contains).map {
+                "uaaudit: \($0): cannot open: No such file or directory\n"
+            }.joined()
+        #expect(result.stderr == expected)
+        for name in ["keep.json", "keep.html", "keep.prom"] {
+            #expect(try String(contentsOfFile: dir.path(name), encoding: .utf8) == "old\n", "\(name)")
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == [
+                "keep.html", "keep.json", "keep.prom",
+            ])
+    }
+
+    @Test func anInputThatCouldBeReadBesideOneThatCouldNotStillGivesItsReport() throws {
+        let dir = try Scratch()
+        try dir.write("a.log", CommandLineTests.alertLog())
+        let result = try Self.run(["scan", "-q", "--out", "r.json", "a.log", "nothere.log"], in: dir)
+        #expect(result.status == 3)
+        #expect(result.stderr == "uaaudit: nothere.log: cannot open: No such file or directory\n")
+        #expect(try String(contentsOfFile: dir.path("r.json"), encoding: .utf8).hasPrefix("{"))
+    }
+}

@@ -144,6 +144,10 @@ struct ScanCommand {
                 status = .input
             }
         }
+        // No input could be read at all: there is no report to write or show (an empty one
+        // would replace the previous report with zeros); the errors say all there is.
+        let nothingRead = result.sources.allSatisfy { $0.error != nil && $0.lines == 0 }
+        if nothingRead { return status }
         if let out = target("--out"), out != "-",
             let failed = ReportOutput.write(
                 report, to: out, console: console, untouched: "the previous report is untouched")
@@ -162,11 +166,9 @@ struct ScanCommand {
             let text = PrometheusText.render(metrics)
             if !OutputFile.write(Array(text.utf8), to: prom, what: "metrics", console: console) { return .output }
         }
-        // A lone input that could not be read has no summary: its error says all there is.
-        let nothingRead = result.sources.allSatisfy { $0.error != nil && $0.lines == 0 }
         if printJSON {
             if let failed = ReportOutput.print(report, console: console) { return failed }
-        } else if !args.flag("quiet"), !nothingRead, !stdoutTaken {
+        } else if !args.flag("quiet"), !stdoutTaken {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))
         }

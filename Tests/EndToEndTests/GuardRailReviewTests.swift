@@ -241,3 +241,73 @@ extension GuardRailReviewTests {
         #expect(try String(contentsOfFile: dir.path("r.json"), encoding: .utf8).hasPrefix("{"))
     }
 }
+
+extension GuardRailReviewTests {
+    // MARK: 5. secret, URL and included files are inputs too; run's outputs are no rotated log
+
+    static let ua2 =
+        #"log_format ua2 '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"';"#
+
+    @Test(arguments: [
+        (
+            [
+                "scan", "-q", "--webhook", "http://127.0.0.1:9/x", "--webhook-kind", "dingtalk",
+                "--webhook-secret-file", "secret.txt", "--out", "secret.txt", "access.log",
+            ],
+            "--out secret.txt would overwrite the webhook secret file secret.txt; choose another path (nothing was written)"
+        ),
+        (
+            ["run", "-q", "-c", "c.json", "--out", "url.txt"],
+            "--out url.txt would overwrite the webhook URL file url.txt; choose another path (nothing was written)"
+        ),
+        (
+            ["run", "-q", "-c", "c.json", "--html", "secret.txt"],
+            "--html secret.txt would overwrite the webhook secret file secret.txt; choose another path (nothing was written)"
+        ),
+        (
+            ["scan", "-q", "--nginx-conf", "nginx.conf", "--format", "ua2", "--html", "conf.d/f.conf", "access.log"],
+            "--html conf.d/f.conf would overwrite the nginx config's include conf.d/f.conf; choose another path (nothing was written)"
+        ),
+        (
+            [
+                "run", "-q", "--state", "s.json", "--nginx-conf", "nginx.conf", "--format", "ua2", "--out",
+                "conf.d/f.conf", "access.log",
+            ],
+            "--out conf.d/f.conf would overwrite the nginx config's include conf.d/f.conf; choose another path (nothing was written)"
+        ),
+        (
+            ["run", "-q", "--state", "s.json", "--out", "access.log.1", "access.log"],
+            "--out access.log.1 would be read as a rotated access.log (run reads the log's rotated files after a rotation); choose another path (nothing was written)"
+        ),
+        (
+            ["run", "-q", "--state", "s.json", "--html", "./access.log-20261129.gz", "access.log"],
+            "--html ./access.log-20261129.gz would be read as a rotated access.log (run reads the log's rotated files after a rotation); choose another path (nothing was written)"
+        ),
+        (
+            ["run", "-q", "--state", "access.log.0", "access.log"],
+            "--state access.log.0 would be read as a rotated access.log (run reads the log's rotated files after a rotation); choose another path (nothing was written)"
+        ),
+    ])
+    func readFilesAndRotatedNamesAreNoOutputs(args: [String], message: String) throws {
+        let dir = try Scratch()
+        try dir.write("access.log", CommandLineTests.alertLog())
+        try dir.write("secret.txt", "sekrit\n")
+        try dir.write("url.txt", "http://127.0.0.1:9/x\n")
+        try dir.write(
+            "c.json",
+            #"{"logs": ["access.log"], "state": "s.json", "alerts": [{"kind": "dingtalk", "url_file": "url.txt", "secret_file": "secret.txt"}]}"#
+        )
+        try FileManager.default.createDirectory(atPath: dir.path("conf.d"), withIntermediateDirectories: false)
+        try dir.write("nginx.conf", "http {\n include conf.d/*.conf;\n}\n")
+        try dir.write("conf.d/f.conf", Self.ua2 + "\n")
+        let listing = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+        let result = try Self.run(args, in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr == "uaaudit: " + message + "\n")
+        #expect(result.out.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == listing)
+        #expect(try String(contentsOfFile: dir.path("secret.txt"), encoding: .utf8) == "sekrit\n")
+        #expect(try String(contentsOfFile: dir.path("url.txt"), encoding: .utf8) == "http://127.0.0.1:9/x\n")
+        #expect(try String(contentsOfFile: dir.path("conf.d/f.conf"), encoding: .utf8) == Self.ua2 + "\n")
+    }
+}

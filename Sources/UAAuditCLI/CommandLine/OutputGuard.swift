@@ -113,6 +113,33 @@ enum OutputGuard {
         )
     }
 
+    /// Files a command reads besides its inputs that no output may overwrite: the files the
+    /// nginx config includes (the main file is named by the caller) and the alert channels'
+    /// URL and secret files.
+    static func otherReads(nginxConf: String?, channels: [AlertChannel]) -> [Named] {
+        var named: [Named] = []
+        if let nginxConf, let tree = try? NginxConfigTree.load(path: nginxConf) {
+            named += tree.files.dropFirst().map { .init("the nginx config's include", $0) }
+        }
+        for channel in channels {
+            if case .file(let path) = channel.url { named.append(.init("the webhook URL file", path)) }
+            if case .file(let path)? = channel.secret { named.append(.init("the webhook secret file", path)) }
+        }
+        return named
+    }
+
+    /// Refuses for `run` an output that the next run would take for a rotated log
+    /// (`access.log.1`, `access.log-20261129.gz`, …) and read as log lines.
+    static func checkRotation(outputs: [Named], logs: [String]) throws(CLIError) {
+        for output in outputs where output.target != "-" {
+            for log in logs where RotationCandidates.isRotatedSibling(output.target, of: log) {
+                throw CLIError(
+                    "\(output.role) \(output.path) would be read as a rotated \(log) (run reads the log's rotated files after a rotation); choose another path (nothing was written)"
+                )
+            }
+        }
+    }
+
     /// Refuses a metrics path node_exporter would never read.
     static func checkProm(_ path: String?, role: String) throws(CLIError) {
         guard let path, !path.hasSuffix(".prom") else { return }

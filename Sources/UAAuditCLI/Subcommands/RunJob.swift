@@ -124,14 +124,17 @@ struct RunJob {
             resolved + [
                 .init(args.value("lock") != nil ? "--lock" : config.lock != nil ? "config lock" : "the lock", lockPath)
             ]
+        let state = OutputGuard.Named(args.value("state") != nil ? "--state" : "config state", statePath)
+        let nginxConf = args.value("nginx-conf") ?? config.format?.nginxConf
         try OutputGuard.check(
             inputs: logs.map { .init("the log", $0) },
             readOnly: [
                 args.value("config").map { .init("the config", $0) },
                 (args.value("rules") ?? config.rules).map { .init("the rules file", $0) },
-                (args.value("nginx-conf") ?? config.format?.nginxConf).map { .init("the nginx config", $0) },
-            ].compactMap { $0 },
-            state: .init(args.value("state") != nil ? "--state" : "config state", statePath), outputs: outputs)
+                nginxConf.map { .init("the nginx config", $0) },
+            ].compactMap { $0 } + OutputGuard.otherReads(nginxConf: nginxConf, channels: channels),
+            state: state, outputs: outputs)
+        try OutputGuard.checkRotation(outputs: [state] + outputs, logs: logs)
         return RunJob(
             settings: settings, statePath: statePath, reportPath: target("out") ?? target("report"),
             htmlPath: target("html"), promPath: target("prom"),

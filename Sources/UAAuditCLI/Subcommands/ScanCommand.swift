@@ -113,7 +113,8 @@ struct ScanCommand {
                 readOnly: [
                     args.value("rules").map { .init("the rules file", $0) },
                     args.value("nginx-conf").map { .init("the nginx config", $0) },
-                ].compactMap { $0 },
+                ].compactMap { $0 }
+                    + OutputGuard.otherReads(nginxConf: args.value("nginx-conf"), channels: alerts.channels),
                 outputs: outputs)
         } catch {
             console.error(error.message)

@@ -311,3 +311,39 @@ extension GuardRailReviewTests {
         #expect(try String(contentsOfFile: dir.path("conf.d/f.conf"), encoding: .utf8) == Self.ua2 + "\n")
     }
 }
+
+extension GuardRailReviewTests {
+    // MARK: 6. a key given twice is refused
+
+    @Test func aKeyGivenTwiceInAConfigOrRulesFileIsAUsageError() throws {
+        let dir = try Scratch()
+        try dir.write("a.log", CommandLineTests.alertLog())
+        let cases: [(file: String, text: String, args: [String], message: String)] = [
+            (
+                "c.json", #"{"logs": ["a.log"], "state": "s.json", "threshold": "1%", "threshold": "50%"}"#,
+                ["run", "-q", "-c", "c.json"],
+                "config c.json: key 'threshold' is given twice; give it once (JSON keeps only one of the values, in silence)"
+            ),
+            (
+                "c.json",
+                #"{"logs": ["a.log"], "state": "s.json", "insight": {"alert_share_drop": "50%", "alert_share_drop": "90%"}}"#,
+                ["run", "-q", "-c", "c.json"],
+                "config c.json: key 'insight.alert_share_drop' is given twice; give it once (JSON keeps only one of the values, in silence)"
+            ),
+            (
+                "r.json",
+                #"{"rules": [{"class": "bad", "patterns": ["x"], "patterns": ["y"]}], "alert_class": "bad"}"#,
+                ["scan", "-q", "--rules", "r.json", "a.log"],
+                "rules file r.json is not valid: key 'rules[0].patterns' is given twice; give it once (JSON keeps only one of the values, in silence)"
+            ),
+        ]
+        for c in cases {
+            try dir.write(c.file, c.text)
+            let result = try Self.run(c.args, in: dir)
+            #expect(result.status == 2, "\(c.text)")
+            #expect(result.stderr == "uaaudit: " + c.message + "\n")
+            #expect(result.out.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: dir.path("s.json")))
+        }
+    }
+}

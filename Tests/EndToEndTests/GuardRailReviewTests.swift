@@ -347,3 +347,30 @@ extension GuardRailReviewTests {
         }
     }
 }
+
+extension GuardRailReviewTests {
+    // MARK: 7. one log, two spellings, one state entry
+
+    @Test func aLogSpelledAnotherWayContinuesItsStateEntry() throws {
+        let dir = try Scratch()
+        try dir.write("access.log", CommandLineTests.alertLog())
+        try FileManager.default.createSymbolicLink(atPath: dir.path("link.log"), withDestinationPath: "access.log")
+        let now = ["--now", "2026-11-29T09:30:00Z"]
+        var totals: [Int] = []
+        for (i, spelling) in ["access.log", dir.path("access.log"), "./access.log", "link.log"].enumerated() {
+            let result = try Self.run(
+                ["run", "-q", "--state", "s.json", "--out", "r\(i).json"] + now + [spelling], in: dir)
+            #expect(result.status == 0, "\(spelling): \(result.stderr)")
+            let report = try #require(
+                JSONSerialization.jsonObject(
+                    with: Data(contentsOf: URL(fileURLWithPath: dir.path("r\(i).json")))) as? [String: Any])
+            totals.append(try #require((report["totals"] as? [String: Any])?["requests"] as? Int))
+        }
+        #expect(totals == [150, 150, 150, 150])
+        let state = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("s.json"))))
+                as? [String: Any])
+        #expect((state["logs"] as? [String: Any]).map { Array($0.keys) } == ["access.log"])
+        #expect(state["version"] as? Int == 1)
+    }
+}

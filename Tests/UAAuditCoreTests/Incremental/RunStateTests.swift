@@ -47,4 +47,14 @@ import Testing
         #expect(a != RunEngine.alertID(host: "web-1", alertClass: "inconsistent", hours: ["h1"]))
         #expect(a.count == 16)
     }
+
+    @Test func aLogIsFoundUnderAnotherSpellingOfItsPath() throws {
+        let dir = try TempDirectory()
+        try dir.write("access.log", [])
+        var state = RunState()
+        state.logs[dir.path("access.log")] = RunState.LogState()
+        #expect(state.logKey(for: dir.path("access.log")) == dir.path("access.log"))
+        #expect(state.logKey(for: dir.path("./access.log")) == dir.path("access.log"))
+        #expect(state.logKey(for: dir.path("other.log")) == dir.path("other.log"))
+    }
 }

@@ -374,3 +374,42 @@ extension GuardRailReviewTests {
         #expect(state["version"] as? Int == 1)
     }
 }
+
+extension GuardRailReviewTests {
+    // MARK: 8. did-you-mean only for a likely typo
+
+    static let commands = "commands are scan, explain, merge, run, state, alert, classify, rules, doctor, help, version"
+
+    @Test(arguments: [
+        (["help", "foo"], "no help for 'foo'; \(commands)"),
+        (["foo"], "unknown command 'foo'; \(commands)"),
+        (["scna"], "unknown command 'scna'; did you mean 'scan'? \(commands)"),
+        (
+            ["scan", "--state", "s.json", "a.log"],
+            "unknown option --state; --state is an option of run and state, not of this command; see --help"
+        ),
+        (
+            ["merge", "--lock", "x", "r.json"],
+            "unknown option --lock; --lock is an option of run, not of this command; see --help"
+        ),
+        (["scan", "--frobnicate", "a.log"], "unknown option --frobnicate; see --help"),
+        (["scan", "--jsn", "a.log"], "unknown option --jsn; did you mean --json? see --help"),
+        (
+            ["rules", "xyz", "r.json"],
+            "unknown rules action 'xyz'; usage: uaaudit rules init|test|lint …; see uaaudit rules --help"
+        ),
+        (["state", "frob"], "unknown state action 'frob'; usage: uaaudit state show (--state FILE | --config FILE)"),
+        (
+            ["state", "show", "-c", "c.json"],
+            "config c.json: unknown key '_comment' (keys there: alerts, format, grace_seconds, history_hours, host, html, insight, lock, lock_wait_seconds, logs, min_requests, prom, report, rules, state, threshold, top, version)"
+        ),
+    ])
+    func aSuggestionIsMadeOnlyForALikelyTypo(args: [String], message: String) throws {
+        let dir = try Scratch()
+        try dir.write("c.json", #"{"_comment": "x", "state": "s.json"}"#)
+        let result = try Self.run(args, in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr == "uaaudit: " + message + "\n")
+        #expect(result.out.isEmpty)
+    }
+}

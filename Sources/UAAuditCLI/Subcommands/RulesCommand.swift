@@ -72,9 +72,11 @@ struct RulesCommand {
             guard args.values.isEmpty, rest.count == 1 else { return usage("usage: uaaudit rules lint FILE") }
             return lint(path: rest[0])
         case let action?:
-            let closest = Suggestion.closest(to: action, among: ["init", "test", "lint"]) ?? "init"
+            let guess = Suggestion.closest(to: action, among: ["init", "test", "lint"]).map {
+                "; did you mean '\($0)'?"
+            }
             return usage(
-                "unknown rules action '\(action)'; did you mean '\(closest)'? usage: uaaudit rules init|test|lint …; see uaaudit rules --help"
+                "unknown rules action '\(action)'\(guess ?? ";") usage: uaaudit rules init|test|lint …; see uaaudit rules --help"
             )
         case nil:
             return usage("usage: uaaudit rules init|test|lint …; see uaaudit rules --help")

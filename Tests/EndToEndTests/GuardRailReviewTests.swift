@@ -128,16 +128,16 @@ extension GuardRailReviewTests {
             "--html fifo.json is a FIFO, not a regular file; give a file path, or - for stdout (nothing was written)"
         ),
         (
-            ["merge", "--out", "/dev/null", "r.json"],
-            "--out /dev/null is a character device, not a regular file; give a file path, or - for stdout (nothing was written)"
+            ["merge", "--out", "fifo.json", "r.json"],
+            "--out fifo.json is a FIFO, not a regular file; give a file path, or - for stdout (nothing was written)"
         ),
         (
             ["scan", "--json", "--html", "-", "a.log"],
             "--json and --html - would both write to stdout; give all but one a file path (nothing was written)"
         ),
         (
-            ["scan", "--out", "stdout", "--html", "/dev/stdout", "a.log"],
-            "--out stdout and --html /dev/stdout would both write to stdout; give all but one a file path (nothing was written)"
+            ["scan", "--out", "stdout", "--html", "-", "a.log"],
+            "--out stdout and --html - would both write to stdout; give all but one a file path (nothing was written)"
         ),
         (
             ["run", "--state", "s.json", "--json", "--out", "-", "a.log"],
@@ -411,5 +411,27 @@ extension GuardRailReviewTests {
         #expect(result.status == 2)
         #expect(result.stderr == "uaaudit: " + message + "\n")
         #expect(result.out.isEmpty)
+    }
+}
+
+extension GuardRailReviewTests {
+    @Test func aStateOrRulesOutputThatIsALinkKeepsTheLink() throws {
+        let dir = try Self.scratchWithLinks()
+        try FileManager.default.createDirectory(atPath: dir.path("store"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: dir.path("s.json"), withDestinationPath: "store/state.json")
+        let run = try Self.run(["run", "-q", "--state", "s.json", "--now", "2026-11-29T09:30:00Z", "a.log"], in: dir)
+        #expect(run.status == 0)
+        #expect(Self.isLink(dir.path("s.json")))
+        #expect(try String(contentsOfFile: dir.path("store/state.json"), encoding: .utf8).hasPrefix("{"))
+        let rules = try Self.run(["rules", "init", "--app", "MyApp", "--out", "stdout"], in: dir)
+        #expect(rules.status == 0)
+        #expect(rules.out.hasPrefix("{"))
+        #expect(Self.isLink(dir.path("stdout")))
+        let fifo = try Self.run(["rules", "init", "--app", "MyApp", "--out", "fifo.json"], in: dir)
+        #expect(fifo.status == 2)
+        #expect(
+            fifo.stderr
+                == "uaaudit: --out fifo.json is a FIFO, not a regular file; give a file path, or - for stdout (nothing was written)\n"
+        )
     }
 }

@@ -118,7 +118,18 @@ struct RulesCommand {
         } catch {
             return usage(error.description + "; choose other --app, --bundle or --webview-token values")
         }
-        guard let out = args.value("out") else {
+        guard let given = args.value("out") else {
+            console.out(bytes: bytes)
+            return .success
+        }
+        // Like scan's outputs: /dev/stdout is stdout, a link is followed, no device is replaced.
+        let out: String
+        do {
+            out = try OutputGuard.resolve([.init("--out", given)], json: false)[0].target
+        } catch {
+            return usage(error.message)
+        }
+        if out == "-" {
             console.out(bytes: bytes)
             return .success
         }

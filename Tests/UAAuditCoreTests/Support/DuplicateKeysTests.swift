@@ -13,7 +13,7 @@ import Testing
             (#"{"a": ["{\"a\": 1, \"a\": 2}", "x}"], "b": "\"a\""}"#, nil),
             (#"{"a": [[1, 2], {"k": 1}, {"k": 1, "k": 2}]}"#, "a[2].k"),
             (#"{"a": 1, "a": "#, "a"),
-        (#"{"a": 1, "a"#, nil),
+            (#"{"a": 1, "a"#, nil),
             (#"not json"#, nil),
         ] as [(String, String?)])
     func theFirstKeyGivenTwiceInOneObjectIsNamedByItsPlace(json: String, place: String?) {

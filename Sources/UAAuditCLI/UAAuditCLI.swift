@@ -33,10 +33,17 @@ public enum UAAuditCLI {
         "scan", "explain", "merge", "run", "state", "alert", "classify", "rules", "doctor", "help", "version",
     ]
 
-    /// The message for a command that does not exist, with the closest one.
+    /// Each command's options, so that an option given to the wrong command can say whose it is.
+    static let optionsByCommand: [(command: String, specs: [Arguments.Spec])] = [
+        ("scan", ScanCommand.specs), ("explain", ExplainCommand.specs), ("merge", MergeCommand.specs),
+        ("run", RunCommand.specs), ("state", StateCommand.specs), ("alert", AlertCommand.specs),
+        ("classify", ClassifyCommand.specs), ("rules", RulesCommand.specs), ("doctor", DoctorCommand.specs),
+    ]
+
+    /// The message for a command that does not exist, with the closest one when one is close.
     static func unknownCommand(_ word: String, doing what: String) -> String {
-        let closest = Suggestion.closest(to: word, among: commands) ?? "help"
-        return "\(what) '\(word)'; did you mean '\(closest)'? commands are \(commands.joined(separator: ", "))"
+        let guess = Suggestion.closest(to: word, among: commands).map { "; did you mean '\($0)'?" } ?? ";"
+        return "\(what) '\(word)'\(guess) commands are \(commands.joined(separator: ", "))"
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.

@@ -436,7 +436,8 @@ import Testing
         let hour = try #require((report["hours"] as? [[String: Any]])?.first)
         #expect(
             NSDictionary(dictionary: try #require(page["hour"] as? [String: Any])) == NSDictionary(dictionary: hour))
-        #expect(page["report_id"] as? String == report["report_id"] as? String)
+        let scan = try Tool.run(["scan", "--json", "ua_log.log"], directory: dir)
+        #expect(page["report_id"] as? String == (try Self.reportID(scan.stdout)))
         #expect(page["alert_class"] as? String == "inconsistent")
         #expect(page["min_requests"] as? Int == 100)
     }

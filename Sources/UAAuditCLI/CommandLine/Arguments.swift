@@ -46,8 +46,17 @@ struct Arguments {
                 name = spec.name
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                let closest = Suggestion.closest(to: name, among: specs.map(\.name)).map { "did you mean --\($0)? " }
-                throw CLIError("unknown option --\(name); \(closest ?? "")see --help")
+                if let closest = Suggestion.closest(to: name, among: specs.map(\.name)) {
+                    throw CLIError("unknown option --\(name); did you mean --\(closest)? see --help")
+                }
+                // An option of another command, given to this one.
+                let owners = UAAuditCLI.optionsByCommand.filter { $0.specs.contains { $0.name == name } }.map(\.command)
+                if !owners.isEmpty {
+                    throw CLIError(
+                        "unknown option --\(name); --\(name) is an option of \(owners.joined(separator: " and ")), not of this command; see --help"
+                    )
+                }
+                throw CLIError("unknown option --\(name); see --help")
             }
             if spec.takesValue {
                 let value: String
@@ -71,6 +80,11 @@ struct Arguments {
 
     /// The last value given for `name`.
     func value(_ name: String) -> String? { values[name]?.last }
+
+    /// A numeric option whose range the config's key shares (``ConfigValues``).
+    func integer(_ limit: ConfigValues.Limit) throws(CLIError) -> Int? {
+        try integer(limit.flag, range: Int(limit.range.lowerBound)...Int(limit.range.upperBound))
+    }
 
     func integer(_ name: String, range: ClosedRange<Int>) throws(CLIError) -> Int? {
         guard let text = value(name) else { return nil }

@@ -9,11 +9,45 @@ enum OutputGuard {
     /// A path and what it is, as messages name it: "--out", "the state", "the input".
     struct Named {
         let role: String
+        /// The path as given (messages name it).
         let path: String
+        /// Where it really reads or writes (an output's links followed, `-` for stdout).
+        var target: String
         init(_ role: String, _ path: String) {
             self.role = role
             self.path = path
+            self.target = path
         }
+    }
+
+    /// Resolves each output (``OutputPath``): `-`, /dev/stdout and links to it become `-`,
+    /// any other link the file it leads to. Refuses an existing output that is not a regular
+    /// file, and two outputs on stdout (`json`: --json prints the report there too).
+    static func resolve(_ outputs: [Named], json: Bool) throws(CLIError) -> [Named] {
+        var onStandardOutput = json ? ["--json"] : []
+        var resolved: [Named] = []
+        for var output in outputs {
+            let path: OutputPath
+            do {
+                path = try OutputPath.resolve(output.path)
+            } catch {
+                throw refusal(output, error)
+            }
+            switch path {
+            case .standardOutput:
+                output.target = "-"
+                onStandardOutput.append("\(output.role) \(output.path)")
+            case .file(let file):
+                output.target = file
+            }
+            resolved.append(output)
+        }
+        if onStandardOutput.count > 1 {
+            throw CLIError(
+                "\(onStandardOutput.joined(separator: " and ")) would \(onStandardOutput.count == 2 ? "both" : "all") write to stdout; give all but one a file path (nothing was written)"
+            )
+        }
+        return resolved
     }
 
     /// - Parameters:
@@ -25,8 +59,8 @@ enum OutputGuard {
         throws(CLIError)
     {
         var seen: [PathIdentity: Named] = [:]
-        for input in inputs where input.path != "-" {
-            let identity = PathIdentity.of(input.path)
+        for input in inputs where input.target != "-" {
+            let identity = PathIdentity.of(input.target)
             if let earlier = seen[identity] {
                 throw CLIError(
                     earlier.path == input.path
@@ -36,20 +70,20 @@ enum OutputGuard {
             }
             seen[identity] = input
         }
-        for other in readOnly where other.path != "-" {
-            let identity = PathIdentity.of(other.path)
+        for other in readOnly where other.target != "-" {
+            let identity = PathIdentity.of(other.target)
             if seen[identity] == nil { seen[identity] = other }
         }
         // The state is written, so it may not be an input; it is read too, so no other
         // output may be written over it.
-        if let state, state.path != "-" {
-            let identity = PathIdentity.of(state.path)
+        if let state, state.target != "-" {
+            let identity = PathIdentity.of(state.target)
             if let input = seen[identity] { throw overwrite(state, input) }
             seen[identity] = state
         }
         var written: [PathIdentity: Named] = [:]
-        for output in outputs where output.path != "-" {
-            let identity = PathIdentity.of(output.path)
+        for output in outputs where output.target != "-" {
+            let identity = PathIdentity.of(output.target)
             if let input = seen[identity] { throw overwrite(output, input) }
             if let earlier = written[identity] {
                 throw CLIError(
@@ -60,10 +94,50 @@ enum OutputGuard {
         }
     }
 
+    private static func refusal(_ output: Named, _ problem: OutputPath.Problem) -> CLIError {
+        switch problem {
+        case .notARegularFile(let kind, let via):
+            CLIError(
+                "\(output.role) \(output.path) is \(kind.rawValue)\(via.map { " (via \($0))" } ?? ""), not a regular file; give a file path, or - for stdout (nothing was written)"
+            )
+        case .tooManyLinks:
+            CLIError(
+                "\(output.role) \(output.path): too many symbolic links (a loop?); give a file path (nothing was written)"
+            )
+        }
+    }
+
     private static func overwrite(_ output: Named, _ input: Named) -> CLIError {
         CLIError(
             "\(output.role) \(output.path) would overwrite \(input.role) \(input.path); choose another path (nothing was written)"
         )
+    }
+
+    /// Files a command reads besides its inputs that no output may overwrite: the files the
+    /// nginx config includes (the main file is named by the caller) and the alert channels'
+    /// URL and secret files.
+    static func otherReads(nginxConf: String?, channels: [AlertChannel]) -> [Named] {
+        var named: [Named] = []
+        if let nginxConf, let tree = try? NginxConfigTree.load(path: nginxConf) {
+            named += tree.files.dropFirst().map { .init("the nginx config's include", $0) }
+        }
+        for channel in channels {
+            if case .file(let path) = channel.url { named.append(.init("the webhook URL file", path)) }
+            if case .file(let path)? = channel.secret { named.append(.init("the webhook secret file", path)) }
+        }
+        return named
+    }
+
+    /// Refuses for `run` an output that the next run would take for a rotated log
+    /// (`access.log.1`, `access.log-20261129.gz`, …) and read as log lines.
+    static func checkRotation(outputs: [Named], logs: [String]) throws(CLIError) {
+        for output in outputs where output.target != "-" {
+            for log in logs where RotationCandidates.isRotatedSibling(output.target, of: log) {
+                throw CLIError(
+                    "\(output.role) \(output.path) would be read as a rotated \(log) (run reads the log's rotated files after a rotation); choose another path (nothing was written)"
+                )
+            }
+        }
     }
 
     /// Refuses a metrics path node_exporter would never read.

@@ -172,7 +172,7 @@ struct ExplainCommand {
         let now = Timestamps.now(environment: environment)
         var report = ReportBuilder.build(
             result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now))
-        ReportIdentity.stampScan(&report, configuration: configuration)
+        ReportIdentity.stampScan(&report, configuration: configuration, read: result.sources)
         return .success(report)
     }
 

@@ -54,7 +54,7 @@ enum InsightOptions {
             settings.appClasses = list
         }
         settings.showClientKeys = args.flag("show-client-keys") || config?.showClientKeys == true
-        if let hours = try args.integer("baseline-hours", range: 0...24 * 366) ?? config?.baselineHours {
+        if let hours = try args.integer(ConfigValues.baselineHours) ?? config?.baselineHours {
             guard (0...24 * 366).contains(hours) else {
                 throw CLIError("baseline hours must be 0 to 8784, not \(hours)")
             }

@@ -73,17 +73,21 @@ struct MergeCommand {
             return .usage
         }
 
+        let outputs: [OutputGuard.Named]
         do {
-            try OutputGuard.check(
-                inputs: args.positional.map { .init("the report", $0) },
-                outputs: [args.value("out").map { .init("--out", $0) }, args.value("html").map { .init("--html", $0) }]
-                    .compactMap { $0 })
+            outputs = try OutputGuard.resolve(
+                [args.value("out").map { .init("--out", $0) }, args.value("html").map { .init("--html", $0) }]
+                    .compactMap { $0 }, json: args.flag("json"))
+            try OutputGuard.check(inputs: args.positional.map { .init("the report", $0) }, outputs: outputs)
         } catch {
             console.error(error.message)
             return .usage
         }
+        // Where each output goes: a file (links followed) or `-`, stdout.
+        let target = { (role: String) in outputs.first { $0.role == role }?.target }
         // `--out -` is stdout: the report is printed as with --json.
-        let printJSON = args.flag("json") || args.value("out") == "-"
+        let printJSON = args.flag("json") || target("--out") == "-"
+        let stdoutTaken = printJSON || outputs.contains { $0.target == "-" }
 
         // Like scan with its inputs: a report that cannot be read is named, the rest are merged.
         var status = ExitCode.success
@@ -113,19 +117,20 @@ struct MergeCommand {
         for note in outcome.notes { console.note(note) }
         let report = outcome.report
 
-        if let out = args.value("out"), out != "-",
-            let failed = ReportOutput.write(report, to: out, console: console, untouched: "the previous one is untouched")
+        if let out = target("--out"), out != "-",
+            let failed = ReportOutput.write(
+                report, to: out, console: console, untouched: "the previous one is untouched")
         {
             return failed
         }
-        if let html = args.value("html"),
+        if let html = target("--html"),
             !OutputFile.write(Array(HTMLReport.render(report).utf8), to: html, what: "HTML report", console: console)
         {
             return .output
         }
         if printJSON {
             if let failed = ReportOutput.print(report, console: console) { return failed }
-        } else if !args.flag("quiet") {
+        } else if !args.flag("quiet"), !stdoutTaken {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))
         }
@@ -140,8 +145,8 @@ struct MergeCommand {
         if let text = args.value("threshold") { threshold = try ThresholdOption.parse(text, name: "--threshold") }
         return ReportMerge.Options(
             threshold: threshold,
-            minRequests: try args.integer("min-requests", range: 0...Int(Int32.max)).map { Int64($0) },
-            top: try args.integer("top", range: 0...10_000) ?? 10,
+            minRequests: try args.integer(ConfigValues.minRequests).map { Int64($0) },
+            top: try args.integer(ConfigValues.top) ?? 10,
             generatedAt: Timestamps.iso8601UTC(seconds: Timestamps.now(environment: environment)))
     }
 }

@@ -72,9 +72,11 @@ struct RulesCommand {
             guard args.values.isEmpty, rest.count == 1 else { return usage("usage: uaaudit rules lint FILE") }
             return lint(path: rest[0])
         case let action?:
-            let closest = Suggestion.closest(to: action, among: ["init", "test", "lint"]) ?? "init"
+            let guess = Suggestion.closest(to: action, among: ["init", "test", "lint"]).map {
+                "; did you mean '\($0)'?"
+            }
             return usage(
-                "unknown rules action '\(action)'; did you mean '\(closest)'? usage: uaaudit rules init|test|lint …; see uaaudit rules --help"
+                "unknown rules action '\(action)'\(guess ?? ";") usage: uaaudit rules init|test|lint …; see uaaudit rules --help"
             )
         case nil:
             return usage("usage: uaaudit rules init|test|lint …; see uaaudit rules --help")
@@ -116,7 +118,18 @@ struct RulesCommand {
         } catch {
             return usage(error.description + "; choose other --app, --bundle or --webview-token values")
         }
-        guard let out = args.value("out") else {
+        guard let given = args.value("out") else {
+            console.out(bytes: bytes)
+            return .success
+        }
+        // Like scan's outputs: /dev/stdout is stdout, a link is followed, no device is replaced.
+        let out: String
+        do {
+            out = try OutputGuard.resolve([.init("--out", given)], json: false)[0].target
+        } catch {
+            return usage(error.message)
+        }
+        if out == "-" {
             console.out(bytes: bytes)
             return .success
         }

@@ -141,7 +141,9 @@ struct RunExecution {
         // `--out -` is stdout: the report is printed as with --json.
         if printJSON || job.reportPath == "-" {
             if let failed = ReportOutput.print(outcome.report, console: console) { return failed }
-        } else if !quiet, outcome.errors.isEmpty || !outcome.report.hours.isEmpty {
+        } else if !quiet, job.htmlPath != "-", job.promPath != "-",
+            outcome.errors.isEmpty || !outcome.report.hours.isEmpty
+        {
             // Logs that could not be read and nothing counted yet: the errors say all there is.
             console.out(Summary.render(outcome.report, width: 80))
         }

@@ -70,8 +70,8 @@ struct RunJob {
         let scan = ScanConfiguration(
             format: format, rules: rules, threshold: threshold,
             minRequests: Int64(
-                try args.integer("min-requests", range: 0...Int(Int32.max)) ?? Int(config.minRequests ?? 100)),
-            top: try args.integer("top", range: 0...10_000) ?? config.top ?? 10, threads: 1,
+                try args.integer(ConfigValues.minRequests) ?? Int(config.minRequests ?? 100)),
+            top: try args.integer(ConfigValues.top) ?? config.top ?? 10, threads: 1,
             insight: try InsightOptions.settings(args, config: config.insight, format: format, rules: rules))
         var now = Int64(Date().timeIntervalSince1970)
         if let text = args.value("now") {
@@ -94,16 +94,16 @@ struct RunJob {
         channels += alerts.channels
         let settings = RunSettings(
             scan: scan, logs: logs, now: now,
-            graceSeconds: Int64(try args.integer("grace", range: 0...86_400) ?? Int(config.graceSeconds ?? 300)),
+            graceSeconds: Int64(try args.integer(ConfigValues.graceSeconds) ?? Int(config.graceSeconds ?? 300)),
             historyHours: Int64(
-                try args.integer("history-hours", range: 1...24 * 366) ?? Int(config.historyHours ?? 48)),
+                try args.integer(ConfigValues.historyHours) ?? Int(config.historyHours ?? 48)),
             // `"alerts": []` in the config, and no --webhook: metrics only, on purpose.
             alertMode: .of(channelKeys: channels.map(\.key), explicitlyNone: config.alerts?.isEmpty == true),
             host: args.value("host") ?? config.host ?? alerts.host)
         var lockWait = config.lockWaitSeconds ?? 30
         if let text = args.value("lock-wait") {
-            guard let value = Double(text), value >= 0, value <= 3600 else {
-                throw CLIError("--lock-wait takes seconds from 0 to 3600, not '\(text)'")
+            guard let value = Double(text), ConfigValues.lockWaitSeconds.accepts(value) else {
+                throw CLIError("--lock-wait \(ConfigValues.lockWaitSeconds.rule(text))")
             }
             lockWait = value
         }
@@ -113,25 +113,33 @@ struct RunJob {
             return fromConfig.map { .init("config \(key)", $0) }
         }
         let lockPath = args.value("lock") ?? config.lock ?? statePath + ".lock"
-        let outputs = [
+        let written = [
             named("out", "report", config.report), named("html", "html", config.html),
             named("prom", "prom", config.prom),
-            .init(args.value("lock") != nil ? "--lock" : config.lock != nil ? "config lock" : "the lock", lockPath),
         ].compactMap { $0 }
-        if let prom = outputs.first(where: { $0.role.hasSuffix("prom") }) {
+        if let prom = written.first(where: { $0.role.hasSuffix("prom") }) {
             try OutputGuard.checkProm(prom.path, role: prom.role)
         }
+        let resolved = try OutputGuard.resolve(written, json: args.flag("json"))
+        let target = { (key: String) in resolved.first { $0.role.hasSuffix(key) }?.target }
+        let outputs =
+            resolved + [
+                .init(args.value("lock") != nil ? "--lock" : config.lock != nil ? "config lock" : "the lock", lockPath)
+            ]
+        let state = OutputGuard.Named(args.value("state") != nil ? "--state" : "config state", statePath)
+        let nginxConf = args.value("nginx-conf") ?? config.format?.nginxConf
         try OutputGuard.check(
             inputs: logs.map { .init("the log", $0) },
             readOnly: [
                 args.value("config").map { .init("the config", $0) },
                 (args.value("rules") ?? config.rules).map { .init("the rules file", $0) },
-                (args.value("nginx-conf") ?? config.format?.nginxConf).map { .init("the nginx config", $0) },
-            ].compactMap { $0 },
-            state: .init(args.value("state") != nil ? "--state" : "config state", statePath), outputs: outputs)
+                nginxConf.map { .init("the nginx config", $0) },
+            ].compactMap { $0 } + OutputGuard.otherReads(nginxConf: nginxConf, channels: channels),
+            state: state, outputs: outputs)
+        try OutputGuard.checkRotation(outputs: [state] + outputs, logs: logs)
         return RunJob(
-            settings: settings, statePath: statePath, reportPath: args.value("out") ?? config.report,
-            htmlPath: args.value("html") ?? config.html, promPath: args.value("prom") ?? config.prom,
+            settings: settings, statePath: statePath, reportPath: target("out") ?? target("report"),
+            htmlPath: target("html"), promPath: target("prom"),
             lockPath: lockPath, lockWait: lockWait, channels: channels,
             delivery: alerts.delivery,
             nginxConf: flagged(args) ? args.value("nginx-conf") : config.format?.nginxConf,

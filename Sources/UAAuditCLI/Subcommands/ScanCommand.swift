@@ -100,24 +100,31 @@ struct ScanCommand {
             console.error("'-' (stdin) can be given only once")
             return .usage
         }
+        let outputs: [OutputGuard.Named]
         do {
             try OutputGuard.checkProm(args.value("prom"), role: "--prom")
+            outputs = try OutputGuard.resolve(
+                [
+                    args.value("out").map { .init("--out", $0) }, args.value("html").map { .init("--html", $0) },
+                    args.value("prom").map { .init("--prom", $0) },
+                ].compactMap { $0 }, json: args.flag("json"))
             try OutputGuard.check(
                 inputs: args.positional.map { .init("the input", $0) },
                 readOnly: [
                     args.value("rules").map { .init("the rules file", $0) },
                     args.value("nginx-conf").map { .init("the nginx config", $0) },
-                ].compactMap { $0 },
-                outputs: [
-                    args.value("out").map { .init("--out", $0) }, args.value("html").map { .init("--html", $0) },
-                    args.value("prom").map { .init("--prom", $0) },
-                ].compactMap { $0 })
+                ].compactMap { $0 }
+                    + OutputGuard.otherReads(nginxConf: args.value("nginx-conf"), channels: alerts.channels),
+                outputs: outputs)
         } catch {
             console.error(error.message)
             return .usage
         }
+        // Where each output goes: a file (links followed) or `-`, stdout.
+        let target = { (role: String) in outputs.first { $0.role == role }?.target }
         // `--out -` is stdout: the report is printed as with --json.
-        let printJSON = args.flag("json") || args.value("out") == "-"
+        let printJSON = args.flag("json") || target("--out") == "-"
+        let stdoutTaken = printJSON || outputs.contains { $0.target == "-" }
 
         let counter = ProgressCounter()
         counter.expect(inputs: args.positional)
@@ -130,7 +137,7 @@ struct ScanCommand {
         let now = Timestamps.now(environment: environment)
         var report = ReportBuilder.build(
             result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now))
-        ReportIdentity.stampScan(&report, configuration: configuration)
+        ReportIdentity.stampScan(&report, configuration: configuration, read: result.sources)
 
         var status = ExitCode.success
         for source in result.sources {
@@ -139,28 +146,31 @@ struct ScanCommand {
                 status = .input
             }
         }
-        if let out = args.value("out"), out != "-",
-            let failed = ReportOutput.write(report, to: out, console: console, untouched: "the previous report is untouched")
+        // No input could be read at all: there is no report to write or show (an empty one
+        // would replace the previous report with zeros); the errors say all there is.
+        let nothingRead = result.sources.allSatisfy { $0.error != nil && $0.lines == 0 }
+        if nothingRead { return status }
+        if let out = target("--out"), out != "-",
+            let failed = ReportOutput.write(
+                report, to: out, console: console, untouched: "the previous report is untouched")
         {
             return failed
         }
-        if let html = args.value("html"),
+        if let html = target("--html"),
             !OutputFile.write(Array(HTMLReport.render(report).utf8), to: html, what: "HTML report", console: console)
         {
             return .output
         }
-        if let prom = args.value("prom") {
+        if let prom = target("--prom") {
             // A scan that could not read an input is not a success: its timestamp is left out.
             let metrics = PrometheusMetrics.scan(
                 report, succeededAt: status == .success ? now : nil, sources: result.sources)
             let text = PrometheusText.render(metrics)
             if !OutputFile.write(Array(text.utf8), to: prom, what: "metrics", console: console) { return .output }
         }
-        // A lone input that could not be read has no summary: its error says all there is.
-        let nothingRead = result.sources.allSatisfy { $0.error != nil && $0.lines == 0 }
         if printJSON {
             if let failed = ReportOutput.print(report, console: console) { return failed }
-        } else if !args.flag("quiet"), !nothingRead {
+        } else if !args.flag("quiet"), !stdoutTaken {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))
         }
@@ -202,8 +212,8 @@ struct ScanCommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         return ScanConfiguration(
             format: format, rules: rules, threshold: threshold,
-            minRequests: Int64(try args.integer("min-requests", range: 0...Int(Int32.max)) ?? 100),
-            top: try args.integer("top", range: 0...10_000) ?? 10,
+            minRequests: Int64(try args.integer(ConfigValues.minRequests) ?? 100),
+            top: try args.integer(ConfigValues.top) ?? 10,
             // More threads than cores would only add memory (each has its own cache and
             // tables; CONTRACTS bounds memory at any thread count): they are not started. The
             // report is the same for every count.

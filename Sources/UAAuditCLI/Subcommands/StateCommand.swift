@@ -50,8 +50,9 @@ struct StateCommand {
                 return .success
             }
             if let action = args.positional.first {
+                let guess = Suggestion.closest(to: action, among: ["show"]).map { "; did you mean '\($0)'?" }
                 console.error(
-                    "unknown state action '\(action)'; did you mean 'show'? usage: uaaudit state show (--state FILE | --config FILE)"
+                    "unknown state action '\(action)'\(guess ?? ";") usage: uaaudit state show (--state FILE | --config FILE)"
                 )
             } else {
                 console.error("usage: uaaudit state show (--state FILE | --config FILE)")

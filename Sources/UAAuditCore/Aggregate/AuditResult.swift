@@ -57,6 +57,9 @@ package struct AuditResult: Sendable {
         package var error: String?
         /// Lines of this input that did not match the format (or were too long).
         package var malformed: Int64 = 0
+        /// A SHA-256 of every byte read, for an input that is not a regular file (stdin, a
+        /// pipe): what tells two such inputs apart in the report's id.
+        package var contentHash: String? = nil
 
         package init(path: String, lines: Int64 = 0, bytes: Int64 = 0, error: String? = nil, malformed: Int64 = 0) {
             self.path = path

@@ -30,6 +30,37 @@ enum SHA256 {
         return Array(digest.prefix(32))
     }
 
+    /// SHA-256 of bytes that arrive piece by piece (stdin, read once): ``update(_:count:)``
+    /// each piece, then ``finish()``.
+    final class Stream: @unchecked Sendable {
+        private let context: OpaquePointer?
+        private var done = false
+
+        init() {
+            context = EVP_MD_CTX_new()
+            precondition(
+                context != nil && EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1, "libcrypto SHA-256 init failed")
+        }
+
+        deinit { EVP_MD_CTX_free(context) }
+
+        func update(_ bytes: UnsafeRawPointer, count: Int) {
+            guard !done, count > 0 else { return }
+            precondition(EVP_DigestUpdate(context, bytes, count) == 1, "libcrypto EVP_DigestUpdate failed")
+        }
+
+        /// The digest of everything given; later updates are ignored.
+        func finish() -> [UInt8] {
+            var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+            var length: UInt32 = 0
+            precondition(
+                EVP_DigestFinal_ex(context, &digest, &length) == 1 && length == 32,
+                "libcrypto EVP_DigestFinal_ex failed")
+            done = true
+            return Array(digest.prefix(32))
+        }
+    }
+
     /// Lower-case hexadecimal.
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")

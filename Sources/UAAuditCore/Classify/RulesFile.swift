@@ -79,6 +79,10 @@ package struct RulesFile: Codable, Equatable, Sendable {
 
     /// Decodes rules-file JSON without compiling it.
     package static func decode(_ bytes: [UInt8], path: String) throws(RulesError) -> RulesFile {
+        // JSONDecoder keeps one of two equal keys in silence: the other rule would be lost.
+        if let duplicate = DuplicateKeys.first(in: bytes) {
+            throw RulesError.invalidJSON(path: path, message: DuplicateKeys.message(duplicate))
+        }
         // A mistyped key ('alert_clas') would otherwise be dropped and its default used.
         if let unknown = ConfigKeys.rulesFile.firstUnknown(in: bytes) {
             throw RulesError.invalidJSON(path: path, message: unknown.description)

@@ -56,11 +56,13 @@ package struct ConfigKeys: Sendable {
     /// key at that place.
     package struct Unknown: Equatable, Sendable, CustomStringConvertible {
         package var path: String
-        package var suggestion: String
+        /// The closest allowed key, when one is close enough to be what was meant.
+        package var suggestion: String?
         package var allowed: [String]
 
         package var description: String {
-            "unknown key '\(path)'; did you mean '\(suggestion)'? (keys there: \(allowed.joined(separator: ", ")))"
+            let guess = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+            return "unknown key '\(path)'\(guess) (keys there: \(allowed.joined(separator: ", ")))"
         }
     }
 
@@ -92,9 +94,10 @@ package struct ConfigKeys: Sendable {
             for key in object.keys.sorted() {
                 let path = place.isEmpty ? key : "\(place).\(key)"
                 guard let inner = known[key] else {
-                    let closest = Suggestion.closest(to: key, among: allowed) ?? ""
+                    let closest = Suggestion.closest(to: key, among: allowed)
                     return Unknown(
-                        path: path, suggestion: place.isEmpty ? closest : "\(place).\(closest)", allowed: allowed)
+                        path: path, suggestion: closest.map { place.isEmpty ? $0 : "\(place).\($0)" },
+                        allowed: allowed)
                 }
                 if let found = inner.firstUnknown(object[key]!, at: path) { return found }
             }

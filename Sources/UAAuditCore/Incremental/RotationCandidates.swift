@@ -23,6 +23,16 @@ package enum RotationCandidates {
         return found.sorted { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
     }
 
+    /// Whether `path` is, or once created would be, taken by ``list(for:)`` for a rotated
+    /// `logPath` (the same directory, the log's name and a rotation suffix): `run` would read
+    /// an output written there as the log's rotated lines.
+    package static func isRotatedSibling(_ path: String, of logPath: String) -> Bool {
+        let (file, log) = (PathIdentity.resolved(path), PathIdentity.resolved(logPath))
+        guard AtomicFile.parentDirectory(of: file) == AtomicFile.parentDirectory(of: log) else { return false }
+        let (name, base) = (AtomicFile.baseName(of: file), AtomicFile.baseName(of: log))
+        return name != base && name.hasPrefix(base) && isRotationSuffix(name.dropFirst(base.count))
+    }
+
     /// `.1`, `.0`, `-20261129`, `-2026112917`, and logrotate `dateformat`s of digit groups
     /// (`-20261129-1764590000`, `-20261129_173000`), with an optional `.gz`.
     static func isRotationSuffix(_ suffix: Substring) -> Bool {

@@ -125,9 +125,17 @@ package struct RunConfig: Codable, Equatable, Sendable {
 
     /// Decodes config JSON (`path` names it in messages).
     package static func decode(_ bytes: [UInt8], path: String) throws(ConfigError) -> RunConfig {
+        // JSONDecoder keeps one of two equal keys in silence: the other setting would be lost.
+        if let duplicate = DuplicateKeys.first(in: bytes) {
+            throw ConfigError(path: path, reason: DuplicateKeys.message(duplicate))
+        }
         // Before decoding: a mistyped key would otherwise be dropped and its default used.
         if let unknown = ConfigKeys.runConfig.firstUnknown(in: bytes) {
             throw ConfigError(path: path, reason: unknown.description)
+        }
+        // Before decoding too: a value the flag would refuse is refused here, with its rule.
+        if let problem = ConfigValues.firstProblem(in: bytes) {
+            throw ConfigError(path: path, reason: problem)
         }
         let config: RunConfig
         do {

@@ -36,10 +36,11 @@ package enum RunEngine {
         var logs: [Report.LogEntry] = []
         var failed: [String] = []
         for log in settings.logs {
-            switch read(log, saved: state.logs[log], worker: worker, configuration: configuration, at: generatedAt) {
+            let key = state.logKey(for: log)
+            switch read(log, saved: state.logs[key], worker: worker, configuration: configuration, at: generatedAt) {
             case .read(let logResult, let plan):
                 merge(logResult, into: &result)
-                state.logs[log] = plan.next
+                state.logs[key] = plan.next
                 state.gaps += plan.gaps
                 logs.append(Report.LogEntry(path: log, readable: true))
             case .failed(let failures, let readable):

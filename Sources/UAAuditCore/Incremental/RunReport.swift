@@ -83,11 +83,12 @@ package enum RunReport {
         // A run report covers the state's hours, not only the bytes this run read: it is
         // known by its content, without generated_at and without what this run happened to
         // read (its sources and which logs it could read), so a run killed and redone gives
-        // the report, and the id, of the run that was never killed.
+        // the report, and the id, of the run that was never killed. Its host and logs are part
+        // of it: two quiet hosts' reports are two reports.
         var content = report
         content.sources = []
         content.logs = nil
-        report.reportID = "run-" + ReportIdentity.contentID(content).dropFirst("content-".count)
+        report.reportID = ReportIdentity.runID(content: content, host: settings.host, logs: settings.logs)
         return report
     }
 }

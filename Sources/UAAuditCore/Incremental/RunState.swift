@@ -42,6 +42,16 @@ package struct RunState: Codable, Equatable, Sendable {
 
     package init() {}
 
+    /// The key of `logs` that `log` continues: `log` itself, else the key spelled otherwise
+    /// for the same file (`access.log` and `$PWD/access.log`, a symlink), by resolved path, so
+    /// that one log is never counted twice under two names. The key stays as first written
+    /// (the state's shape, and its version, do not change).
+    package func logKey(for log: String) -> String {
+        if logs[log] != nil { return log }
+        let resolved = PathIdentity.resolved(log)
+        return logs.keys.sorted().first { PathIdentity.resolved($0) == resolved } ?? log
+    }
+
     /// Where reading of one configured log path stands.
     package struct LogState: Codable, Equatable, Sendable {
         /// The file at the log's path when it was last read.
@@ -218,7 +228,8 @@ extension RunState {
                 var previous: Int64 = 0
                 for checkpoint in tracked.checkpoints ?? [] {
                     guard checkpoint.end > previous, checkpoint.end <= tracked.offset else {
-                        return "\(name): checkpoint end \(checkpoint.end) is not between \(previous) and the offset \(tracked.offset)"
+                        return
+                            "\(name): checkpoint end \(checkpoint.end) is not between \(previous) and the offset \(tracked.offset)"
                     }
                     previous = checkpoint.end
                 }

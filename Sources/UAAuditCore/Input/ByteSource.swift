@@ -28,6 +28,9 @@ package struct FileRangeSource: ByteSource {
 
     package var consumed: Int64 { position - start }
 
+    /// Fed every byte read, when set (stdin: its content is its identity).
+    var hasher: SHA256.Stream? = nil
+
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         var want = buffer.count
         if let end { want = Int(min(Int64(want), max(0, end - position))) }
@@ -38,6 +41,7 @@ package struct FileRangeSource: ByteSource {
                 ? try Syscalls.pread(fd, buffer.baseAddress!, want, position)
                 : try Syscalls.read(fd, buffer.baseAddress!, want)
             position += Int64(n)
+            hasher?.update(buffer.baseAddress!, count: n)
             return n
         } catch {
             throw InputError(path: path, reason: "read failed: \(error.description)", offset: position)

@@ -8,10 +8,12 @@ import Glibc
 ///   file under another name, on another mount or copied, is the same source, and a log and
 ///   the rotated file it became are too. With `offset` and `bytes` it gives the byte range
 ///   the report counted: `[offset, offset + bytes)`.
-/// - A scan report's `report_id` hashes its sources' identities and byte ranges and the
-///   options that shape its counts (format, rules, threshold, minimum, top, line limit,
-///   split-client and drift settings); never `generated_at` or `--threads`. A source
-///   without an identity (stdin) adds a hash of the report's content instead.
+/// - A scan report's `report_id` hashes what tells its sources apart from every other
+///   source (this machine's name and each file's resolved path; for stdin, a hash of all it
+///   read), their identities and byte ranges, and the options that shape its counts (format,
+///   rules, threshold, minimum, top, line limit, split-client and drift settings); never
+///   `generated_at` or `--threads`. So two empty files, or two hosts' quiet logs, are two
+///   reports, not one.
 /// - A merged report's `report_id` hashes the ids it was merged from and its options.
 /// - A report without an id (written before uaaudit gave one) is identified by a hash of
 ///   its content, `generated_at` left out: ``contentID(_:)``.
@@ -35,12 +37,17 @@ package enum ReportIdentity {
 
     /// Gives a scan's report its sources' identities (read from the files now: their first
     /// bytes do not change as a log grows) and its `report_id`.
-    package static func stampScan(_ report: inout Report, configuration: ScanConfiguration) {
+    /// `read` are the scanner's sources, in the report's order (their content hashes).
+    package static func stampScan(
+        _ report: inout Report, configuration: ScanConfiguration, read: [AuditResult.Source],
+        host: String = Syscalls.hostName()
+    ) {
         for i in report.sources.indices {
             report.sources[i].identity = sourceIdentity(path: report.sources[i].path)
             report.sources[i].offset = 0
         }
-        report.reportID = scanID(report, configuration: configuration)
+        let contents = report.sources.indices.map { i in i < read.count ? read[i].contentHash : nil }
+        report.reportID = scanID(report, configuration: configuration, contents: contents, host: host)
     }
 
     /// What a scan report's id is a hash of.
@@ -50,7 +57,13 @@ package enum ReportIdentity {
             var offset: Int64
             var bytes: Int64
             var lines: Int64
+            /// The resolved path of a file; nil for stdin.
+            var path: String?
+            /// A hash of all that was read, for stdin or a pipe.
+            var content: String?
         }
+        /// The machine the files were read on.
+        var host: String
         var sources: [Source]
         var format: Report.FormatEntry
         var rules: RulesSummary
@@ -70,20 +83,38 @@ package enum ReportIdentity {
         var content: String?
     }
 
-    package static func scanID(_ report: Report, configuration: ScanConfiguration) -> String {
+    package static func scanID(
+        _ report: Report, configuration: ScanConfiguration, contents: [String?], host: String
+    ) -> String {
         let insight = configuration.insight
-        let sources = report.sources.map {
-            ScanBasis.Source(identity: $0.identity, offset: $0.offset ?? 0, bytes: $0.bytes, lines: $0.lines)
+        let sources = report.sources.enumerated().map { i, source in
+            ScanBasis.Source(
+                identity: source.identity, offset: source.offset ?? 0, bytes: source.bytes, lines: source.lines,
+                path: source.path == "-" ? nil : PathIdentity.resolved(source.path),
+                content: i < contents.count ? contents[i] : nil)
         }
         let basis = ScanBasis(
-            sources: sources, format: report.format, rules: report.rules,
+            host: host, sources: sources, format: report.format, rules: report.rules,
             threshold: "\(configuration.threshold.numerator)/\(configuration.threshold.denominator)",
             minRequests: configuration.minRequests, top: configuration.top, maxLineBytes: configuration.maxLineBytes,
             sampleLimit: configuration.sampleLimit, clientKey: insight.clientKey, appClasses: insight.appClasses,
             showClientKeys: insight.showClientKeys, maxClients: insight.maxClients,
             baselineHours: insight.baselineHours, newFamilyShare: insight.newFamilyShare, shareDrop: insight.shareDrop,
-            content: sources.contains { $0.identity == nil } ? contentID(report) : nil)
+            content: sources.contains { $0.path == nil && $0.content == nil } ? contentID(report) : nil)
         return "scan-" + digest(encoded(basis))
+    }
+
+    /// What a run report's id is a hash of: its content (without what this run happened to
+    /// read), its host and its configured logs' resolved paths.
+    struct RunBasis: Encodable {
+        var content: String
+        var host: String
+        var logs: [String]
+    }
+
+    package static func runID(content: Report, host: String, logs: [String]) -> String {
+        "run-"
+            + digest(encoded(RunBasis(content: contentID(content), host: host, logs: logs.map(PathIdentity.resolved))))
     }
 
     /// What a merged report's id is a hash of.

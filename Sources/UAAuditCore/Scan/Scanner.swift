@@ -61,6 +61,14 @@ package final class Scanner {
         var magic = [UInt8](repeating: 0, count: 2)
         var sniffed = 0
         var base = FileRangeSource(fd: fd, path: path, seekable: regular)
+        // What is not a regular file is read once, and known by a hash of what was read.
+        let hasher = regular ? nil : SHA256.Stream()
+        base.hasher = hasher
+        defer {
+            if let hasher, !result.sources.isEmpty {
+                result.sources[result.sources.count - 1].contentHash = SHA256.hex(hasher.finish())
+            }
+        }
         do {
             while sniffed < 2 {
                 let n = try Scanner.read(&base, into: &magic, from: sniffed)

@@ -37,7 +37,17 @@ package enum AtomicFile {
         let path: String
         let fd: Int32
 
-        init(target: String, mode: mode_t) throws(SystemError) {
+        init(target given: String, mode: mode_t) throws(SystemError) {
+            // The rename replaces the file a symbolic link leads to, never the link; what is
+            // no regular file (stdout, a device, a directory) is refused, never replaced.
+            let target: String
+            switch Result(catching: { () throws(OutputPath.Problem) in try OutputPath.resolve(given) }) {
+            case .success(.file(let path)): target = path
+            case .success(.standardOutput): throw SystemError(errno: EINVAL, call: "rename")
+            case .failure(.notARegularFile(let kind, _)):
+                throw SystemError(errno: kind == .directory ? EISDIR : EINVAL, call: "rename")
+            case .failure(.tooManyLinks): throw SystemError(errno: ELOOP, call: "rename")
+            }
             self.target = target
             directory = AtomicFile.parentDirectory(of: target)
             let prefix = ".\(AtomicFile.baseName(of: target)).tmp."

@@ -7,13 +7,23 @@ package enum PathIdentity: Hashable, Sendable {
 
     package static func of(_ path: String) -> PathIdentity {
         if let status = try? Syscalls.status(path) { return .file(device: status.device, inode: status.inode) }
+        return .path(lexicallyResolved(path))
+    }
+
+    /// The path's real path (symlinks resolved) where it exists, else the real path of its
+    /// directory plus its name, else the path as given.
+    package static func resolved(_ path: String) -> String {
+        Syscalls.realPath(path) ?? lexicallyResolved(path)
+    }
+
+    private static func lexicallyResolved(_ path: String) -> String {
         var directory = "."
         var name = path
         if let slash = path.lastIndex(of: "/") {
             directory = slash == path.startIndex ? "/" : String(path[..<slash])
             name = String(path[path.index(after: slash)...])
         }
-        guard let resolved = Syscalls.realPath(directory) else { return .path(path) }
-        return .path(resolved == "/" ? "/" + name : resolved + "/" + name)
+        guard let resolved = Syscalls.realPath(directory) else { return path }
+        return resolved == "/" ? "/" + name : resolved + "/" + name
     }
 }

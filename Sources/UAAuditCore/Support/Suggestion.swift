@@ -2,16 +2,24 @@
 package enum Suggestion {
     /// The word of `candidates` with the fewest edits from `word` (``distance(_:_:)``); of
     /// those, the one sharing the longest start with it (`lnit`: `lint` rather than `init`),
-    /// then the first given. Nil when there are no candidates.
+    /// then the first given. Nil when no candidate is close enough to be a typo of it
+    /// (``isClose(_:to:)``): `foo` suggests no command, `_comment` no config key.
     package static func closest(to word: String, among candidates: [String]) -> String? {
         var best: (word: String, distance: Int, prefix: Int)?
-        for candidate in candidates {
+        for candidate in candidates where isClose(word, to: candidate) {
             let d = distance(word, candidate)
             let p = commonPrefix(word, candidate)
             if let b = best, d > b.distance || (d == b.distance && p <= b.prefix) { continue }
             best = (candidate, d, p)
         }
         return best?.word
+    }
+
+    /// Whether `word` may be a typo of `candidate`: at most 2 edits, and at most one edit per
+    /// 3 characters of the longer word (`jsn` for `json`, not `foo` for `run`).
+    package static func isClose(_ word: String, to candidate: String) -> Bool {
+        let d = distance(word, candidate)
+        return d <= 2 && d * 3 <= max(word.count, candidate.count)
     }
 
     /// The edit distance between `a` and `b`, by characters, ignoring case: insertions,

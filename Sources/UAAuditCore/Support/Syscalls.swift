@@ -173,6 +173,30 @@ package enum Syscalls {
         return FileStatus(st)
     }
 
+    /// The kind of file at `path` (lstat(2) unless `followingLinks`); nil when it does not exist.
+    package static func fileKind(_ path: String, followingLinks: Bool) -> FileKind? {
+        var st = Glibc.stat()
+        guard (followingLinks ? stat(path, &st) : lstat(path, &st)) == 0 else { return nil }
+        switch st.st_mode & S_IFMT {
+        case S_IFLNK: return .symbolicLink
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        case S_IFIFO: return .fifo
+        case S_IFSOCK: return .socket
+        case S_IFCHR: return .characterDevice
+        case S_IFBLK: return .blockDevice
+        default: return .other
+        }
+    }
+
+    /// A symbolic link's target as written; nil when `path` is no link.
+    package static func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let n = readlink(path, &buffer, 4096)
+        guard n >= 0 else { return nil }
+        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     package static func fstatus(_ fd: Int32) throws(SystemError) -> FileStatus {
         var st = Glibc.stat()
         if Glibc.fstat(fd, &st) != 0 { throw SystemError(errno: errno, call: "fstat") }
@@ -279,6 +303,18 @@ package enum GroupReadAccess: Equatable, Sendable {
 }
 
 /// The parts of stat(2) uaaudit uses.
+/// What kind of file a path names, as messages say it.
+package enum FileKind: String, Sendable, Equatable {
+    case regular = "a regular file"
+    case symbolicLink = "a symbolic link"
+    case directory = "a directory"
+    case fifo = "a FIFO"
+    case socket = "a socket"
+    case characterDevice = "a character device"
+    case blockDevice = "a block device"
+    case other = "not a regular file"
+}
+
 package struct FileStatus: Sendable, Equatable {
     package let device: UInt64
     package let inode: UInt64

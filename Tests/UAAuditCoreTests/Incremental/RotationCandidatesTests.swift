@@ -33,4 +33,19 @@ import Testing
             ])
         #expect(found.map(\.compressed) == [false, true, false])
     }
+
+    @Test func anOutputNamedLikeARotatedLogIsASibling() throws {
+        let dir = try TempDirectory()
+        let log = dir.path("access.log")
+        for name in [
+            "access.log.1", "access.log.0", "access.log-20261129", "access.log.3.gz", "access.log-2026112917.gz",
+        ] {
+            #expect(RotationCandidates.isRotatedSibling(dir.path(name), of: log), "\(name)")
+        }
+        for name in ["access.log", "access.log.json", "access.log-8080", "report.json", "access.log.lock"] {
+            #expect(!RotationCandidates.isRotatedSibling(dir.path(name), of: log), "\(name)")
+        }
+        let other = try TempDirectory()
+        #expect(!RotationCandidates.isRotatedSibling(other.path("access.log.1"), of: log))
+    }
 }

@@ -113,4 +113,14 @@ import Testing
                     kinds: [.share]))
         #expect(state.alerts.hours.values.allSatisfy { $0.id.count == 16 })
     }
+
+    @Test func aLogIsFoundUnderAnotherSpellingOfItsPath() throws {
+        let dir = try TempDirectory()
+        try dir.write("access.log", [])
+        var state = RunState()
+        state.logs[dir.path("access.log")] = RunState.LogState()
+        #expect(state.logKey(for: dir.path("access.log")) == dir.path("access.log"))
+        #expect(state.logKey(for: dir.path("./access.log")) == dir.path("access.log"))
+        #expect(state.logKey(for: dir.path("other.log")) == dir.path("other.log"))
+    }
 }

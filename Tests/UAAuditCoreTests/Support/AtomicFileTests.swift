@@ -14,6 +14,20 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["state.json"])
     }
 
+    @Test func aLinkIsFollowedAndKeptAndNoDeviceIsReplaced() throws {
+        let dir = try TempDirectory()
+        try FileManager.default.createSymbolicLink(atPath: dir.path("link"), withDestinationPath: "real")
+        try AtomicFile.write(Array("x".utf8), to: dir.path("link"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir.path("link")) == "real")
+        #expect(try String(contentsOfFile: dir.path("real"), encoding: .utf8) == "x")
+        // Scratch stand-ins only: a regression must never replace the machine's /dev files.
+        #expect(mkfifo(dir.path("fifo"), 0o644) == 0)
+        #expect(throws: SystemError(errno: EINVAL, call: "rename")) { try AtomicFile.write([], to: dir.path("fifo")) }
+        try FileManager.default.createSymbolicLink(atPath: dir.path("out"), withDestinationPath: "/proc/self/fd/1")
+        #expect(throws: SystemError(errno: EINVAL, call: "rename")) { try AtomicFile.write([], to: dir.path("out")) }
+        #expect(throws: SystemError(errno: EISDIR, call: "rename")) { try AtomicFile.write([], to: dir.url.path) }
+    }
+
     @Test func removesTempsOfDeadWritersAndKeepsThoseOfLiveOnes() throws {
         let dir = try TempDirectory()
         // A pid that has certainly exited: a child we started and waited for.

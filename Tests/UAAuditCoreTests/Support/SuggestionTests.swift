@@ -12,6 +12,24 @@ import Testing
         #expect(Suggestion.closest(to: word, among: words) == closest)
     }
 
+    @Test(arguments: [
+        ("foo", ["scan", "run", "merge", "help"]), ("state", ["escape", "json", "out"]),
+        ("_comment", ["format", "host", "alerts", "version"]), ("x", ["q"]), ("abcdef", ["ghijkl"]),
+    ])
+    func suggestsNothingForAWordTooFarFromEveryCandidate(word: String, candidates: [String]) {
+        #expect(Suggestion.closest(to: word, among: candidates) == nil)
+    }
+
+    @Test func aTypoIsAtMostTwoEditsAndOneEditPerThreeCharacters() {
+        #expect(Suggestion.isClose("jsn", to: "json"))
+        #expect(Suggestion.isClose("scna", to: "scan"))
+        #expect(Suggestion.isClose("baseline_hour", to: "baseline_hours"))
+        #expect(Suggestion.isClose("tresholds", to: "threshold"))
+        #expect(!Suggestion.isClose("foo", to: "run"))
+        #expect(!Suggestion.isClose("ab", to: "cd"))
+        #expect(!Suggestion.isClose("thresh", to: "threshold"))
+    }
+
     @Test func distanceCountsEdits() {
         #expect(Suggestion.distance("", "abc") == 3)
         #expect(Suggestion.distance("kitten", "sitting") == 3)

@@ -371,7 +371,7 @@ extension GuardRailReviewTests {
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("s.json"))))
                 as? [String: Any])
         #expect((state["logs"] as? [String: Any]).map { Array($0.keys) } == ["access.log"])
-        #expect(state["version"] as? Int == 1)
+        #expect(state["version"] as? Int == 2)
     }
 }
 

@@ -25,7 +25,7 @@ import Testing
     }
 
     static let errors: [([String], String)] = [
-        (["--nope"], "unknown option --nope; did you mean --out? see --help"),
+        (["--nope"], "unknown option --nope; see --help"),
         (["--jsn"], "unknown option --jsn; did you mean --json? see --help"),
         (["--thread=2"], "unknown option --thread; did you mean --threads? see --help"),
         (["-x"], "unknown option -x; see --help"),

@@ -49,6 +49,31 @@ package struct AlertDispatcher: Sendable {
         }
     }
 
+    /// `notification` cut into messages that each fit the channel's size limit whole, in hour
+    /// order, each hour in exactly one: a backlog too long for one chat message goes out as
+    /// several in the same run instead of one that leaves hours out. A channel that cannot be
+    /// resolved, or a format without a limit, gets one message.
+    package func batches(of notification: AlertNotification, for channel: AlertChannel) -> [AlertNotification] {
+        guard let resolved = try? channel.resolve(environment: environment) else { return [notification] }
+        let format = resolved.kind.format
+        var batches: [AlertNotification] = []
+        var rest = notification.hours[...]
+        while !rest.isEmpty {
+            var count = rest.count
+            while true {
+                let candidate = notification.with(hours: Array(rest.prefix(count)))
+                guard let request = try? format.request(for: candidate, to: resolved, now: clock()),
+                    let carried = request.hoursCarried, carried < count
+                else { break }
+                count = max(1, carried)
+                if carried <= 1 { break }
+            }
+            batches.append(notification.with(hours: Array(rest.prefix(count))))
+            rest = rest.dropFirst(count)
+        }
+        return batches.isEmpty ? [notification] : batches
+    }
+
     /// Where a 3xx points, resolved against the request's URL and masked.
     func redirectTarget(_ response: HTTPResponse, of request: HTTPRequest) -> String? {
         guard let location = response.headers["location"] else { return nil }

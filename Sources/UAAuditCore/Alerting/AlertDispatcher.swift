@@ -104,9 +104,11 @@ package struct AlertDispatcher: Sendable {
             case .success(let response) where (300..<400).contains(response.status):
                 outcome = .fail(.redirect(status: response.status, location: redirectTarget(response, of: request)))
             case .success(let response):
-                // The request's own URL may carry more secrets than the channel's (DingTalk's
-                // timestamp and sign): an answer that echoes them is scrubbed of them too.
-                outcome = format.outcome(of: response, channel: channel.adding(secretsOf: request.url))
+                // The request may carry more secrets than the channel's (DingTalk's timestamp
+                // and sign in the URL, Feishu's in the body): an answer that echoes them is
+                // scrubbed of them too.
+                outcome = format.outcome(
+                    of: response, channel: channel.adding(secretsOf: request.url, extra: request.bodySecrets))
             case .failure(.timeout): outcome = .retry(.timeout(seconds: options.timeout), retryAfter: nil)
             case .failure(.connection(let reason)): outcome = .retry(.connection(reason), retryAfter: nil)
             case .failure(.permanent(let reason)): outcome = .fail(.connection(reason))

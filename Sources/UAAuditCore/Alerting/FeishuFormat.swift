@@ -39,6 +39,7 @@ struct FeishuFormat: ChannelFormat {
         body.content.text = text
         var request = HTTPRequest(url: channel.url, body: try AlertJSON.encode(body))
         request.hoursCarried = carried
+        request.bodySecrets = [skeleton.timestamp, skeleton.sign].compactMap { $0 }
         return request
     }
 

@@ -84,7 +84,7 @@ import WebhookReceiver
         #expect(result.status == 4)
         #expect(
             result.out == "not delivered to generic \(Redaction.url(url)) (1 attempt): "
-                + "HTTP 403: denied for /***/*** with key=*** and user ***:***; go away\n")
+                + "HTTP 403: denied for *** with *** and user ***:***; go away\n")
         for secret in ["abcdefghijklmnopqrstuvwx", "k9Z", "pw7", "bob"] {
             #expect(!result.out.contains(secret) && !result.stderr.contains(secret), "\(secret)")
         }

@@ -7,8 +7,9 @@ import UAAuditCore
 /// the next run does the same work again; an hour is sent twice only if the process is killed
 /// between the receiver's answer and the commit (its id, the same in both messages, lets the
 /// receiver drop the copy). SIGTERM or SIGINT before delivery stops without committing; once
-/// delivery has begun, the run stops after the channel being sent to and commits what was
-/// delivered, so nothing delivered is sent again.
+/// delivery has begun, the attempt in flight finishes (bounded by its timeout; a second signal
+/// aborts it), no retry or backoff wait follows, and the run commits what was delivered, so
+/// nothing delivered is sent again.
 struct RunExecution {
     let job: RunJob
     let console: Console
@@ -160,7 +161,7 @@ struct RunExecution {
     /// Sends the pending hours to the channels configured now (``LedgerDelivery``) and says
     /// what became of each message.
     private func deliver(_ state: inout RunState, report: Report, stop: StopSignals) -> LedgerDelivery.Outcome {
-        let dispatcher = AlertDispatcher(options: job.delivery, environment: environment)
+        let dispatcher = AlertDispatcher(options: job.delivery, environment: environment, stop: stop.delivery)
         let outcome = LedgerDelivery.deliver(
             &state.alerts, report: report, host: job.settings.host, channels: job.channels,
             mode: job.settings.alertMode, dispatcher: dispatcher, at: report.generatedAt,

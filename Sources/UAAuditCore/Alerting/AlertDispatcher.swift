@@ -13,26 +13,43 @@ package struct AlertDispatcher: Sendable {
     let transport: any HTTPTransport
     let clock: @Sendable () -> Date
     let sleep: @Sendable (Double) -> Void
+    /// Asked before each retry and during waits and attempts (``DeliveryStop``).
+    let stop: DeliveryStop
 
-    /// `environment` is where `url_env` and `secret_env` are looked up.
+    /// `environment` is where `url_env` and `secret_env` are looked up. Once `stop` is
+    /// requested, the attempt in flight is the last (a second request aborts it) and a wait
+    /// before a retry ends at once.
     package init(
         options: DeliveryOptions = DeliveryOptions(), environment: [String: String],
-        transport: any HTTPTransport = WebhookTransport()
+        transport: any HTTPTransport = WebhookTransport(), stop: DeliveryStop = .never
     ) {
         self.init(
             options: options, environment: environment, transport: transport, clock: { Date() },
-            sleep: { seconds in if seconds > 0 { Thread.sleep(forTimeInterval: seconds) } })
+            sleep: { seconds in Self.pause(seconds, unless: stop) }, stop: stop)
     }
 
     init(
         options: DeliveryOptions, environment: [String: String], transport: any HTTPTransport,
-        clock: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (Double) -> Void
+        clock: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (Double) -> Void,
+        stop: DeliveryStop = .never
     ) {
         self.options = options
         self.environment = environment
         self.transport = transport
         self.clock = clock
         self.sleep = sleep
+        self.stop = stop
+    }
+
+    /// Sleeps `seconds`, in slices of ``DeliveryStop/pollInterval``, ending early once `stop`
+    /// is requested.
+    static func pause(_ seconds: Double, unless stop: DeliveryStop) {
+        let end = Date().addingTimeInterval(seconds)
+        while !stop.requested {
+            let left = end.timeIntervalSinceNow
+            if left <= 0 { return }
+            Thread.sleep(forTimeInterval: min(left, DeliveryStop.pollInterval))
+        }
     }
 
     /// One result per channel, in the order of `channels`. A channel that cannot be resolved
@@ -100,7 +117,10 @@ package struct AlertDispatcher: Sendable {
             request.headers["User-Agent"] = options.userAgent
             attempts += 1
             let outcome: AttemptOutcome
-            switch transport.send(request, timeout: options.timeout) {
+            let stop = self.stop
+            switch transport.send(request, timeout: options.timeout, abort: { stop.aborted }) {
+            case .failure(.aborted):
+                return result(.connection("attempt aborted by a second stop signal"))
             case .success(let response) where (300..<400).contains(response.status):
                 outcome = .fail(.redirect(status: response.status, location: redirectTarget(response, of: request)))
             case .success(let response):
@@ -119,8 +139,10 @@ package struct AlertDispatcher: Sendable {
             case .fail(let failure):
                 return result(failure)
             case .retry(let failure, let retryAfter):
-                if attempts > options.retries { return result(failure) }
+                // Stopping: the attempt just made was the last, and no wait either.
+                if attempts > options.retries || stop.requested { return result(failure) }
                 sleep(options.wait(beforeRetry: attempts, retryAfter: retryAfter))
+                if stop.requested { return result(failure) }
             }
         }
     }

@@ -257,4 +257,45 @@ import WebhookReceiver
         #expect(result.delivered && result.attempts == 5)
         #expect(waits.list.withLock { $0 } == [1, 7, 4, 30])
     }
+
+    /// Answers 503 with `Retry-After: 30` and counts the attempts.
+    final class Unavailable: HTTPTransport {
+        let count = Mutex(0)
+        func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError> {
+            count.withLock { $0 += 1 }
+            return .success(HTTPResponse(status: 503, headers: ["Retry-After": "30"]))
+        }
+    }
+
+    /// A stop requested during an attempt: that attempt is the last, with no wait and no retry.
+    @Test func aStopDuringAnAttemptEndsTheChannelAfterIt() throws {
+        let transport = Unavailable()
+        let waits = Mutex<[Double]>([])
+        let dispatcher = AlertDispatcher(
+            options: DeliveryOptions(retries: 5, backoff: 1, maxWait: 30), environment: [:], transport: transport,
+            clock: { AlertFixtures.now }, sleep: { seconds in waits.withLock { $0.append(seconds) } },
+            stop: DeliveryStop { transport.count.withLock { $0 } >= 1 ? 1 : 0 })
+        let result = dispatcher.deliver(
+            try AlertFixtures.notification(), to: try AlertFixtures.channel(#"{"kind": "generic", "url": "http://h/"}"#))
+        #expect(!result.delivered && result.attempts == 1)
+        #expect(result.failure == .http(status: 503, body: ""))
+        #expect(transport.count.withLock { $0 } == 1)
+        #expect(waits.withLock { $0 } == [])
+    }
+
+    /// A stop that comes during a `Retry-After: 30` wait ends the wait within a poll interval,
+    /// and no retry follows.
+    @Test func aStopCutsTheWaitBeforeARetryShort() throws {
+        let transport = Unavailable()
+        let started = Date()
+        let dispatcher = AlertDispatcher(
+            options: DeliveryOptions(retries: 5, backoff: 1, maxWait: 30), environment: [:], transport: transport,
+            stop: DeliveryStop { Date().timeIntervalSince(started) >= 0.3 ? 1 : 0 })
+        let result = dispatcher.deliver(
+            try AlertFixtures.notification(), to: try AlertFixtures.channel(#"{"kind": "generic", "url": "http://h/"}"#))
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(!result.delivered && result.attempts == 1)
+        #expect(transport.count.withLock { $0 } == 1)
+        #expect(elapsed >= 0.3 && elapsed < 0.6, "\(elapsed) s")
+    }
 }

@@ -52,7 +52,7 @@ struct RunExecution {
         let outcome = RunEngine.run(job.settings, state: saved, generatedAt: generatedAt)
         summary.read(outcome, saved: saved, generatedAt: generatedAt)
         CrashPoint.here("after-compute")
-        if let signal = stop.caught { return stopped(signal) }
+        if let signal = stop.caught { stopped(signal, summary) }
 
         if let path = job.reportPath, path != "-",
             let failed = ReportOutput.write(
@@ -65,7 +65,7 @@ struct RunExecution {
             guard OutputFile.write(html, to: path, what: "HTML report", console: console) else { return .output }
         }
         CrashPoint.here("after-report")
-        if let signal = stop.caught { return stopped(signal) }
+        if let signal = stop.caught { stopped(signal, summary) }
 
         // A log in the wrong format: nothing is committed (and nothing sent), so that once the
         // format is fixed the next run reads those lines again instead of losing them.
@@ -125,7 +125,7 @@ struct RunExecution {
             console.error(
                 "stopped by signal \(signal) during delivery; what was delivered is committed, the other hours stay pending"
             )
-            exit(128 + signal)
+            exitStopped(signal, summary)
         }
         for error in outcome.errors { console.error("\(error); that log was not advanced and will be read again") }
         for gap in outcome.report.gaps ?? [] where gap.detectedAt == generatedAt {
@@ -178,8 +178,15 @@ struct RunExecution {
         return outcome
     }
 
-    private func stopped(_ signal: Int32) -> ExitCode {
+    private func stopped(_ signal: Int32, _ summary: Heartbeat) -> Never {
         console.error("stopped by signal \(signal) before committing; the next run redoes this one")
+        exitStopped(signal, summary)
+    }
+
+    /// Exits 128 + `signal` (the status a shell shows for a process the signal ended), after
+    /// the heartbeat line: a supervisor watching it sees the stopped runs too.
+    private func exitStopped(_ signal: Int32, _ summary: Heartbeat) -> Never {
+        if heartbeat { console.note(summary.line(status: 128 + signal)) }
         exit(128 + signal)
     }
 }

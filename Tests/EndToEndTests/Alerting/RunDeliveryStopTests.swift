@@ -128,4 +128,27 @@ import WebhookReceiver
                 "stopped by signal 15 during delivery; what was delivered is committed, the other hours stay pending"))
         #expect(try h.ledgerHours("pending") == [Self.h10])
     }
+
+    /// `--heartbeat` prints its line, with the exit status, when a signal stops the run too:
+    /// before the commit (nothing sent) and during delivery (what was sent is counted).
+    @Test(arguments: [
+        ("after-report", "alerts sent 0, alerts pending 1"),
+        ("after-channel", "alerts sent 1, alerts pending 0"),
+    ])
+    func aStoppedRunPrintsItsHeartbeat(point: String, alerts: String) throws {
+        let receiver = try WebhookReceiver(routes: ["/a": [Reply(status: 200)]])
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 30, cls: "inconsistent")
+        let result = try h.run(
+            now: "2026-11-29T11:06:00Z",
+            extra: ["--heartbeat", "--webhook", "\(receiver.baseURL)/a", "--webhook-kind", "generic"],
+            environment: ["UAAUDIT_TEST_SIGNAL_AT": point])
+        #expect(result.status == 143)
+        let beats = result.stderr.split(separator: "\n").filter { $0.contains("run: lines") }
+        #expect(
+            beats == [
+                "uaaudit: run: lines 152, malformed 0, hours closed 1, \(alerts), gaps 0, exit 143"
+            ])
+    }
 }

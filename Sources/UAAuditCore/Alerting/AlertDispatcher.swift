@@ -66,6 +66,18 @@ package struct AlertDispatcher: Sendable {
         }
     }
 
+    /// The Base64 `user:password` of a URL with credentials (`https://user:pass@host/…`),
+    /// percent-decoded, for an `Authorization: Basic` header; nil without a user. The header is
+    /// never shown: the URL is masked and an answer that echoes the token is scrubbed of it.
+    static func basicCredentials(of url: URL) -> String? {
+        guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let user = parts.percentEncodedUser, !user.isEmpty
+        else { return nil }
+        let password = parts.percentEncodedPassword ?? ""
+        let plain = (user.removingPercentEncoding ?? user) + ":" + (password.removingPercentEncoding ?? password)
+        return Data(plain.utf8).base64EncodedString()
+    }
+
     /// `notification` cut into messages that each fit the channel's size limit whole, in hour
     /// order, each hour in exactly one: a backlog too long for one chat message goes out as
     /// several in the same run instead of one that leaves hours out. A channel that cannot be
@@ -115,6 +127,8 @@ package struct AlertDispatcher: Sendable {
                 return result(error)
             }
             request.headers["User-Agent"] = options.userAgent
+            let credentials = Self.basicCredentials(of: request.url)
+            if let credentials { request.headers["Authorization"] = "Basic " + credentials }
             attempts += 1
             let outcome: AttemptOutcome
             let stop = self.stop
@@ -128,7 +142,9 @@ package struct AlertDispatcher: Sendable {
                 // and sign in the URL, Feishu's in the body): an answer that echoes them is
                 // scrubbed of them too.
                 outcome = format.outcome(
-                    of: response, channel: channel.adding(secretsOf: request.url, extra: request.bodySecrets))
+                    of: response,
+                    channel: channel.adding(
+                        secretsOf: request.url, extra: request.bodySecrets + (credentials.map { [$0] } ?? [])))
             case .failure(.timeout): outcome = .retry(.timeout(seconds: options.timeout), retryAfter: nil)
             case .failure(.connection(let reason)): outcome = .retry(.connection(reason), retryAfter: nil)
             case .failure(.permanent(let reason)): outcome = .fail(.connection(reason))

@@ -298,4 +298,21 @@ import WebhookReceiver
         #expect(transport.count.withLock { $0 } == 1)
         #expect(elapsed >= 0.3 && elapsed < 0.6, "\(elapsed) s")
     }
+
+    /// Credentials in the URL go as `Authorization: Basic` (percent-decoded), and no answer
+    /// or message shows them, the Base64 token included.
+    @Test func urlCredentialsAreSentAsBasicAuthorizationAndNeverShown() throws {
+        let receiver = try WebhookReceiver(routes: [
+            "/hook": [Reply(status: 401, body: "bad Basic dXNlcjpwQHNzOnc= for user pa")]
+        ])
+        let url = receiver.baseURL.replacingOccurrences(of: "http://", with: "http://user:p%40ss:w@") + "/hook"
+        let dispatcher = AlertDispatcher(options: Self.fast, environment: [:])
+        let result = dispatcher.deliver(
+            try AlertFixtures.notification(), to: [AlertChannel(kind: .generic, url: .literal(url))])[0]
+        let requests = try receiver.requests()
+        #expect(requests.map { $0.headers["authorization"] } == ["Basic dXNlcjpwQHNzOnc="])
+        #expect(Data(base64Encoded: "dXNlcjpwQHNzOnc=") == Data("user:p@ss:w".utf8))
+        #expect(result.failure == .http(status: 401, body: "bad Basic *** for *** pa"))
+        #expect(result.channel == "generic \(Redaction.url(url))")
+    }
 }

@@ -89,4 +89,14 @@ import WebhookReceiver
             #expect(!result.out.contains(secret) && !result.stderr.contains(secret), "\(secret)")
         }
     }
+
+    /// `100 Continue` and `102 Processing` before the final 200 are skipped: delivered, once.
+    @Test func interimAnswersBeforeTheFinalOneAreSkipped() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200, interim: [100, 102])]])
+        let url = receiver.baseURL + "/hook"
+        let result = try Tool.run(["alert", "test", "--webhook", url, "--webhook-kind", "generic"])
+        #expect(result.status == 0)
+        #expect(result.out == "delivered to generic \(Redaction.url(url)) (1 attempt)\n")
+        #expect(try receiver.requests().count == 1)
+    }
 }

@@ -91,7 +91,7 @@ import WebhookReceiver
         let shown = try Tool.run(["state", "show", "--state", h.state])
         #expect(
             shown.out.contains(
-                "last error: not delivered to generic \(Redaction.url(url)) (1 attempt): HTTP 500: no route /***/*** for k=***, user ***:***\n"
+                "last error: not delivered to generic \(Redaction.url(url)) (1 attempt): HTTP 500: no route *** for ***, user ***:***\n"
             ))
         for text in [run.stderr, run.out, state, shown.out, try String(contentsOfFile: h.report, encoding: .utf8)] {
             for secret in ["abcdefghijklmnopqrstuvwx", "q7x", "zz9", "ann"] {

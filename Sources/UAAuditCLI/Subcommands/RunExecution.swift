@@ -94,6 +94,9 @@ struct RunExecution {
         summary.alertsSent = pendingBefore.subtracting(state.alerts.pending).count
         summary.alertsPending = state.alerts.pending.count
         CrashPoint.here("after-deliver")
+        if !quiet, job.settings.alertMode == .unconfigured, !state.alerts.pending.isEmpty {
+            console.error(AlertLedger.unconfiguredNotice(pending: state.alerts.pending.count))
+        }
         for hour in outcome.expiredAlerts {
             console.error(
                 "the breached hour \(hour) was pending for longer than uaaudit keeps it (2 × history_hours) and is dropped unsent"

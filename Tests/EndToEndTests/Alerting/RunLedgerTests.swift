@@ -43,6 +43,26 @@ import WebhookReceiver
         #expect(try hoursSent(receiver, path: "/hook") == [Self.h10])
     }
 
+    /// A run with no channel says on stderr how many breached hours wait and how to send them
+    /// (or to say there is no channel on purpose); with --quiet it says nothing.
+    @Test func aRunWithoutAChannelSaysTheHoursWaitForOne() throws {
+        let h = try RunHarness()
+        try breach(h)
+        let args = [
+            "run", "--state", h.state, "--out", h.report, "--now", "2026-11-29T11:06:00Z", "--host", "test-host", h.log,
+        ]
+        let loud = try Tool.run(args)
+        #expect(loud.status == 0)
+        #expect(
+            loud.stderr
+                == "uaaudit: 1 breached hour waits for an alert channel: give --webhook URL (or an \"alerts\" list in the config) to send it, or \"alerts\": [] in the config for metrics only\n"
+        )
+        #expect(AlertLedger.unconfiguredNotice(pending: 3).hasPrefix("3 breached hours wait for an alert channel: "))
+        let quiet = try Tool.run(["run", "-q"] + args.dropFirst())
+        #expect(quiet.status == 0)
+        #expect(quiet.stderr == "")
+    }
+
     @Test func aCorrectedChannelURLGetsTheHourThatTheWrongOneRefused() throws {
         let receiver = try WebhookReceiver(routes: ["/wrong": [Reply(status: 404)], "/right": [Reply(status: 200)]])
         let h = try RunHarness()
@@ -52,7 +72,7 @@ import WebhookReceiver
         #expect(first.status == 4)
         #expect(
             first.stderr
-                == "uaaudit: hours \(Self.h10): not delivered to generic \(Redaction.url(receiver.baseURL + "/wrong")) (1 attempt): HTTP 404; kept for the next run\n"
+                == "uaaudit: hours \(Self.h10): not delivered to generic \(Redaction.url(receiver.baseURL + "/wrong")) (1 attempt): HTTP 404 (check the URL: the service does not know this webhook); kept for the next run\n"
         )
         let right = ["--webhook", "\(receiver.baseURL)/right", "--webhook-kind", "generic"]
         #expect(try h.run(now: "2026-11-29T11:20:00Z", extra: right).status == 0)

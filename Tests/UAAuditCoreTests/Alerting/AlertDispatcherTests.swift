@@ -180,7 +180,7 @@ import WebhookReceiver
         #expect(result.failure == .connection("connection refused"))
         #expect(
             result.description
-                == "not delivered to generic \(Redaction.url("http://127.0.0.1:\(port)/generic")) (3 attempts): connection refused"
+                == "not delivered to generic \(Redaction.url("http://127.0.0.1:\(port)/generic")) (3 attempts): connection refused (check the URL's host and port, and that the receiver is running)"
         )
     }
 

@@ -103,6 +103,29 @@ package struct AlertDispatcher: Sendable {
         return batches.isEmpty ? [notification] : batches
     }
 
+    /// Like ``deliver(_:to:)-([AlertChannel])``, but a notification too long for a channel's
+    /// size limit goes as several messages (``batches(of:for:)``) instead of one that leaves
+    /// hours out: one result per channel, delivered when every message was (the attempts
+    /// added up; after a refused message the rest are not sent).
+    package func deliverWhole(_ notification: AlertNotification, to channels: [AlertChannel]) -> [DeliveryResult] {
+        channels.map { channel in
+            var total: DeliveryResult?
+            for batch in batches(of: notification, for: channel) {
+                let result = deliver(batch, to: [channel])[0]
+                if var sum = total {
+                    sum.attempts += result.attempts
+                    sum.delivered = result.delivered
+                    sum.failure = result.failure
+                    total = sum
+                } else {
+                    total = result
+                }
+                if !result.delivered { break }
+            }
+            return total!
+        }
+    }
+
     /// Where a 3xx points, resolved against the request's URL and masked.
     func redirectTarget(_ response: HTTPResponse, of request: HTTPRequest) -> String? {
         guard let location = response.headers["location"] else { return nil }

@@ -315,4 +315,24 @@ import WebhookReceiver
         #expect(result.failure == .http(status: 401, body: "bad Basic *** for *** pa"))
         #expect(result.channel == "generic \(Redaction.url(url))")
     }
+
+    /// `scan`'s and `alert`'s delivery sends a notification too long for WeCom whole, as
+    /// several messages: every hour in exactly one, one result for the channel.
+    @Test func aNotificationTooLongForOneMessageIsDeliveredWholeInSeveral() throws {
+        let report = try LedgerDeliveryTests().backlogReport(count: 48)
+        let notification = try #require(AlertNotification(report: report, host: "web-1"))
+        let transport = LedgerDeliveryTests.ChatReceiver()
+        let dispatcher = AlertDispatcher(
+            options: DeliveryOptions(retries: 0), environment: [:], transport: transport, clock: { Date() },
+            sleep: { _ in })
+        let results = dispatcher.deliverWhole(
+            notification, to: [AlertChannel(kind: .wecom, url: .literal("http://h/cgi-bin/webhook/send?key=K"))])
+        #expect(results.map(\.delivered) == [true])
+        #expect(results.map(\.attempts) == [4])
+        let texts = transport.texts.withLock { $0 }
+        #expect(texts.count == 4)
+        for i in 0..<48 {
+            #expect(texts.filter { $0.contains("id " + String(format: "h%07d", i)) }.count == 1, "hour \(i)")
+        }
+    }
 }

@@ -30,6 +30,8 @@ package enum DeliveryFailure: Error, Equatable, Sendable, Codable, CustomStringC
             return "check the URL's host and port, and that the receiver is running"
         case .connection(let reason) where reason.hasPrefix("host not found"):
             return "check the URL's host name and the DNS"
+        case .connection(let reason) where reason.hasPrefix("TLS certificate refused") && reason.hasSuffix("mismatch"):
+            return "check the URL's host: the certificate is for another name"
         case .connection(let reason) where reason.hasPrefix("TLS certificate refused"):
             return "install the CA in /usr/local/share/ca-certificates and run update-ca-certificates, "
                 + "so that it is in /etc/ssl/certs"

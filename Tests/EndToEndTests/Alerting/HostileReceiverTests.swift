@@ -99,4 +99,18 @@ import WebhookReceiver
         #expect(result.out == "delivered to generic \(Redaction.url(url)) (1 attempt)\n")
         #expect(try receiver.requests().count == 1)
     }
+
+    /// A receiver whose certificate the system does not trust: not delivered, once (a refused
+    /// certificate is not retried), with the hint on where to install the CA.
+    @Test func anUntrustedCertificateSaysWhereToInstallTheCA() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]], tls: true)
+        let url = receiver.baseURL + "/hook"
+        let result = try Tool.run(["alert", "test", "--webhook", url, "--webhook-kind", "generic"])
+        #expect(result.status == 4)
+        #expect(result.out.hasPrefix("not delivered to generic \(Redaction.url(url)) (1 attempt): TLS certificate refused: "))
+        #expect(
+            result.out.hasSuffix(
+                " (install the CA in /usr/local/share/ca-certificates and run update-ca-certificates, so that it is in /etc/ssl/certs)\n"
+            ))
+    }
 }

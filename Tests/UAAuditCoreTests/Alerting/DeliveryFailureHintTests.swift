@@ -15,6 +15,10 @@ import Testing
             "TLS certificate refused: unable to get local issuer certificate (install the CA in "
                 + "/usr/local/share/ca-certificates and run update-ca-certificates, so that it is in /etc/ssl/certs)"
         ),
+        (
+            .connection("TLS certificate refused: hostname mismatch"),
+            "TLS certificate refused: hostname mismatch (check the URL's host: the certificate is for another name)"
+        ),
         (.http(status: 404, body: ""), "HTTP 404 (check the URL: the service does not know this webhook)"),
         (
             .http(status: 404, body: "no such hook"),

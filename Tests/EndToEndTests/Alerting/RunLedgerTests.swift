@@ -63,6 +63,30 @@ import WebhookReceiver
         #expect(quiet.stderr == "")
     }
 
+    /// A query without `=`, a path segment and their JSON-escaped and percent-encoded forms,
+    /// echoed by the server, reach neither stderr, the state nor `state show`.
+    @Test func anEchoedQueryWithoutEqualsAndEscapedFormsNeverShow() throws {
+        let answer = #"{"error":"no hook QUERYNAMESECRET123 at \/p\/SEG%2FSECRETxyz or /p/SEG/SECRETxyz"}"#
+        let receiver = try WebhookReceiver(routes: ["/p/SEG%2FSECRETxyz": [Reply(status: 500, body: answer)]])
+        let h = try RunHarness()
+        try breach(h)
+        let url = "\(receiver.baseURL)/p/SEG%2FSECRETxyz?QUERYNAMESECRET123"
+        let run = try h.run(
+            now: "2026-11-29T11:06:00Z", extra: ["--webhook", url, "--webhook-kind", "generic", "--webhook-retries", "0"])
+        #expect(run.status == 4)
+        let shown = try Tool.run(["state", "show", "--state", h.state])
+        #expect(
+            shown.out.contains(
+                "last error: not delivered to generic \(Redaction.url(url)) (1 attempt): HTTP 500: {\"error\":\"no hook *** at *** or ***\"}\n"
+            ))
+        let state = try String(contentsOfFile: h.state, encoding: .utf8)
+        for text in [run.stderr, run.out, state, shown.out] {
+            for secret in ["QUERYNAMESECRET123", "SECRETxyz", "SEG%2F", "SEG/"] {
+                #expect(!text.contains(secret), "\(secret) in \(text)")
+            }
+        }
+    }
+
     @Test func aCorrectedChannelURLGetsTheHourThatTheWrongOneRefused() throws {
         let receiver = try WebhookReceiver(routes: ["/wrong": [Reply(status: 404)], "/right": [Reply(status: 200)]])
         let h = try RunHarness()

@@ -37,7 +37,9 @@ struct MessageComposer {
         var uaCount = uas.count
         while true {
             let text = render(hours: hourCount, uas: uas, uaCount: uaCount)
-            if fits(text) || (uaCount == 0 && hourCount <= 1) { return (text, min(hourCount, notification.hours.count)) }
+            if fits(text) || (uaCount == 0 && hourCount <= 1) {
+                return (text, min(hourCount, notification.hours.count))
+            }
             if uaCount > 0 { uaCount -= 1 } else { hourCount -= 1 }
         }
     }

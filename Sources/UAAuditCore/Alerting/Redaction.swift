@@ -66,7 +66,8 @@ package enum Redaction {
     }
 
     /// Characters left as they are by the strictest percent-encoding (RFC 3986 unreserved).
-    static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// The spellings in which an answer may quote `secret`: as given, percent-decoded,
     /// percent-encoded (upper- and lower-case hex, `+` for a space), and each of those

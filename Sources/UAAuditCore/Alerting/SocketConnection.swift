@@ -165,7 +165,8 @@ final class SocketConnection {
 
     /// Waits until `fd` is ready for `events`, or throws ``Failure/timeout`` at the deadline
     /// (``Failure/aborted`` as soon as `abort` says so: it is asked every ``DeliveryStop/pollInterval``).
-    private static func wait(_ fd: Int32, for events: Int16, until deadline: Double, abort: () -> Bool) throws(Failure) {
+    private static func wait(_ fd: Int32, for events: Int16, until deadline: Double, abort: () -> Bool) throws(Failure)
+    {
         while true {
             if abort() { throw .aborted }
             let left = deadline - now()

@@ -107,7 +107,9 @@ import WebhookReceiver
         let url = receiver.baseURL + "/hook"
         let result = try Tool.run(["alert", "test", "--webhook", url, "--webhook-kind", "generic"])
         #expect(result.status == 4)
-        #expect(result.out.hasPrefix("not delivered to generic \(Redaction.url(url)) (1 attempt): TLS certificate refused: "))
+        #expect(
+            result.out.hasPrefix(
+                "not delivered to generic \(Redaction.url(url)) (1 attempt): TLS certificate refused: "))
         #expect(
             result.out.hasSuffix(
                 " (install the CA in /usr/local/share/ca-certificates and run update-ca-certificates, so that it is in /etc/ssl/certs)\n"

@@ -72,7 +72,8 @@ import WebhookReceiver
         try breach(h)
         let url = "\(receiver.baseURL)/p/SEG%2FSECRETxyz?QUERYNAMESECRET123"
         let run = try h.run(
-            now: "2026-11-29T11:06:00Z", extra: ["--webhook", url, "--webhook-kind", "generic", "--webhook-retries", "0"])
+            now: "2026-11-29T11:06:00Z",
+            extra: ["--webhook", url, "--webhook-kind", "generic", "--webhook-retries", "0"])
         #expect(run.status == 4)
         let shown = try Tool.run(["state", "show", "--state", h.state])
         #expect(

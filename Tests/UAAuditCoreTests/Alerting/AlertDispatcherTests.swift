@@ -276,7 +276,8 @@ import WebhookReceiver
             clock: { AlertFixtures.now }, sleep: { seconds in waits.withLock { $0.append(seconds) } },
             stop: DeliveryStop { transport.count.withLock { $0 } >= 1 ? 1 : 0 })
         let result = dispatcher.deliver(
-            try AlertFixtures.notification(), to: try AlertFixtures.channel(#"{"kind": "generic", "url": "http://h/"}"#))
+            try AlertFixtures.notification(), to: try AlertFixtures.channel(#"{"kind": "generic", "url": "http://h/"}"#)
+        )
         #expect(!result.delivered && result.attempts == 1)
         #expect(result.failure == .http(status: 503, body: ""))
         #expect(transport.count.withLock { $0 } == 1)
@@ -292,7 +293,8 @@ import WebhookReceiver
             options: DeliveryOptions(retries: 5, backoff: 1, maxWait: 30), environment: [:], transport: transport,
             stop: DeliveryStop { Date().timeIntervalSince(started) >= 0.3 ? 1 : 0 })
         let result = dispatcher.deliver(
-            try AlertFixtures.notification(), to: try AlertFixtures.channel(#"{"kind": "generic", "url": "http://h/"}"#))
+            try AlertFixtures.notification(), to: try AlertFixtures.channel(#"{"kind": "generic", "url": "http://h/"}"#)
+        )
         let elapsed = Date().timeIntervalSince(started)
         #expect(!result.delivered && result.attempts == 1)
         #expect(transport.count.withLock { $0 } == 1)

@@ -78,7 +78,8 @@ import Testing
                 let timestamp = body["timestamp"] as! String
                 timestamps.withLock { $0.append(timestamp) }
                 let sign = (body["sign"] as! String).replacingOccurrences(of: "/", with: "\\/")
-                let answer = #"{"code":19021,"msg":"sign match fail: ts \#(body["timestamp"]!) sign \#(sign) raw \#(body["sign"]!)"}"#
+                let answer =
+                    #"{"code":19021,"msg":"sign match fail: ts \#(body["timestamp"]!) sign \#(sign) raw \#(body["sign"]!)"}"#
                 return .success(HTTPResponse(status: 200, body: Array(answer.utf8)))
             }
         }
@@ -90,7 +91,8 @@ import Testing
             clock: { AlertFixtures.now }, sleep: { _ in })
         let result = dispatcher.deliver(try AlertFixtures.notification(), to: channel)
         #expect(transport.timestamps.withLock { $0 } == ["1795957500"])
-        #expect(result.failure == .service(field: "code", code: 19021, message: "sign match fail: ts *** sign *** raw ***"))
+        #expect(
+            result.failure == .service(field: "code", code: 19021, message: "sign match fail: ts *** sign *** raw ***"))
     }
 
     /// A URL whose query has no `=` and a server that echoes it: neither the query nor the

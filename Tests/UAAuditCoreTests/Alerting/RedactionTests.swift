@@ -51,7 +51,9 @@ import Testing
             Redaction.secrets(in: "http://h/p?QUERYNAMESECRET123")
                 == ["QUERYNAMESECRET123", "/p", "p"])
         #expect(
-            Redaction.scrub("unknown hook QUERYNAMESECRET123 at /p", secrets: Redaction.secrets(in: "http://h/p?QUERYNAMESECRET123"))
+            Redaction.scrub(
+                "unknown hook QUERYNAMESECRET123 at /p", secrets: Redaction.secrets(in: "http://h/p?QUERYNAMESECRET123")
+            )
                 == "unknown hook *** at /p")
         #expect(
             Redaction.secrets(

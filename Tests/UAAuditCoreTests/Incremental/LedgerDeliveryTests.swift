@@ -112,7 +112,8 @@ import Testing
         #expect(entry.status == .pending && entry.failures == 1)
         #expect(
             entry.lastError
-                == "not delivered to generic \(Redaction.url("http://h/a?token=SECRET-1")) (1 attempt): HTTP 404 (check the URL: the service does not know this webhook)")
+                == "not delivered to generic \(Redaction.url("http://h/a?token=SECRET-1")) (1 attempt): HTTP 404 (check the URL: the service does not know this webhook)"
+        )
     }
 
     /// Records the chat text of every message and answers `errcode` 0.

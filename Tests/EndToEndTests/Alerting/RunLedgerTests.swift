@@ -88,6 +88,33 @@ import WebhookReceiver
         }
     }
 
+    /// 22 breached hours do not fit one Slack message (4000 bytes): one run sends them all,
+    /// as several messages, each hour (by its short id) in exactly one, and the ledger has
+    /// every hour delivered.
+    @Test func aBacklogTooLongForOneSlackMessageIsSentWholeInOneRun() throws {
+        let receiver = try WebhookReceiver(routes: ["/services/T/B/X": [Reply(status: 200, body: "ok")]])
+        let h = try RunHarness()
+        for hour in 0..<22 {
+            try h.append(150, hour: hour)
+            try h.append(2, hour: hour, minute: 30, cls: "inconsistent")
+        }
+        let hook = ["--webhook", "\(receiver.baseURL)/services/T/B/X", "--webhook-kind", "slack"]
+        #expect(try h.run(now: "2026-11-29T23:06:00Z", extra: hook).status == 0)
+        let ledger = try h.ledger()
+        #expect(ledger.count == 22)
+        #expect(ledger.values.allSatisfy { $0.status == "delivered" })
+        let texts = try receiver.requests().map { request -> String in
+            let body = try unwrap(JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+            return try unwrap(body["text"] as? String)
+        }
+        #expect(texts.map(\.utf8.count).allSatisfy { $0 <= 4000 })
+        #expect(texts.count == 2)
+        #expect(!texts.contains { $0.contains("more hours not shown") })
+        for (hour, entry) in ledger {
+            #expect(texts.filter { $0.contains("id \(entry.id.prefix(8))") }.count == 1, "\(hour)")
+        }
+    }
+
     @Test func aCorrectedChannelURLGetsTheHourThatTheWrongOneRefused() throws {
         let receiver = try WebhookReceiver(routes: ["/wrong": [Reply(status: 404)], "/right": [Reply(status: 200)]])
         let h = try RunHarness()

@@ -18,11 +18,14 @@ public final class WebhookReceiver: @unchecked Sendable {
         public var delay: Double
         public var `repeat`: Int
         public var drip: Double
+        /// Interim (1xx) answers sent before this one (`[100, 102]`).
+        public var interim: [Int]
 
         public init(
             status: Int, body: String = "", headers: [String: String] = [:], delay: Double = 0, repeat: Int = 1,
-            drip: Double = 0
+            drip: Double = 0, interim: [Int] = []
         ) {
+            self.interim = interim
             self.status = status
             self.body = body
             self.headers = headers

@@ -5,7 +5,8 @@
 
 PLAN: {"routes": {"/path": [reply, ...]}, "default": [reply, ...]}; the n-th request to a path
 (query ignored) gets the n-th reply, the last one repeating. A reply is
-{"status": 200, "body": "...", "headers": {...}, "delay": seconds, "repeat": n, "drip": seconds}:
+{"status": 200, "body": "...", "headers": {...}, "delay": seconds, "repeat": n, "drip": seconds,
+"interim": [100, 102]} (interim answers sent before the final one):
 the body is sent `repeat` times (default 1; a huge answer without a huge plan), and with
 `drip` one byte at a time, that many seconds apart (an answer slower than any timeout).
 With "tls": {"cert": PATH, "key": PATH} it serves HTTPS.
@@ -53,6 +54,9 @@ class Handler(BaseHTTPRequestHandler):
         repeat = reply.get("repeat", 1)
         drip = reply.get("drip", 0)
         try:
+            for code in reply.get("interim", []):
+                self.wfile.write(b"HTTP/1.1 %d Interim\r\n\r\n" % code)
+                self.wfile.flush()
             self.send_response(reply.get("status", 200))
             for name, value in reply.get("headers", {}).items():
                 self.send_header(name, value)

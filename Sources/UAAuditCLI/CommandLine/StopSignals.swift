@@ -1,9 +1,12 @@
 import Glibc
 import Synchronization
+import UAAuditCore
 
 /// The signal that asked the run to stop (0: none), set from the signal handler.
 /// A lock-free atomic store is async-signal-safe.
 private let caughtSignal = Atomic<Int32>(0)
+/// How many stop signals came (a second one aborts the delivery attempt in flight).
+private let signalCount = Atomic<Int32>(0)
 
 /// Notes SIGTERM and SIGINT instead of dying at once, so a run stops at the next safe point
 /// without committing partial work.
@@ -12,12 +15,18 @@ struct StopSignals {
         var unblock = sigset_t()
         sigemptyset(&unblock)
         for number in [SIGTERM, SIGINT] {
-            signal(number) { caughtSignal.store($0, ordering: .relaxed) }
+            signal(number) {
+                caughtSignal.store($0, ordering: .relaxed)
+                signalCount.add(1, ordering: .relaxed)
+            }
             sigaddset(&unblock, number)
         }
         // A parent may have left them blocked (a test runner, a supervisor): they must arrive.
         sigprocmask(SIG_UNBLOCK, &unblock, nil)
     }
+
+    /// For delivery: stop after the attempt in flight; abort it on a second signal.
+    var delivery: DeliveryStop { DeliveryStop { Int(signalCount.load(ordering: .relaxed)) } }
 
     /// The signal that asked the run to stop, if any.
     var caught: Int32? {

@@ -19,8 +19,11 @@ struct Heartbeat {
         alertsPending = outcome.state.alerts.pending.count
     }
 
-    func line(status: ExitCode) -> String {
+    func line(status: ExitCode) -> String { line(status: status.rawValue) }
+
+    /// With a raw status: 143 or 130 for a run a signal stopped.
+    func line(status: Int32) -> String {
         "run: lines \(lines), malformed \(malformed), hours closed \(hoursClosed), alerts sent \(alertsSent), "
-            + "alerts pending \(alertsPending), gaps \(gaps), exit \(status.rawValue)"
+            + "alerts pending \(alertsPending), gaps \(gaps), exit \(status)"
     }
 }

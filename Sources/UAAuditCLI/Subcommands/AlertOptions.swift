@@ -88,6 +88,6 @@ struct AlertOptions {
     }
 
     func deliver(_ notification: AlertNotification, environment: [String: String]) -> [DeliveryResult] {
-        AlertDispatcher(options: delivery, environment: environment).deliver(notification, to: channels)
+        AlertDispatcher(options: delivery, environment: environment).deliverWhole(notification, to: channels)
     }
 }

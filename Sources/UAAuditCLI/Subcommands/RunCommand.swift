@@ -41,7 +41,8 @@ struct RunCommand {
         per breached hour under its own id, writes the report and commits the state
         atomically. Breached hours stay pending until every channel configured takes
         them (with no channel, until one is; "alerts": [] means metrics only). SIGTERM
-        during delivery commits what was delivered. A run killed at any point is redone by the
+        during delivery ends it after the attempt in flight (a second one aborts
+        it) and commits what was delivered. A run killed at any point is redone by the
         next one: no line is counted twice or missed. A log that is missing, a
         directory, a FIFO, unreadable or gzip is exit 3 with the path and the cause,
         and stays where it stood (not forgotten, not advanced).

@@ -7,8 +7,9 @@ import UAAuditCore
 /// the next run does the same work again; an hour is sent twice only if the process is killed
 /// between the receiver's answer and the commit (its id, the same in both messages, lets the
 /// receiver drop the copy). SIGTERM or SIGINT before delivery stops without committing; once
-/// delivery has begun, the run stops after the channel being sent to and commits what was
-/// delivered, so nothing delivered is sent again.
+/// delivery has begun, the attempt in flight finishes (bounded by its timeout; a second signal
+/// aborts it), no retry or backoff wait follows, and the run commits what was delivered, so
+/// nothing delivered is sent again.
 struct RunExecution {
     let job: RunJob
     let console: Console
@@ -51,7 +52,7 @@ struct RunExecution {
         let outcome = RunEngine.run(job.settings, state: saved, generatedAt: generatedAt)
         summary.read(outcome, saved: saved, generatedAt: generatedAt)
         CrashPoint.here("after-compute")
-        if let signal = stop.caught { return stopped(signal) }
+        if let signal = stop.caught { stopped(signal, summary) }
 
         if let path = job.reportPath, path != "-",
             let failed = ReportOutput.write(
@@ -64,7 +65,7 @@ struct RunExecution {
             guard OutputFile.write(html, to: path, what: "HTML report", console: console) else { return .output }
         }
         CrashPoint.here("after-report")
-        if let signal = stop.caught { return stopped(signal) }
+        if let signal = stop.caught { stopped(signal, summary) }
 
         // A log in the wrong format: nothing is committed (and nothing sent), so that once the
         // format is fixed the next run reads those lines again instead of losing them.
@@ -100,6 +101,9 @@ struct RunExecution {
         summary.alertsSent = pendingBefore.subtracting(state.alerts.pending).count
         summary.alertsPending = state.alerts.pending.count
         CrashPoint.here("after-deliver")
+        if !quiet, job.settings.alertMode == .unconfigured, !state.alerts.pending.isEmpty {
+            console.error(AlertLedger.unconfiguredNotice(pending: state.alerts.pending.count))
+        }
         for hour in outcome.expiredAlerts {
             console.error(
                 "the breached hour \(hour) was pending for longer than uaaudit keeps it (2 × history_hours) and is dropped unsent"
@@ -131,7 +135,7 @@ struct RunExecution {
             console.error(
                 "stopped by signal \(signal) during delivery; what was delivered is committed, the other hours stay pending"
             )
-            exit(128 + signal)
+            exitStopped(signal, summary)
         }
         for error in outcome.errors { console.error("\(error); that log was not advanced and will be read again") }
         for gap in outcome.report.gaps ?? [] where gap.detectedAt == generatedAt {
@@ -169,7 +173,7 @@ struct RunExecution {
     /// Sends the pending hours to the channels configured now (``LedgerDelivery``) and says
     /// what became of each message.
     private func deliver(_ state: inout RunState, report: Report, stop: StopSignals) -> LedgerDelivery.Outcome {
-        let dispatcher = AlertDispatcher(options: job.delivery, environment: environment)
+        let dispatcher = AlertDispatcher(options: job.delivery, environment: environment, stop: stop.delivery)
         let outcome = LedgerDelivery.deliver(
             &state.alerts, report: report, host: job.settings.host, channels: job.channels,
             mode: job.settings.alertMode, dispatcher: dispatcher, at: report.generatedAt,
@@ -186,8 +190,15 @@ struct RunExecution {
         return outcome
     }
 
-    private func stopped(_ signal: Int32) -> ExitCode {
+    private func stopped(_ signal: Int32, _ summary: Heartbeat) -> Never {
         console.error("stopped by signal \(signal) before committing; the next run redoes this one")
+        exitStopped(signal, summary)
+    }
+
+    /// Exits 128 + `signal` (the status a shell shows for a process the signal ended), after
+    /// the heartbeat line: a supervisor watching it sees the stopped runs too.
+    private func exitStopped(_ signal: Int32, _ summary: Heartbeat) -> Never {
+        if heartbeat { console.note(summary.line(status: 128 + signal)) }
         exit(128 + signal)
     }
 }

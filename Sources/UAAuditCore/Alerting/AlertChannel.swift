@@ -49,7 +49,7 @@ package struct AlertChannel: Codable, Hashable, Sendable, CustomStringConvertibl
         }
         try checkOptions(for: kind)
         let secretValue = try secret?.resolve(environment: environment, what: "the \(kind.rawValue) signing secret")
-        var secrets = Redaction.secrets(in: text, except: kind.publicPathSegments)
+        var secrets = Redaction.secrets(in: text, except: kind.publicURLParts)
         if let secretValue { secrets.insert(secretValue, at: 0) }
         return ResolvedChannel(
             kind: kind, url: parsed, shownURL: shown, secret: secretValue, secrets: secrets,

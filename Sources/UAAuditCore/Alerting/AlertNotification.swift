@@ -85,6 +85,13 @@ package struct AlertNotification: Codable, Equatable, Sendable {
             generatedAt: report.generatedAt)
     }
 
+    /// The same alert with only `hours` (some of its own): one of several messages of a backlog.
+    package func with(hours: [Report.HourEntry]) -> AlertNotification {
+        AlertNotification(
+            host: host, alertClass: alertClass, classOrder: classOrder, threshold: threshold,
+            minRequests: minRequests, hours: hours, generatedAt: generatedAt, test: test)
+    }
+
     /// A clearly marked test message, with no hours.
     package static func test(host: String, generatedAt: String) -> AlertNotification {
         AlertNotification(

@@ -41,6 +41,21 @@ package enum ChannelKind: String, Codable, CaseIterable, Sendable {
         }
     }
 
+    /// The query names every webhook of this service has (WeCom's `key`, DingTalk's
+    /// `access_token` and the `timestamp` and `sign` uaaudit adds): not secret, though their
+    /// values are. Any other query name is.
+    var publicQueryNames: Set<String> {
+        switch self {
+        case .wecom: return ["key"]
+        case .dingtalk: return ["access_token", "timestamp", "sign"]
+        default: return []
+        }
+    }
+
+    /// What ``Redaction/secrets(in:except:)`` leaves out for this kind: the public path
+    /// segments and query names.
+    var publicURLParts: Set<String> { publicPathSegments.union(publicQueryNames) }
+
     /// Whether the service can check a signature made with a secret.
     package var takesSecret: Bool { self == .dingtalk || self == .feishu }
 

@@ -18,6 +18,32 @@ package enum DeliveryFailure: Error, Equatable, Sendable, Codable, CustomStringC
     case redirect(status: Int, location: String?)
 
     package var description: String {
+        guard let hint else { return detail }
+        return "\(detail) (\(hint))"
+    }
+
+    /// What to do about it, for the failures a person can mend: a refused connection, an
+    /// unknown host, a 404, a refused TLS certificate.
+    package var hint: String? {
+        switch self {
+        case .connection(let reason) where reason.hasPrefix("connection refused"):
+            return "check the URL's host and port, and that the receiver is running"
+        case .connection(let reason) where reason.hasPrefix("host not found"):
+            return "check the URL's host name and the DNS"
+        case .connection(let reason) where reason.hasPrefix("TLS certificate refused") && reason.hasSuffix("mismatch"):
+            return "check the URL's host: the certificate is for another name"
+        case .connection(let reason) where reason.hasPrefix("TLS certificate refused"):
+            return "install the CA in /usr/local/share/ca-certificates and run update-ca-certificates, "
+                + "so that it is in /etc/ssl/certs"
+        case .http(404, _):
+            return "check the URL: the service does not know this webhook"
+        default:
+            return nil
+        }
+    }
+
+    /// The failure alone, without ``hint``.
+    var detail: String {
         switch self {
         case .configuration(let message): return message
         case .connection(let reason): return reason

@@ -22,7 +22,7 @@ struct DingTalkFormat: ChannelFormat {
         throws(DeliveryFailure) -> HTTPRequest
     {
         let composer = MessageComposer(notification: notification, style: .dingTalkMarkdown)
-        let text = composer.fitted { $0.utf8.count <= Self.textLimit }
+        let (text, carried) = composer.fit { $0.utf8.count <= Self.textLimit }
         let body = try AlertJSON.encode(Body(markdown: .init(title: composer.title, text: text)))
         var url = channel.url
         if let secret = channel.secret {
@@ -37,7 +37,9 @@ struct DingTalkFormat: ChannelFormat {
             }
             url = parsed
         }
-        return HTTPRequest(url: url, body: body)
+        var request = HTTPRequest(url: url, body: body)
+        request.hoursCarried = carried
+        return request
     }
 
     func outcome(of response: HTTPResponse, channel: ResolvedChannel) -> AttemptOutcome {

@@ -31,12 +31,16 @@ struct FeishuFormat: ChannelFormat {
             body.sign = WebhookSigning.feishu(secret: secret, timestampSeconds: timestamp)
         }
         let skeleton = body
-        body.content.text = MessageComposer(notification: notification, style: .plain).fitted { text in
+        let (text, carried) = MessageComposer(notification: notification, style: .plain).fit { text in
             var candidate = skeleton
             candidate.content.text = text
             return AlertJSON.size(candidate) <= Self.bodyLimit
         }
-        return HTTPRequest(url: channel.url, body: try AlertJSON.encode(body))
+        body.content.text = text
+        var request = HTTPRequest(url: channel.url, body: try AlertJSON.encode(body))
+        request.hoursCarried = carried
+        request.bodySecrets = [skeleton.timestamp, skeleton.sign].compactMap { $0 }
+        return request
     }
 
     func outcome(of response: HTTPResponse, channel: ResolvedChannel) -> AttemptOutcome {

@@ -8,9 +8,19 @@
 /// another queue without back-pressure, so a huge answer was buffered whole before any cap.)
 package protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError>
+    /// As ``send(_:timeout:)``, ended early with ``TransportError/aborted`` once `abort` says so.
+    func send(_ request: HTTPRequest, timeout: Double, abort: @escaping @Sendable () -> Bool)
+        -> Result<HTTPResponse, TransportError>
 }
 
 extension HTTPTransport {
+    /// A transport that cannot be interrupted (a test double) runs the attempt to its end.
+    package func send(_ request: HTTPRequest, timeout: Double, abort: @escaping @Sendable () -> Bool)
+        -> Result<HTTPResponse, TransportError>
+    {
+        abort() ? .failure(.aborted) : send(request, timeout: timeout)
+    }
+
     /// The most of an answer kept: 64 KiB (a service's answer is a few hundred bytes).
     package static var answerLimit: Int { 64 << 10 }
 }

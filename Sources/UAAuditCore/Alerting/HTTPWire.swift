@@ -1,8 +1,11 @@
 /// HTTP/1.1 on the wire, for ``SocketHTTPTransport``: the request's bytes, and an answer read
 /// piece by piece that keeps at most `limit` bytes of its body.
 enum HTTPWire {
-    /// The most an answer's status line and headers may take.
+    /// The most an answer's status line and headers may take, interim answers included.
     static let headLimit = 64 << 10
+    /// The most interim answers (`100 Continue`, `102 Processing`, `103 Early Hints`) skipped
+    /// before the final one.
+    static let interimLimit = 8
 
     /// `POST` with `Content-Length` and `Connection: close`; `Host` from the URL.
     static func request(_ request: HTTPRequest, host: String, port: Int?, target: String) -> [UInt8] {
@@ -35,6 +38,9 @@ enum HTTPWire {
         private var chunked = false
         private(set) var complete = false
         private(set) var truncated = false
+        /// Interim (1xx) answers skipped so far, and the bytes of their heads.
+        private(set) var interim = 0
+        private var interimBytes = 0
 
         init(limit: Int) { self.limit = limit }
 
@@ -42,13 +48,29 @@ enum HTTPWire {
         /// (or the body reached the limit, ``truncated``).
         mutating func feed(_ bytes: [UInt8]) throws(Problem) {
             raw += bytes
-            if status == nil {
+            while status == nil {
                 guard let end = Self.find([13, 10, 13, 10], in: raw) else {
-                    if raw.count > headLimit { throw .malformed("answer headers over \(headLimit) bytes") }
+                    if interimBytes + raw.count > headLimit {
+                        throw .malformed("answer headers over \(headLimit) bytes")
+                    }
                     return
                 }
+                if interimBytes + end + 4 > headLimit { throw .malformed("answer headers over \(headLimit) bytes") }
                 try parseHead(Array(raw[..<end]))
                 raw.removeFirst(end + 4)
+                // An interim answer (100 Continue, 102 Processing, 103 Early Hints) is not the
+                // answer: skip it and read the next head (101 would switch protocols: final).
+                if let code = status, (100..<200).contains(code), code != 101 {
+                    interim += 1
+                    interimBytes += end + 4
+                    if interim > HTTPWire.interimLimit {
+                        throw .malformed("more than \(HTTPWire.interimLimit) interim (1xx) answers")
+                    }
+                    status = nil
+                    headers = [:]
+                    remaining = nil
+                    chunked = false
+                }
             }
             chunked ? try takeChunks() : takeBody()
         }

@@ -28,13 +28,18 @@ struct MessageComposer {
 
     /// The longest message that `fits` accepts: UAs are dropped from the end of their list
     /// first, then hours from the end of theirs (at least one hour stays).
-    func fitted(_ fits: (String) -> Bool) -> String {
+    func fitted(_ fits: (String) -> Bool) -> String { fit(fits).text }
+
+    /// ``fitted(_:)`` and how many of the notification's hours (the first ones) it shows.
+    func fit(_ fits: (String) -> Bool) -> (text: String, hours: Int) {
         let uas = topUAs
         var hourCount = notification.hours.count
         var uaCount = uas.count
         while true {
             let text = render(hours: hourCount, uas: uas, uaCount: uaCount)
-            if fits(text) || (uaCount == 0 && hourCount <= 1) { return text }
+            if fits(text) || (uaCount == 0 && hourCount <= 1) {
+                return (text, min(hourCount, notification.hours.count))
+            }
             if uaCount > 0 { uaCount -= 1 } else { hourCount -= 1 }
         }
     }

@@ -8,8 +8,10 @@ import Foundation
 /// user info and fragment are never shown, whatever they look like.
 ///
 /// ``scrub(_:secrets:)`` removes a URL's secret parts from free text, such as a service's
-/// answer that echoes them: every path segment, query value, user name, password and
-/// fragment (``secrets(in:)``), as given and percent-decoded.
+/// answer that echoes them: every path segment and the whole path, every query name and value
+/// and the whole query, user name, password and fragment (``secrets(in:)``), in every spelling
+/// an answer may quote them in (``variants(of:)``: as given, percent-decoded, percent-encoded
+/// in upper or lower case, JSON-escaped).
 package enum Redaction {
     package static let mask = "***"
     /// Hex digits of the hash that ``url(_:)`` shows.
@@ -31,15 +33,22 @@ package enum Redaction {
         return out + "/…" + tag
     }
 
-    /// The secret strings inside a URL (every path segment but those in `public`, every query
-    /// value, user, password and fragment), as given and percent-decoded, longest first.
+    /// The secret strings inside a URL (every path segment and query name but those in
+    /// `public`, the whole path when it has a secret segment, every query value, the whole raw
+    /// query, user, password and fragment), as given and percent-decoded, longest first.
     package static func secrets(in text: String, except public: Set<String> = []) -> [String] {
         guard let parts = URLComponents(string: text) else { return [text] }
         var found: [String] = []
         found += [parts.percentEncodedUser, parts.percentEncodedPassword, parts.percentEncodedFragment]
             .compactMap { $0 }
-        found += (parts.percentEncodedQueryItems ?? []).compactMap(\.value)
-        found += parts.percentEncodedPath.split(separator: "/").map(String.init).filter { !`public`.contains($0) }
+        if let query = parts.percentEncodedQuery { found.append(query) }
+        for item in parts.percentEncodedQueryItems ?? [] {
+            if let value = item.value { found.append(value) }
+            if !`public`.contains(item.name) { found.append(item.name) }
+        }
+        let segments = parts.percentEncodedPath.split(separator: "/").map(String.init).filter { !`public`.contains($0) }
+        found += segments
+        if !segments.isEmpty { found.append(parts.percentEncodedPath) }
         found += found.compactMap { $0.removingPercentEncoding }
         return Array(Set(found.filter { !$0.isEmpty })).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
@@ -48,8 +57,57 @@ package enum Redaction {
     /// replaced by `***`, longest first.
     package static func scrub(_ text: String, secrets: [String]) -> String {
         var out = text
-        for secret in secrets.sorted(by: { $0.count > $1.count }) where secret.count >= scrubMinimum {
+        let all = Set(secrets.filter { $0.count >= scrubMinimum }.flatMap(variants(of:)))
+        for secret in all.sorted(by: { $0.count != $1.count ? $0.count > $1.count : $0 < $1 })
+        where secret.count >= scrubMinimum {
             out = out.replacingOccurrences(of: secret, with: mask)
+        }
+        return out
+    }
+
+    /// Characters left as they are by the strictest percent-encoding (RFC 3986 unreserved).
+    static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+    /// The spellings in which an answer may quote `secret`: as given, percent-decoded,
+    /// percent-encoded (upper- and lower-case hex, `+` for a space), and each of those
+    /// JSON-escaped (`\/` for `/`, `\u0026` for `&`, `\u003c`/`\u003e`, `\u003d` for `=`).
+    package static func variants(of secret: String) -> [String] {
+        var plain: Set<String> = [secret]
+        if let decoded = secret.removingPercentEncoding { plain.insert(decoded) }
+        for base in Array(plain) {
+            if let encoded = base.addingPercentEncoding(withAllowedCharacters: unreserved) {
+                let plus = encoded.replacingOccurrences(of: "%20", with: "+")
+                plain.formUnion([encoded, lowercasedEscapes(encoded), plus, lowercasedEscapes(plus)])
+            }
+        }
+        var out = plain
+        for text in plain {
+            out.insert(text.replacingOccurrences(of: "/", with: "\\/"))
+            var unicode = text
+            for (char, escape) in [("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"), ("=", "\\u003d")] {
+                unicode = unicode.replacingOccurrences(of: char, with: escape)
+            }
+            out.insert(unicode)
+            out.insert(unicode.replacingOccurrences(of: "/", with: "\\/"))
+        }
+        return Array(out)
+    }
+
+    /// `%2F` → `%2f`: only the hex digits after a `%`.
+    static func lowercasedEscapes(_ text: String) -> String {
+        var out = ""
+        var pending = 0
+        for char in text {
+            if char == "%" {
+                pending = 2
+                out.append(char)
+            } else if pending > 0 {
+                pending -= 1
+                out += char.lowercased()
+            } else {
+                out.append(char)
+            }
         }
         return out
     }

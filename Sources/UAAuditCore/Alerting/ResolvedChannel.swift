@@ -23,11 +23,13 @@ package struct ResolvedChannel: Sendable, CustomStringConvertible, CustomReflect
     /// `text` without any of this channel's secrets.
     func scrub(_ text: String) -> String { Redaction.scrub(text, secrets: secrets) }
 
-    /// The channel, with the secrets of `url` (a request's own URL) to scrub as well.
-    func adding(secretsOf url: URL) -> ResolvedChannel {
+    /// The channel, with the secrets of `url` (a request's own URL) and `extra` (those its body
+    /// carries) to scrub as well.
+    func adding(secretsOf url: URL, extra: [String] = []) -> ResolvedChannel {
         ResolvedChannel(
             kind: kind, url: self.url, shownURL: shownURL, secret: secret,
-            secrets: Array(Set(secrets + Redaction.secrets(in: url.absoluteString, except: kind.publicPathSegments))),
+            secrets: Array(
+                Set(secrets + extra + Redaction.secrets(in: url.absoluteString, except: kind.publicURLParts))),
             msgtype: msgtype,
             mentionedList: mentionedList, mentionedMobileList: mentionedMobileList)
     }

@@ -12,10 +12,12 @@ struct SlackFormat: ChannelFormat {
     func request(for notification: AlertNotification, to channel: ResolvedChannel, now: Date)
         throws(DeliveryFailure) -> HTTPRequest
     {
-        let text = MessageComposer(notification: notification, style: .slack).fitted {
+        let (text, carried) = MessageComposer(notification: notification, style: .slack).fit {
             $0.utf8.count <= Self.textLimit
         }
-        return HTTPRequest(url: channel.url, body: try AlertJSON.encode(Body(text: text)))
+        var request = HTTPRequest(url: channel.url, body: try AlertJSON.encode(Body(text: text)))
+        request.hoursCarried = carried
+        return request
     }
 
     func outcome(of response: HTTPResponse, channel: ResolvedChannel) -> AttemptOutcome {

@@ -13,6 +13,8 @@ import Foundation
 final class SocketConnection {
     enum Failure: Error, Equatable {
         case timeout
+        /// The operator asked twice to stop (``DeliveryStop/aborted``).
+        case aborted
         case refused
         case hostNotFound
         /// The server's TLS certificate was refused (another try will not mend it).
@@ -22,6 +24,8 @@ final class SocketConnection {
 
     let fd: Int32
     let deadline: Double
+    /// Polled while waiting: true ends the attempt with ``Failure/aborted``.
+    let abort: @Sendable () -> Bool
 
     /// Seconds of a monotonic clock.
     static func now() -> Double {
@@ -41,7 +45,9 @@ final class SocketConnection {
     /// The addresses of `host`, or nil when it has none; nil too when the deadline passes
     /// first (`getaddrinfo` cannot be interrupted: it goes on in the background and its
     /// answer is dropped), which the caller tells apart by the clock.
-    static func resolve(_ host: String, port: Int, deadline: Double) -> [Address]? {
+    static func resolve(_ host: String, port: Int, deadline: Double, abort: @Sendable () -> Bool = { false })
+        throws(Failure) -> [Address]?
+    {
         final class Box: @unchecked Sendable {
             var addresses: [Address]?
         }
@@ -69,16 +75,21 @@ final class SocketConnection {
             box.addresses = found.isEmpty ? nil : found
             done.signal()
         }
-        let left = max(0, deadline - now())
-        guard done.wait(timeout: .now() + left) == .success else { return nil }
-        return box.addresses
+        while true {
+            let left = max(0, deadline - now())
+            let slice = min(left, DeliveryStop.pollInterval)
+            if done.wait(timeout: .now() + slice) == .success { return box.addresses }
+            if abort() { throw .aborted }
+            if left <= slice { return nil }
+        }
     }
 
     /// Connects to `host:port` before `deadline`, name resolution included.
-    init(host: String, port: Int, deadline: Double) throws(Failure) {
+    init(host: String, port: Int, deadline: Double, abort: @escaping @Sendable () -> Bool = { false }) throws(Failure) {
         self.deadline = deadline
+        self.abort = abort
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        guard let addresses = Self.resolve(bare, port: port, deadline: deadline) else {
+        guard let addresses = try Self.resolve(bare, port: port, deadline: deadline, abort: abort) else {
             throw Self.now() >= deadline ? .timeout : .hostNotFound
         }
         var lastFailure = Failure.refused
@@ -92,7 +103,7 @@ final class SocketConnection {
             }
             if started == 0 || errno == EINPROGRESS {
                 do throws(Failure) {
-                    try Self.wait(fd, for: Int16(POLLOUT), until: deadline)
+                    try Self.wait(fd, for: Int16(POLLOUT), until: deadline, abort: abort)
                     var error: Int32 = 0
                     var length = socklen_t(MemoryLayout<Int32>.size)
                     getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
@@ -127,7 +138,7 @@ final class SocketConnection {
             if n > 0 {
                 sent += n
             } else if n < 0, errno == EAGAIN || errno == EINTR {
-                try Self.wait(fd, for: Int16(POLLOUT), until: deadline)
+                try Self.wait(fd, for: Int16(POLLOUT), until: deadline, abort: abort)
             } else {
                 throw .other("send: \(String(cString: strerror(errno)))")
             }
@@ -143,22 +154,26 @@ final class SocketConnection {
             guard errno == EAGAIN || errno == EINTR else {
                 throw .other("recv: \(String(cString: strerror(errno)))")
             }
-            try Self.wait(fd, for: Int16(POLLIN), until: deadline)
+            try Self.wait(fd, for: Int16(POLLIN), until: deadline, abort: abort)
         }
     }
 
     /// Waits until the socket is readable (or writable), or throws ``Failure/timeout`` at the deadline.
     func wait(readable: Bool) throws(Failure) {
-        try Self.wait(fd, for: Int16(readable ? POLLIN : POLLOUT), until: deadline)
+        try Self.wait(fd, for: Int16(readable ? POLLIN : POLLOUT), until: deadline, abort: abort)
     }
 
-    /// Waits until `fd` is ready for `events`, or throws ``Failure/timeout`` at the deadline.
-    private static func wait(_ fd: Int32, for events: Int16, until deadline: Double) throws(Failure) {
+    /// Waits until `fd` is ready for `events`, or throws ``Failure/timeout`` at the deadline
+    /// (``Failure/aborted`` as soon as `abort` says so: it is asked every ``DeliveryStop/pollInterval``).
+    private static func wait(_ fd: Int32, for events: Int16, until deadline: Double, abort: () -> Bool) throws(Failure)
+    {
         while true {
+            if abort() { throw .aborted }
             let left = deadline - now()
             if left <= 0 { throw .timeout }
             var poller = pollfd(fd: fd, events: events, revents: 0)
-            let ready = poll(&poller, 1, Int32(min((left * 1000).rounded(.up), Double(Int32.max))))
+            let slice = min(left, DeliveryStop.pollInterval)
+            let ready = poll(&poller, 1, Int32((slice * 1000).rounded(.up)))
             if ready > 0 { return }
             if ready < 0, errno != EINTR { throw .other("poll: \(String(cString: strerror(errno)))") }
         }

@@ -11,6 +11,12 @@ package struct SocketHTTPTransport: HTTPTransport {
     package init(caFile: String? = nil) { self.caFile = caFile }
 
     package func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError> {
+        send(request, timeout: timeout, abort: { false })
+    }
+
+    package func send(_ request: HTTPRequest, timeout: Double, abort: @escaping @Sendable () -> Bool)
+        -> Result<HTTPResponse, TransportError>
+    {
         let deadline = SocketConnection.now() + timeout
         guard let parts = URLComponents(url: request.url, resolvingAgainstBaseURL: false),
             let scheme = parts.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = parts.host,
@@ -23,7 +29,7 @@ package struct SocketHTTPTransport: HTTPTransport {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let shownHost = bare.contains(":") ? "[\(bare)]" : bare
         do throws(SocketConnection.Failure) {
-            let connection = try SocketConnection(host: bare, port: port, deadline: deadline)
+            let connection = try SocketConnection(host: bare, port: port, deadline: deadline, abort: abort)
             let stream = tls ? try TLSStream(over: connection, host: bare, caFile: caFile) : nil
             let bytes = HTTPWire.request(request, host: shownHost, port: parts.port, target: target)
             if let stream { try stream.write(bytes) } else { try connection.write(bytes) }
@@ -50,6 +56,7 @@ package struct SocketHTTPTransport: HTTPTransport {
         } catch {
             switch error {
             case .timeout: return .failure(.timeout)
+            case .aborted: return .failure(.aborted)
             case .refused: return .failure(.connection("connection refused"))
             case .hostNotFound: return .failure(.connection("host not found"))
             case .certificate(let reason): return .failure(.permanent("TLS certificate refused: \(reason)"))
@@ -73,5 +80,11 @@ package struct WebhookTransport: HTTPTransport {
 
     package func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError> {
         socket.send(request, timeout: timeout)
+    }
+
+    package func send(_ request: HTTPRequest, timeout: Double, abort: @escaping @Sendable () -> Bool)
+        -> Result<HTTPResponse, TransportError>
+    {
+        socket.send(request, timeout: timeout, abort: abort)
     }
 }

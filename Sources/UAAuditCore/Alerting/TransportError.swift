@@ -6,4 +6,6 @@ package enum TransportError: Error, Equatable, Sendable {
     case connection(String)
     /// A failure another try will not mend (TLS certificate, unsupported URL).
     case permanent(String)
+    /// Given up on because the operator asked twice to stop (``DeliveryStop/aborted``).
+    case aborted
 }

@@ -34,23 +34,28 @@ struct WeComFormat: ChannelFormat {
         throws(DeliveryFailure) -> HTTPRequest
     {
         let body: [UInt8]
+        let carried: Int
         switch channel.msgtype {
         case .markdown:
-            let content = MessageComposer(notification: notification, style: .markdown).fitted {
+            let (content, hours) = MessageComposer(notification: notification, style: .markdown).fit {
                 $0.utf8.count <= Self.markdownLimit
             }
+            carried = hours
             body = try AlertJSON.encode(MarkdownBody(markdown: .init(content: content)))
         case .text:
-            let content = MessageComposer(notification: notification, style: .plain).fitted {
+            let (content, hours) = MessageComposer(notification: notification, style: .plain).fit {
                 $0.utf8.count <= Self.textLimit
             }
+            carried = hours
             body = try AlertJSON.encode(
                 TextBody(
                     text: .init(
                         content: content, mentionedList: channel.mentionedList.isEmpty ? nil : channel.mentionedList,
                         mentionedMobileList: channel.mentionedMobileList.isEmpty ? nil : channel.mentionedMobileList)))
         }
-        return HTTPRequest(url: channel.url, body: body)
+        var request = HTTPRequest(url: channel.url, body: body)
+        request.hoursCarried = carried
+        return request
     }
 
     func outcome(of response: HTTPResponse, channel: ResolvedChannel) -> AttemptOutcome {

@@ -122,6 +122,14 @@ package struct AlertLedger: Codable, Equatable, Sendable {
         }
     }
 
+    /// What a run with no channel says when breached hours wait for one: how many, and how to
+    /// configure a channel or say on purpose that there is none.
+    package static func unconfiguredNotice(pending: Int) -> String {
+        "\(pending) breached hour\(pending == 1 ? "" : "s") wait\(pending == 1 ? "s" : "") for an alert channel: "
+            + "give --webhook URL (or an \"alerts\" list in the config) to send "
+            + (pending == 1 ? "it" : "them") + ", or \"alerts\": [] in the config for metrics only"
+    }
+
     /// How long a pending hour is kept after it ended: twice the history window, so that a
     /// run without a channel leaves it pending for at least `history_hours`.
     package static func pendingLifetime(historyHours: Int64) -> Int64 { 2 * historyHours * 3600 }

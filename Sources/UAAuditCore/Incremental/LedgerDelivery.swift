@@ -1,9 +1,11 @@
 /// Sends a run's pending hours to the channels configured now and moves them along the ledger.
 ///
-/// One message per channel, with every pending hour that channel has not taken (each hour
-/// under its ledger id). A channel that takes it has it in the ledger at once, so a run
-/// stopped between two channels commits what was delivered; `shouldStop` is asked before
-/// each channel.
+/// Each channel gets every pending hour it has not taken (each hour under its ledger id): in
+/// one message, or, when the channel's size limit cannot hold them all, in several, each hour
+/// in exactly one (``AlertDispatcher/batches(of:for:)``). A channel is recorded as having
+/// taken exactly the hours of the messages it accepted, at once, so a run stopped between two
+/// messages commits what was delivered; `shouldStop` is asked before each message. After a
+/// refusal the channel's later messages wait for the next run.
 package enum LedgerDelivery {
     /// What one channel was sent and what became of it.
     package struct Attempt: Sendable, Equatable {
@@ -34,16 +36,23 @@ package enum LedgerDelivery {
                 break
             }
             guard let notification = AlertNotification(report: report, host: host, hours: hours) else { continue }
-            // Only the hours the report still has (all pending hours are kept in the state).
-            let sent = notification.hours.map(\.hour)
-            let result = dispatcher.deliver(notification, to: [channel])[0]
-            if result.delivered {
-                ledger.delivered(sent, to: channel.key, at: time, mode: mode)
-            } else {
-                ledger.failed(sent, error: result.description)
+            for (index, batch) in dispatcher.batches(of: notification, for: channel).enumerated() {
+                if index > 0 && shouldStop() {
+                    outcome.stopped = true
+                    return outcome
+                }
+                // Only the hours the report still has (all pending hours are kept in the state).
+                let sent = batch.hours.map(\.hour)
+                let result = dispatcher.deliver(batch, to: [channel])[0]
+                if result.delivered {
+                    ledger.delivered(sent, to: channel.key, at: time, mode: mode)
+                } else {
+                    ledger.failed(sent, error: result.description)
+                }
+                outcome.attempts.append(Attempt(hours: sent, result: result))
+                afterEach(outcome.attempts[outcome.attempts.count - 1])
+                if !result.delivered { break }
             }
-            outcome.attempts.append(Attempt(hours: sent, result: result))
-            afterEach(outcome.attempts[outcome.attempts.count - 1])
         }
         return outcome
     }

@@ -84,9 +84,35 @@ import WebhookReceiver
         #expect(result.status == 4)
         #expect(
             result.out == "not delivered to generic \(Redaction.url(url)) (1 attempt): "
-                + "HTTP 403: denied for /***/*** with key=*** and user ***:***; go away\n")
+                + "HTTP 403: denied for *** with *** and user ***:***; go away\n")
         for secret in ["abcdefghijklmnopqrstuvwx", "k9Z", "pw7", "bob"] {
             #expect(!result.out.contains(secret) && !result.stderr.contains(secret), "\(secret)")
         }
+    }
+
+    /// `100 Continue` and `102 Processing` before the final 200 are skipped: delivered, once.
+    @Test func interimAnswersBeforeTheFinalOneAreSkipped() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200, interim: [100, 102])]])
+        let url = receiver.baseURL + "/hook"
+        let result = try Tool.run(["alert", "test", "--webhook", url, "--webhook-kind", "generic"])
+        #expect(result.status == 0)
+        #expect(result.out == "delivered to generic \(Redaction.url(url)) (1 attempt)\n")
+        #expect(try receiver.requests().count == 1)
+    }
+
+    /// A receiver whose certificate the system does not trust: not delivered, once (a refused
+    /// certificate is not retried), with the hint on where to install the CA.
+    @Test func anUntrustedCertificateSaysWhereToInstallTheCA() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]], tls: true)
+        let url = receiver.baseURL + "/hook"
+        let result = try Tool.run(["alert", "test", "--webhook", url, "--webhook-kind", "generic"])
+        #expect(result.status == 4)
+        #expect(
+            result.out.hasPrefix(
+                "not delivered to generic \(Redaction.url(url)) (1 attempt): TLS certificate refused: "))
+        #expect(
+            result.out.hasSuffix(
+                " (install the CA in /usr/local/share/ca-certificates and run update-ca-certificates, so that it is in /etc/ssl/certs)\n"
+            ))
     }
 }

@@ -83,4 +83,72 @@ import WebhookReceiver
         #expect(ledger[Self.h10]?.id == ids[Self.h10]?.first)
         #expect(ledger.mapValues(\.status) == [Self.h10: "delivered", Self.h11: "delivered"])
     }
+
+    struct StopCase: Sendable, CustomStringConvertible {
+        var name: String
+        var reply: Reply
+        /// Signals sent, the first 1.5 s after the start, the next 0.3 s later.
+        var signals: Int
+        /// The run ends before this many seconds.
+        var within: Double
+        var description: String { name }
+    }
+
+    static let stopCases: [StopCase] = [
+        // Retry-After 30 with 3 retries: without the stop, about 90 s.
+        StopCase(name: "retry-after", reply: Reply(status: 503, headers: ["Retry-After": "30"]), signals: 1, within: 4),
+        // A hung receiver: the attempt in flight ends at its 4 s timeout, no retry follows.
+        StopCase(name: "hung", reply: Reply(status: 200, delay: 60), signals: 1, within: 6),
+        // A second signal aborts the attempt in flight.
+        StopCase(name: "hung-twice", reply: Reply(status: 200, delay: 60), signals: 2, within: 3),
+    ]
+
+    /// SIGTERM during delivery: at most the attempt in flight finishes, no retry, no wait;
+    /// exit 143, and the hour stays pending for the next run.
+    @Test(arguments: stopCases)
+    func aStopSignalEndsDeliveryAfterTheAttemptInFlight(_ c: StopCase) throws {
+        let receiver = try WebhookReceiver(routes: ["/a": [c.reply]])
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 30, cls: "inconsistent")
+        let hooks = [
+            "--webhook", "\(receiver.baseURL)/a", "--webhook-kind", "generic", "--webhook-retries", "3",
+            "--webhook-timeout", "4",
+        ]
+        let second = c.signals > 1 ? "sleep 0.3; kill -TERM $p; " : ""
+        let launcher = ["/bin/sh", "-c", "\"$0\" \"$@\" & p=$!; sleep 1.5; kill -TERM $p; \(second)wait $p"]
+        let started = Date()
+        let result = try h.run(now: "2026-11-29T11:06:00Z", extra: hooks, launcher: launcher)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 143)
+        #expect(elapsed < c.within, "\(elapsed) s")
+        #expect(try receiver.requests().count == 1)
+        #expect(
+            result.stderr.contains(
+                "stopped by signal 15 during delivery; what was delivered is committed, the other hours stay pending"))
+        #expect(try h.ledgerHours("pending") == [Self.h10])
+    }
+
+    /// `--heartbeat` prints its line, with the exit status, when a signal stops the run too:
+    /// before the commit (nothing sent) and during delivery (what was sent is counted).
+    @Test(arguments: [
+        ("after-report", "alerts sent 0, alerts pending 1"),
+        ("after-channel", "alerts sent 1, alerts pending 0"),
+    ])
+    func aStoppedRunPrintsItsHeartbeat(point: String, alerts: String) throws {
+        let receiver = try WebhookReceiver(routes: ["/a": [Reply(status: 200)]])
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 30, cls: "inconsistent")
+        let result = try h.run(
+            now: "2026-11-29T11:06:00Z",
+            extra: ["--heartbeat", "--webhook", "\(receiver.baseURL)/a", "--webhook-kind", "generic"],
+            environment: ["UAAUDIT_TEST_SIGNAL_AT": point])
+        #expect(result.status == 143)
+        let beats = result.stderr.split(separator: "\n").filter { $0.contains("run: lines") }
+        #expect(
+            beats == [
+                "uaaudit: run: lines 152, malformed 0, hours closed 1, \(alerts), gaps 0, exit 143"
+            ])
+    }
 }

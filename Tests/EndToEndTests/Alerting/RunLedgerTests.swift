@@ -43,6 +43,78 @@ import WebhookReceiver
         #expect(try hoursSent(receiver, path: "/hook") == [Self.h10])
     }
 
+    /// A run with no channel says on stderr how many breached hours wait and how to send them
+    /// (or to say there is no channel on purpose); with --quiet it says nothing.
+    @Test func aRunWithoutAChannelSaysTheHoursWaitForOne() throws {
+        let h = try RunHarness()
+        try breach(h)
+        let args = [
+            "run", "--state", h.state, "--out", h.report, "--now", "2026-11-29T11:06:00Z", "--host", "test-host", h.log,
+        ]
+        let loud = try Tool.run(args)
+        #expect(loud.status == 0)
+        #expect(
+            loud.stderr
+                == "uaaudit: 1 breached hour waits for an alert channel: give --webhook URL (or an \"alerts\" list in the config) to send it, or \"alerts\": [] in the config for metrics only\n"
+        )
+        #expect(AlertLedger.unconfiguredNotice(pending: 3).hasPrefix("3 breached hours wait for an alert channel: "))
+        let quiet = try Tool.run(["run", "-q"] + args.dropFirst())
+        #expect(quiet.status == 0)
+        #expect(quiet.stderr == "")
+    }
+
+    /// A query without `=`, a path segment and their JSON-escaped and percent-encoded forms,
+    /// echoed by the server, reach neither stderr, the state nor `state show`.
+    @Test func anEchoedQueryWithoutEqualsAndEscapedFormsNeverShow() throws {
+        let answer = #"{"error":"no hook QUERYNAMESECRET123 at \/p\/SEG%2FSECRETxyz or /p/SEG/SECRETxyz"}"#
+        let receiver = try WebhookReceiver(routes: ["/p/SEG%2FSECRETxyz": [Reply(status: 500, body: answer)]])
+        let h = try RunHarness()
+        try breach(h)
+        let url = "\(receiver.baseURL)/p/SEG%2FSECRETxyz?QUERYNAMESECRET123"
+        let run = try h.run(
+            now: "2026-11-29T11:06:00Z",
+            extra: ["--webhook", url, "--webhook-kind", "generic", "--webhook-retries", "0"])
+        #expect(run.status == 4)
+        let shown = try Tool.run(["state", "show", "--state", h.state])
+        #expect(
+            shown.out.contains(
+                "last error: not delivered to generic \(Redaction.url(url)) (1 attempt): HTTP 500: {\"error\":\"no hook *** at *** or ***\"}\n"
+            ))
+        let state = try String(contentsOfFile: h.state, encoding: .utf8)
+        for text in [run.stderr, run.out, state, shown.out] {
+            for secret in ["QUERYNAMESECRET123", "SECRETxyz", "SEG%2F", "SEG/"] {
+                #expect(!text.contains(secret), "\(secret) in \(text)")
+            }
+        }
+    }
+
+    /// 22 breached hours do not fit one Slack message (4000 bytes): one run sends them all,
+    /// as several messages, each hour (by its short id) in exactly one, and the ledger has
+    /// every hour delivered.
+    @Test func aBacklogTooLongForOneSlackMessageIsSentWholeInOneRun() throws {
+        let receiver = try WebhookReceiver(routes: ["/services/T/B/X": [Reply(status: 200, body: "ok")]])
+        let h = try RunHarness()
+        for hour in 0..<22 {
+            try h.append(150, hour: hour)
+            try h.append(2, hour: hour, minute: 30, cls: "inconsistent")
+        }
+        let hook = ["--webhook", "\(receiver.baseURL)/services/T/B/X", "--webhook-kind", "slack"]
+        #expect(try h.run(now: "2026-11-29T23:06:00Z", extra: hook).status == 0)
+        let ledger = try h.ledger()
+        #expect(ledger.count == 22)
+        #expect(ledger.values.allSatisfy { $0.status == "delivered" })
+        let texts = try receiver.requests().map { request -> String in
+            let body = try unwrap(JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+            return try unwrap(body["text"] as? String)
+        }
+        #expect(texts.map(\.utf8.count).allSatisfy { $0 <= 4000 })
+        #expect(texts.count == 2)
+        #expect(!texts.contains { $0.contains("more hours not shown") })
+        for (hour, entry) in ledger {
+            #expect(texts.filter { $0.contains("id \(entry.id.prefix(8))") }.count == 1, "\(hour)")
+        }
+    }
+
     @Test func aCorrectedChannelURLGetsTheHourThatTheWrongOneRefused() throws {
         let receiver = try WebhookReceiver(routes: ["/wrong": [Reply(status: 404)], "/right": [Reply(status: 200)]])
         let h = try RunHarness()
@@ -52,7 +124,7 @@ import WebhookReceiver
         #expect(first.status == 4)
         #expect(
             first.stderr
-                == "uaaudit: hours \(Self.h10): not delivered to generic \(Redaction.url(receiver.baseURL + "/wrong")) (1 attempt): HTTP 404; kept for the next run\n"
+                == "uaaudit: hours \(Self.h10): not delivered to generic \(Redaction.url(receiver.baseURL + "/wrong")) (1 attempt): HTTP 404 (check the URL: the service does not know this webhook); kept for the next run\n"
         )
         let right = ["--webhook", "\(receiver.baseURL)/right", "--webhook-kind", "generic"]
         #expect(try h.run(now: "2026-11-29T11:20:00Z", extra: right).status == 0)
@@ -91,7 +163,7 @@ import WebhookReceiver
         let shown = try Tool.run(["state", "show", "--state", h.state])
         #expect(
             shown.out.contains(
-                "last error: not delivered to generic \(Redaction.url(url)) (1 attempt): HTTP 500: no route /***/*** for k=***, user ***:***\n"
+                "last error: not delivered to generic \(Redaction.url(url)) (1 attempt): HTTP 500: no route *** for ***, user ***:***\n"
             ))
         for text in [run.stderr, run.out, state, shown.out, try String(contentsOfFile: h.report, encoding: .utf8)] {
             for secret in ["abcdefghijklmnopqrstuvwx", "q7x", "zz9", "ann"] {

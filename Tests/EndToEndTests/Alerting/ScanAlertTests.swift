@@ -139,7 +139,9 @@ import WebhookReceiver
         Failure(
             name: "slow", replies: [Reply(status: 200, body: #"{"errcode":0}"#, delay: 10)],
             options: ["--webhook-timeout", "0.5"], reason: "no answer within 0.5 s"),
-        Failure(name: "refused", replies: nil, options: [], reason: "connection refused"),
+        Failure(
+            name: "refused", replies: nil, options: [],
+            reason: "connection refused (check the URL's host and port, and that the receiver is running)"),
     ]
 
     @Test(arguments: failures)

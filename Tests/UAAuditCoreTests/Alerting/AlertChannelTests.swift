@@ -141,7 +141,7 @@ import Testing
             resolved.description
                 == "dingtalk \(Redaction.url("https://oapi.dingtalk.com/robot/send?access_token=TOKEN1234"))")
         #expect(resolved.description.hasPrefix("dingtalk https://oapi.dingtalk.com/…#"))
-        #expect(resolved.secrets == ["SECabcdef", "TOKEN1234"])
+        #expect(resolved.secrets == ["SECabcdef", "access_token=TOKEN1234", "TOKEN1234"])
         #expect(channel.description == "webhook (URL from file \(urlFile))")
 
         #expect(throws: AlertError.environmentUnset(name: "DING_SECRET", what: "the dingtalk signing secret")) {

@@ -180,7 +180,7 @@ import WebhookReceiver
         #expect(result.failure == .connection("connection refused"))
         #expect(
             result.description
-                == "not delivered to generic \(Redaction.url("http://127.0.0.1:\(port)/generic")) (3 attempts): connection refused"
+                == "not delivered to generic \(Redaction.url("http://127.0.0.1:\(port)/generic")) (3 attempts): connection refused (check the URL's host and port, and that the receiver is running)"
         )
     }
 
@@ -256,5 +256,85 @@ import WebhookReceiver
         )
         #expect(result.delivered && result.attempts == 5)
         #expect(waits.list.withLock { $0 } == [1, 7, 4, 30])
+    }
+
+    /// Answers 503 with `Retry-After: 30` and counts the attempts.
+    final class Unavailable: HTTPTransport {
+        let count = Mutex(0)
+        func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError> {
+            count.withLock { $0 += 1 }
+            return .success(HTTPResponse(status: 503, headers: ["Retry-After": "30"]))
+        }
+    }
+
+    /// A stop requested during an attempt: that attempt is the last, with no wait and no retry.
+    @Test func aStopDuringAnAttemptEndsTheChannelAfterIt() throws {
+        let transport = Unavailable()
+        let waits = Mutex<[Double]>([])
+        let dispatcher = AlertDispatcher(
+            options: DeliveryOptions(retries: 5, backoff: 1, maxWait: 30), environment: [:], transport: transport,
+            clock: { AlertFixtures.now }, sleep: { seconds in waits.withLock { $0.append(seconds) } },
+            stop: DeliveryStop { transport.count.withLock { $0 } >= 1 ? 1 : 0 })
+        let result = dispatcher.deliver(
+            try AlertFixtures.notification(), to: try AlertFixtures.channel(#"{"kind": "generic", "url": "http://h/"}"#)
+        )
+        #expect(!result.delivered && result.attempts == 1)
+        #expect(result.failure == .http(status: 503, body: ""))
+        #expect(transport.count.withLock { $0 } == 1)
+        #expect(waits.withLock { $0 } == [])
+    }
+
+    /// A stop that comes during a `Retry-After: 30` wait ends the wait within a poll interval,
+    /// and no retry follows.
+    @Test func aStopCutsTheWaitBeforeARetryShort() throws {
+        let transport = Unavailable()
+        let started = Date()
+        let dispatcher = AlertDispatcher(
+            options: DeliveryOptions(retries: 5, backoff: 1, maxWait: 30), environment: [:], transport: transport,
+            stop: DeliveryStop { Date().timeIntervalSince(started) >= 0.3 ? 1 : 0 })
+        let result = dispatcher.deliver(
+            try AlertFixtures.notification(), to: try AlertFixtures.channel(#"{"kind": "generic", "url": "http://h/"}"#)
+        )
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(!result.delivered && result.attempts == 1)
+        #expect(transport.count.withLock { $0 } == 1)
+        #expect(elapsed >= 0.3 && elapsed < 0.6, "\(elapsed) s")
+    }
+
+    /// Credentials in the URL go as `Authorization: Basic` (percent-decoded), and no answer
+    /// or message shows them, the Base64 token included.
+    @Test func urlCredentialsAreSentAsBasicAuthorizationAndNeverShown() throws {
+        let receiver = try WebhookReceiver(routes: [
+            "/hook": [Reply(status: 401, body: "bad Basic dXNlcjpwQHNzOnc= for user pa")]
+        ])
+        let url = receiver.baseURL.replacingOccurrences(of: "http://", with: "http://user:p%40ss:w@") + "/hook"
+        let dispatcher = AlertDispatcher(options: Self.fast, environment: [:])
+        let result = dispatcher.deliver(
+            try AlertFixtures.notification(), to: [AlertChannel(kind: .generic, url: .literal(url))])[0]
+        let requests = try receiver.requests()
+        #expect(requests.map { $0.headers["authorization"] } == ["Basic dXNlcjpwQHNzOnc="])
+        #expect(Data(base64Encoded: "dXNlcjpwQHNzOnc=") == Data("user:p@ss:w".utf8))
+        #expect(result.failure == .http(status: 401, body: "bad Basic *** for *** pa"))
+        #expect(result.channel == "generic \(Redaction.url(url))")
+    }
+
+    /// `scan`'s and `alert`'s delivery sends a notification too long for WeCom whole, as
+    /// several messages: every hour in exactly one, one result for the channel.
+    @Test func aNotificationTooLongForOneMessageIsDeliveredWholeInSeveral() throws {
+        let report = try LedgerDeliveryTests().backlogReport(count: 48)
+        let notification = try #require(AlertNotification(report: report, host: "web-1"))
+        let transport = LedgerDeliveryTests.ChatReceiver()
+        let dispatcher = AlertDispatcher(
+            options: DeliveryOptions(retries: 0), environment: [:], transport: transport, clock: { Date() },
+            sleep: { _ in })
+        let results = dispatcher.deliverWhole(
+            notification, to: [AlertChannel(kind: .wecom, url: .literal("http://h/cgi-bin/webhook/send?key=K"))])
+        #expect(results.map(\.delivered) == [true])
+        #expect(results.map(\.attempts) == [4])
+        let texts = transport.texts.withLock { $0 }
+        #expect(texts.count == 4)
+        for i in 0..<48 {
+            #expect(texts.filter { $0.contains("id " + String(format: "h%07d", i)) }.count == 1, "hour \(i)")
+        }
     }
 }

@@ -49,7 +49,7 @@ import Testing
                 == .service(
                     field: "errcode", code: 310_000,
                     message:
-                        "sign not match for https://oapi.dingtalk.com/robot/send?access_token=***&timestamp=***&sign=*** and https://oapi.dingtalk.com/robot/send?access_token=***&timestamp=***&sign=***"
+                        "sign not match for https://oapi.dingtalk.com/robot/send?*** and https://oapi.dingtalk.com/robot/send?***"
                 ))
     }
 
@@ -66,5 +66,46 @@ import Testing
             result.description
                 == "not delivered to generic \(Redaction.url("https://h.example/a/b?key=K")) (1 attempt): HTTP \(status) redirect to \(target), not followed: configure the final URL instead"
         )
+    }
+
+    /// Feishu carries `timestamp` and `sign` in the body: an answer that echoes them (here
+    /// JSON-escaped, `\/` for `/`, as many servers write them) shows neither.
+    @Test func feishusBodyCarriedTimestampAndSignAreNeverShown() throws {
+        final class BodyEcho: HTTPTransport {
+            let timestamps = Mutex<[String]>([])
+            func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError> {
+                let body = try! JSONSerialization.jsonObject(with: Data(request.body)) as! [String: Any]
+                let timestamp = body["timestamp"] as! String
+                timestamps.withLock { $0.append(timestamp) }
+                let sign = (body["sign"] as! String).replacingOccurrences(of: "/", with: "\\/")
+                let answer =
+                    #"{"code":19021,"msg":"sign match fail: ts \#(body["timestamp"]!) sign \#(sign) raw \#(body["sign"]!)"}"#
+                return .success(HTTPResponse(status: 200, body: Array(answer.utf8)))
+            }
+        }
+        let transport = BodyEcho()
+        let channel = try AlertFixtures.channel(
+            #"{"url": "https://open.feishu.cn/open-apis/bot/v2/hook/HOOK-ID-7", "secret": "FSECRET00"}"#)
+        let dispatcher = AlertDispatcher(
+            options: DeliveryOptions(retries: 0), environment: [:], transport: transport,
+            clock: { AlertFixtures.now }, sleep: { _ in })
+        let result = dispatcher.deliver(try AlertFixtures.notification(), to: channel)
+        #expect(transport.timestamps.withLock { $0 } == ["1795957500"])
+        #expect(
+            result.failure == .service(field: "code", code: 19021, message: "sign match fail: ts *** sign *** raw ***"))
+    }
+
+    /// A URL whose query has no `=` and a server that echoes it: neither the query nor the
+    /// path shows.
+    @Test func aQueryWithoutEqualsEchoedIsNeverShown() throws {
+        let transport = Echo(status: 200)
+        let channel = try AlertFixtures.channel(
+            #"{"kind": "wecom", "url": "http://h.example/cgi-bin/webhook/send/PATHSEG?QUERYNAMESECRET123"}"#)
+        let result = dispatcher(transport).deliver(try AlertFixtures.notification(), to: channel)
+        #expect(
+            result.failure
+                == .service(
+                    field: "errcode", code: 310_000,
+                    message: "sign not match for http://h.example***?*** and http://h.example***?***"))
     }
 }

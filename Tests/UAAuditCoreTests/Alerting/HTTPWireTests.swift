@@ -19,6 +19,36 @@ import Testing
         #expect(!r.truncated)
     }
 
+    /// `100 Continue` and `102 Processing` before the final answer are skipped, in one piece or
+    /// split anywhere; the final answer's status, headers and body are the ones read.
+    @Test(arguments: [1, 7, 40])
+    func interimAnswersAreSkipped(split: Int) throws {
+        let text =
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\nX-A: interim\r\n\r\n"
+            + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+        let bytes = Array(text)
+        let pieces = stride(from: 0, to: bytes.count, by: split).map {
+            String(bytes[$0..<min($0 + split, bytes.count)])
+        }
+        var reader = HTTPWire.Reader(limit: 64 << 10)
+        for piece in pieces where !reader.complete { try reader.feed(Array(piece.utf8)) }
+        let r = try reader.closed()
+        #expect(r.status == 200)
+        #expect(r.headers == ["content-length": "2"])
+        #expect(String(decoding: r.body, as: UTF8.self) == "ok")
+        #expect(reader.interim == 2)
+    }
+
+    /// Interim answers are bounded: more than 8, or heads over 64 KiB in all, are an error.
+    @Test func endlessInterimAnswersAreAnError() {
+        let nine = String(repeating: "HTTP/1.1 102 Processing\r\n\r\n", count: 9) + "HTTP/1.1 200 OK\r\n\r\n"
+        #expect(throws: HTTPWire.Problem.malformed("more than 8 interim (1xx) answers")) { try read([nine]) }
+        let padded = "HTTP/1.1 100 Continue\r\nX-Pad: " + String(repeating: "p", count: 40_000) + "\r\n\r\n"
+        #expect(throws: HTTPWire.Problem.malformed("answer headers over 65536 bytes")) {
+            try read([padded, padded, "HTTP/1.1 200 OK\r\n\r\n"])
+        }
+    }
+
     @Test func aChunkedAnswer() throws {
         let r = try read([
             "HTTP/1.1 500 Err\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nab", "cd\r\n3;x=y\r\nefg\r\n0\r\n\r\n",

@@ -37,8 +37,39 @@ import Testing
     @Test func secretsOfAURLAreEveryPathSegmentQueryValueUserPasswordAndFragment() {
         #expect(
             Redaction.secrets(in: "https://hooks.slack.com/services/T0/B0/XXXX?a=b%2Fc#f")
-                == ["services", "b%2Fc", "XXXX", "b/c", "B0", "T0", "f"])
+                == [
+                    "/services/T0/B0/XXXX", "services", "a=b%2Fc", "a=b/c", "b%2Fc", "XXXX", "b/c", "B0", "T0", "a",
+                    "f",
+                ])
         #expect(Redaction.secrets(in: "http://u:p@h/") == ["p", "u"])
+    }
+
+    /// A query without `=` is a secret of its own (name and whole query), and the kind's
+    /// documented query names are not.
+    @Test func aQueryWithoutEqualsIsSecretAndDocumentedNamesAreNot() {
+        #expect(
+            Redaction.secrets(in: "http://h/p?QUERYNAMESECRET123")
+                == ["QUERYNAMESECRET123", "/p", "p"])
+        #expect(
+            Redaction.scrub(
+                "unknown hook QUERYNAMESECRET123 at /p", secrets: Redaction.secrets(in: "http://h/p?QUERYNAMESECRET123")
+            )
+                == "unknown hook *** at /p")
+        #expect(
+            Redaction.secrets(
+                in: "https://oapi.dingtalk.com/robot/send?access_token=T0K&timestamp=17&sign=S1G",
+                except: ChannelKind.dingtalk.publicURLParts)
+                == ["access_token=T0K&timestamp=17&sign=S1G", "S1G", "T0K", "17"])
+    }
+
+    /// An answer that quotes a secret JSON-escaped or percent-encoded (either case) is scrubbed.
+    @Test func escapedAndEncodedSpellingsAreScrubbed() {
+        let secrets = Redaction.secrets(in: "https://h/hook/a%2Fb/SEGMENT-42?t=x y+z/w")
+        let answer =
+            #"{"path":"\/hook\/a%2Fb\/SEGMENT-42","seg":"a%2fb","t1":"x%20y%2Bz%2Fw","t2":"x+y%2bz%2fw","t3":"x y+z\/w","q":"t=x y+z\/w"}"#
+        #expect(
+            Redaction.scrub(answer, secrets: secrets)
+                == #"{"path":"***","seg":"***","t1":"***","t2":"***","t3":"***","q":"***"}"#)
     }
 
     @Test func scrubRemovesEverySecretOfThreeCharactersOrMore() {

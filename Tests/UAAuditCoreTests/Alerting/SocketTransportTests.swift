@@ -23,6 +23,17 @@ import WebhookReceiver
         #expect(elapsed >= timeout && elapsed < timeout + 0.25, "\(elapsed) s")
     }
 
+    /// A second stop signal aborts an attempt waiting on a hung receiver within a poll interval.
+    @Test func anAbortEndsAHungAttemptAtOnce() throws {
+        let receiver = try WebhookReceiver(routes: ["/hung": [WebhookReceiver.Reply(status: 200, delay: 30)]])
+        let started = SocketConnection.now()
+        let result = SocketHTTPTransport().send(
+            try request(receiver.baseURL + "/hung"), timeout: 20, abort: { SocketConnection.now() - started >= 0.3 })
+        let elapsed = SocketConnection.now() - started
+        #expect(result == .failure(.aborted))
+        #expect(elapsed >= 0.3 && elapsed < 0.6, "\(elapsed) s")
+    }
+
     @Test func aHugeAnswerIsCutAt64KiB() throws {
         let receiver = try WebhookReceiver(routes: [
             "/big": [WebhookReceiver.Reply(status: 502, body: String(repeating: "z", count: 1 << 20), repeat: 20)]

@@ -112,6 +112,113 @@ import Testing
         #expect(entry.status == .pending && entry.failures == 1)
         #expect(
             entry.lastError
-                == "not delivered to generic \(Redaction.url("http://h/a?token=SECRET-1")) (1 attempt): HTTP 404")
+                == "not delivered to generic \(Redaction.url("http://h/a?token=SECRET-1")) (1 attempt): HTTP 404 (check the URL: the service does not know this webhook)"
+        )
+    }
+
+    /// Records the chat text of every message and answers `errcode` 0.
+    final class ChatReceiver: HTTPTransport {
+        let texts = Mutex<[String]>([])
+        func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError> {
+            let body = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any]
+            let text =
+                ((body?["markdown"] as? [String: Any])?["content"] as? String)
+                ?? ((body?["markdown"] as? [String: Any])?["text"] as? String)
+                ?? ((body?["content"] as? [String: Any])?["text"] as? String) ?? (body?["text"] as? String) ?? ""
+            texts.withLock { $0.append(text) }
+            return .success(HTTPResponse(status: 200, body: Array(#"{"errcode":0,"code":0}"#.utf8)))
+        }
+    }
+
+    /// A report with `count` consecutive breached hours, each under id `hhhhhhNN…`.
+    func backlogReport(count: Int) throws -> Report {
+        var report = try AlertFixtures.report()
+        let model = try #require(report.hours.first { $0.alert })
+        let start = try #require(HourKey(iso8601: model.hour))
+        report.hours = (0..<count).map { i in
+            var hour = model
+            hour.hour = HourKey(localHour: start.localHour + Int64(i), offsetMinutes: start.offsetMinutes).iso8601
+            hour.id = String(format: "h%07d", i) + "-rest-of-the-id"
+            return hour
+        }
+        return report
+    }
+
+    /// 48 pending hours do not fit one WeCom, Slack, DingTalk or Feishu message: they go out as
+    /// several messages in the same run, each under the limit, each hour (by its short id) in
+    /// exactly one, none "not shown"; and the ledger has every hour delivered, none left over.
+    @Test(arguments: [
+        (ChannelKind.wecom, "http://h/cgi-bin/webhook/send?key=K", 4096, 48),
+        (.slack, "http://h/services/T/B/X", 4000, 48),
+        (.dingtalk, "http://h/robot/send?access_token=T", 20_000, 240),
+        (.feishu, "http://h/open-apis/bot/v2/hook/X", 20_000, 240),
+    ])
+    func aBacklogTooLongForOneMessageGoesOutWholeInSeveral(kind: ChannelKind, url: String, limit: Int, count: Int)
+        throws
+    {
+        let report = try backlogReport(count: count)
+        var ledger = AlertLedger()
+        for hour in report.hours {
+            ledger.record(hour: hour.hour, id: hour.id!, kinds: [.share], at: "T", mode: .unconfigured)
+        }
+        let channels = [AlertChannel(kind: kind, url: .literal(url))]
+        let mode = AlertLedger.Mode.channels(channels.map(\.key))
+        let transport = ChatReceiver()
+        let dispatcher = AlertDispatcher(
+            options: DeliveryOptions(retries: 0), environment: [:], transport: transport, clock: { Date() },
+            sleep: { _ in })
+        let outcome = LedgerDelivery.deliver(
+            &ledger, report: report, host: "web-1", channels: channels, mode: mode, dispatcher: dispatcher, at: "T2")
+        let texts = transport.texts.withLock { $0 }
+        #expect(!outcome.undelivered && !outcome.stopped)
+        let expected: [ChannelKind: [Int]] = [
+            .wecom: [13, 13, 13, 9], .slack: [13, 13, 13, 9], .dingtalk: [68, 68, 68, 36], .feishu: [70, 70, 70, 30],
+        ]
+        #expect(outcome.attempts.map(\.hours.count) == expected[kind])
+        #expect(outcome.attempts.count == texts.count)
+        #expect(texts.allSatisfy { $0.utf8.count <= limit })
+        #expect(!texts.contains { $0.contains("more hours not shown") })
+        for i in 0..<count {
+            let short = String(format: "h%07d", i)
+            #expect(texts.filter { $0.contains("id \(short)") }.count == 1, "hour \(i)")
+        }
+        #expect(outcome.attempts.flatMap(\.hours) == report.hours.map(\.hour))
+        #expect(ledger.pending.isEmpty)
+        #expect(ledger.hours.values.allSatisfy { $0.status == .delivered && $0.deliveredTo == channels.map(\.key) })
+    }
+
+    /// When the second of several messages is refused, the hours of the first are delivered and
+    /// all the others (refused or never sent) stay pending for the channel.
+    @Test func aRefusedBatchLeavesItsHoursAndTheRestPending() throws {
+        let report = try backlogReport(count: 48)
+        var ledger = AlertLedger()
+        for hour in report.hours {
+            ledger.record(hour: hour.hour, id: hour.id!, kinds: [.share], at: "T", mode: .unconfigured)
+        }
+        final class SecondRefused: HTTPTransport {
+            let calls = Mutex(0)
+            func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError> {
+                let n = calls.withLock {
+                    $0 += 1
+                    return $0
+                }
+                return .success(HTTPResponse(status: n == 2 ? 404 : 200, body: Array(#"{"errcode":0}"#.utf8)))
+            }
+        }
+        let channels = [AlertChannel(kind: .wecom, url: .literal("http://h/cgi-bin/webhook/send?key=K"))]
+        let mode = AlertLedger.Mode.channels(channels.map(\.key))
+        let transport = SecondRefused()
+        let dispatcher = AlertDispatcher(
+            options: DeliveryOptions(retries: 0), environment: [:], transport: transport, clock: { Date() },
+            sleep: { _ in })
+        let outcome = LedgerDelivery.deliver(
+            &ledger, report: report, host: "web-1", channels: channels, mode: mode, dispatcher: dispatcher, at: "T2")
+        #expect(outcome.attempts.count == 2)
+        #expect(transport.calls.withLock { $0 } == 2)
+        let first = outcome.attempts[0].hours
+        #expect(!first.isEmpty && first.count < 48)
+        #expect(first == Array(report.hours.map(\.hour).prefix(first.count)))
+        #expect(ledger.pending == Array(report.hours.map(\.hour).dropFirst(first.count)))
+        #expect(ledger.hours(for: channels[0].key, mode: mode).count == 48 - first.count)
     }
 }

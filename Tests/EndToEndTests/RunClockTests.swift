@@ -45,7 +45,8 @@ import Testing
         #expect(run.status == 0)
         #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 152, false, false)"#])
         #expect(try totals(h)["alert_hours"] as? [String] == [])
-        #expect(run.out.contains("1.316%\n") && !run.out.contains("1.316% !"))
+        #expect(run.out.contains("1.316% ~\n") && !run.out.contains("1.316% !"))
+        #expect(run.out.contains("open hours (marked ~): 1; an hour alerts only once it closes\n"))
         #expect(run.out.contains("alert hours (marked !): 0 of 1"))
     }
 

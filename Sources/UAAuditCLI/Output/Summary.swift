@@ -2,7 +2,8 @@ import UAAuditCore
 
 /// The human summary of a report, for an 80-column terminal.
 ///
-/// A row per hour (hour, requests, per-class counts, alert share, `!` where over the threshold),
+/// A row per hour (hour, requests, per-class counts, alert share, `!` where it alerts, `~`
+/// where `run` has not closed it yet),
 /// then totals, the top alert-class UAs and the malformed lines. Text from the log is escaped.
 /// With an ANSI ``Palette`` (stdout is a terminal), headings are bold and alert hours red;
 /// the colour codes are added after padding, so the columns stay where they are.
@@ -27,7 +28,7 @@ enum Summary {
             var row = shortHour(hour.hour).padded(hourWidth) + String(hour.requests).rightAligned(numberWidth)
             for name in columns { row += String(hour.classes[name] ?? 0).rightAligned(classWidth) }
             row += percent(hour.share).rightAligned(shareWidth)
-            if hour.alert { row += " !" }
+            if hour.alert { row += " !" } else if hour.closed == false { row += " ~" }
             out += (hour.alert ? palette.alert(row) : row) + "\n"
         }
         if report.hours.isEmpty { out += "(no requests)\n" }
@@ -48,6 +49,10 @@ enum Summary {
         let breachLine = "alert hours (marked !): \(breached) of \(report.hours.count), where the \(alert) share"
         out += (breached > 0 ? palette.alert(breachLine) : breachLine) + "\n"
         out += "  is above \(percent(report.threshold)) with at least \(report.minRequests) requests\n"
+        let open = report.hours.filter { $0.closed == false }.count
+        if open > 0 {
+            out += "open hours (marked ~): \(open); an hour alerts only once it closes\n"
+        }
         out += InsightSummary.render(report, width: width, palette: palette)
 
         var top: [String: Int64] = [:]

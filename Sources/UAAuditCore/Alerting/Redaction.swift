@@ -69,12 +69,17 @@ package enum Redaction {
     static let unreserved = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
-    /// The spellings in which an answer may quote `secret`: as given, percent-decoded,
+    /// The spellings in which an answer may quote `secret`: as given (its escapes in either
+    /// case), percent-decoded, form-decoded (`+` as a space),
     /// percent-encoded (upper- and lower-case hex, `+` for a space), and each of those
     /// JSON-escaped (`\/` for `/`, `\u0026` for `&`, `\u003c`/`\u003e`, `\u003d` for `=`).
     package static func variants(of secret: String) -> [String] {
-        var plain: Set<String> = [secret]
+        var plain: Set<String> = [secret, lowercasedEscapes(secret)]
         if let decoded = secret.removingPercentEncoding { plain.insert(decoded) }
+        // A query value as a form decoder reads it: `+` is a space.
+        let form = secret.replacingOccurrences(of: "+", with: " ")
+        plain.insert(form)
+        if let decoded = form.removingPercentEncoding { plain.insert(decoded) }
         for base in Array(plain) {
             if let encoded = base.addingPercentEncoding(withAllowedCharacters: unreserved) {
                 let plus = encoded.replacingOccurrences(of: "%20", with: "+")

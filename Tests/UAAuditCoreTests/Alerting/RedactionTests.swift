@@ -72,6 +72,14 @@ import Testing
                 == #"{"path":"***","seg":"***","t1":"***","t2":"***","t3":"***","q":"***"}"#)
     }
 
+    /// A second review: `key=PLUS+SEC8` came back form-decoded (`PLUS SEC8`), and
+    /// `WECOM+KEY%2F44` as `WECOM KEY/44` and `WECOM+KEY%2f44`.
+    @Test func formDecodedAndLowerHexSpellingsOfAQueryValueAreScrubbed() {
+        let secrets = Redaction.secrets(in: "http://h/cgi-bin/webhook/send?key=PLUS+SEC8&k2=WECOM+KEY%2F44")
+        let answer = #"dec=PLUS SEC8 uni="PLUS SEC8" a=WECOM KEY/44 b=WECOM+KEY%2f44 c=WECOM%20KEY%2F44"#
+        #expect(Redaction.scrub(answer, secrets: secrets) == #"dec=*** uni="***" a=*** b=*** c=***"#)
+    }
+
     @Test func scrubRemovesEverySecretOfThreeCharactersOrMore() {
         let text = "invalid key 693a91f6-7xxx, token abc, v 1; see https://x/?key=693a91f6-7xxx"
         #expect(

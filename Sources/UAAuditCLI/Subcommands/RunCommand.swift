@@ -37,7 +37,8 @@ struct RunCommand {
         truncated logs), closes an hour once the clock (--now) is past its end plus
         the grace period and every log was read (a log unreadable for over 2 hours
         stops holding hours: they are marked incomplete; line times never close an
-        hour; lines over 5 minutes after --now count in totals.future), alerts once
+        hour; lines ahead of --now wait in their open hours, and only those over
+        history_hours ahead count in totals.future), alerts once
         per breached hour under its own id, writes the report and commits the state
         atomically. Breached hours stay pending until every channel configured takes
         them (with no channel, until one is; "alerts": [] means metrics only). SIGTERM
@@ -76,9 +77,10 @@ struct RunCommand {
         alert_share_drop; the baseline is the state's earlier hours):
         \(InsightOptions.help)
 
-        Alerts (added to the config's "alerts"; one message per channel per run with
-        the pending hours; an hour a channel refused stays pending and is sent again
-        next run; 3xx answers are failures, never followed):
+        Alerts (added to the config's "alerts"; the pending hours in as few messages
+        per channel as its size limit allows, each hour in one; an hour a channel
+        refused stays pending and is sent again next run; 3xx answers are failures,
+        never followed):
         \(AlertOptions.help)
 
         Output:

@@ -82,7 +82,7 @@ public struct Report: Codable, Equatable, Sendable {
         public var alertHours: [String]
         /// The hours with a drift alert (a new UA family or an app class's share drop), in order.
         public var driftAlertHours: [String]? = nil
-        /// `uaaudit run` only: lines stamped more than 5 minutes after the run's clock, counted
+        /// `uaaudit run` only: lines stamped more than `history_hours` after the run's clock, counted
         /// in no hour (since the state began keeping them); absent when there were none.
         public var future: Int64? = nil
         /// `uaaudit run` only: breached hours not yet delivered to every channel configured

@@ -175,7 +175,8 @@ import Testing
         #expect(expired.status == 0)
         #expect(
             expired.stderr
-                == "uaaudit: the breached hour 2026-11-29T10:00:00+00:00 was pending for longer than uaaudit keeps it (2 × history_hours) and is dropped unsent\n"
+                == "uaaudit: the breached hour 2026-11-29T10:00:00+00:00 ended at least 2 × history_hours before the run's "
+                + "clock and is dropped unsent: run uaaudit run at least every history_hours, or raise history_hours\n"
         )
         #expect(try alerts(h).isEmpty)
         #expect(try h.ledger().isEmpty)

@@ -104,10 +104,15 @@ struct RunExecution {
         if !quiet, job.settings.alertMode == .unconfigured, !state.alerts.pending.isEmpty {
             console.error(AlertLedger.unconfiguredNotice(pending: state.alerts.pending.count))
         }
-        for hour in outcome.expiredAlerts {
+        // One line for any number: a long gap between runs can drop a hundred hours at once.
+        if let first = outcome.expiredAlerts.first, let last = outcome.expiredAlerts.last {
+            let what =
+                outcome.expiredAlerts.count == 1
+                ? "the breached hour \(first) ended"
+                : "\(outcome.expiredAlerts.count) breached hours (\(first) to \(last)) ended"
             console.error(
-                "the breached hour \(hour) was pending for longer than uaaudit keeps it (2 × history_hours) and is dropped unsent"
-            )
+                "\(what) at least 2 × history_hours before the run's clock and \(outcome.expiredAlerts.count == 1 ? "is" : "are") dropped unsent: "
+                    + "run uaaudit run at least every history_hours, or raise history_hours")
         }
         do {
             let bytes = try state.encoded()

@@ -42,7 +42,9 @@ package struct AlertChannel: Codable, Hashable, Sendable, CustomStringConvertibl
         let text = try url.resolve(environment: environment, what: "the webhook URL")
         let shown = Redaction.url(text)
         guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty
+            scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty,
+            parsed.port.map({ (1...65_535).contains($0) }) ?? true,
+            !text.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true })
         else { throw AlertError.badURL(shown: shown) }
         guard let kind = kind ?? ChannelKind.inferred(fromHost: host) else {
             throw AlertError.kindNotInferred(shown: shown)

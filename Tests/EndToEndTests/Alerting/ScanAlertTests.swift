@@ -226,7 +226,16 @@ import WebhookReceiver
         ),
         (
             ["--webhook", "ftp://x/?key=KEY-SECRET-E2E", "--webhook-kind", "generic"],
-            "uaaudit: --webhook: webhook URL \(Redaction.url("ftp://x/?key=KEY-SECRET-E2E")) is not an http:// or https:// URL with a host\n"
+            "uaaudit: --webhook: webhook URL \(Redaction.url("ftp://x/?key=KEY-SECRET-E2E")) is not an http:// or https:// URL with a host (a port from 1 to 65535, no spaces or control characters)\n"
+        ),
+        // A second review: a port out of range or a space failed only when sending (exit 4).
+        (
+            ["--webhook", "http://127.0.0.1:99999/TOKZ3", "--webhook-kind", "generic"],
+            "uaaudit: --webhook: webhook URL http://127.0.0.1:99999/…#\(String(Redaction.url("http://127.0.0.1:99999/TOKZ3").suffix(6))) is not an http:// or https:// URL with a host (a port from 1 to 65535, no spaces or control characters)\n"
+        ),
+        (
+            ["--webhook", "http://127.0.0.1:8080/a b", "--webhook-kind", "generic"],
+            "uaaudit: --webhook: webhook URL \(Redaction.url("http://127.0.0.1:8080/a b")) is not an http:// or https:// URL with a host (a port from 1 to 65535, no spaces or control characters)\n"
         ),
         (
             ["--webhook", "http://x/y", "--webhook-kind", "slack", "--webhook-timeout", "0"],

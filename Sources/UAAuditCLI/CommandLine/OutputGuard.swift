@@ -50,6 +50,23 @@ enum OutputGuard {
         return resolved
     }
 
+    /// Where a command's resolved outputs go, for the code that writes them.
+    struct Destinations {
+        let outputs: [Named]
+        /// The report is printed on stdout: --json, or `--out -`.
+        let printJSON: Bool
+        /// Something goes to stdout, so the summary does not.
+        var stdoutTaken: Bool { printJSON || outputs.contains { $0.target == "-" } }
+
+        init(_ outputs: [Named], json: Bool) {
+            self.outputs = outputs
+            printJSON = json || outputs.contains { $0.role == "--out" && $0.target == "-" }
+        }
+
+        /// The file (links followed) or `-` that `role` writes to; nil when not given.
+        func target(_ role: String) -> String? { outputs.first { $0.role == role }?.target }
+    }
+
     /// - Parameters:
     ///   - inputs: the files counted (logs, reports): each may be given once.
     ///   - readOnly: other files read (config, rules, nginx config) that must not be overwritten.

@@ -84,10 +84,10 @@ struct MergeCommand {
             return .usage
         }
         // Where each output goes: a file (links followed) or `-`, stdout.
-        let target = { (role: String) in outputs.first { $0.role == role }?.target }
-        // `--out -` is stdout: the report is printed as with --json.
-        let printJSON = args.flag("json") || target("--out") == "-"
-        let stdoutTaken = printJSON || outputs.contains { $0.target == "-" }
+        let destinations = OutputGuard.Destinations(outputs, json: args.flag("json"))
+        let target = destinations.target
+        let printJSON = destinations.printJSON
+        let stdoutTaken = destinations.stdoutTaken
 
         // Like scan with its inputs: a report that cannot be read is named, the rest are merged.
         var status = ExitCode.success

@@ -27,7 +27,8 @@ struct StateCommand {
               --json               the same as one JSON object (keys sorted): path,
                                    version, newest_seen, logs, open_hours,
                                    closed_hours, breached_hours, alerts_pending
-                                   (hour, id, kinds, failures, last_error),
+                                   (hour, id, kinds, status, delivered_to,
+                                   failures, last_error),
                                    alerts_sent, alerts_not_alerted, gaps
           -h, --help               show this help
 
@@ -189,19 +190,18 @@ struct StateJSON: Encodable {
         var hour: String
         var requests: Int64
     }
-    /// A breached hour still to deliver (the ledger's entry; its last error already masked).
+    /// A breached hour still to deliver: its hour and the ledger's own entry (channel keys and
+    /// last error are kept masked in the state).
     struct Pending: Encodable {
         var hour: String
-        var id: String
-        var kinds: [String]
-        var deliveredTo: Int
-        var failures: Int
-        var lastError: String?
+        var entry: AlertLedger.Entry
 
-        enum CodingKeys: String, CodingKey {
-            case hour, id, kinds, failures
-            case deliveredTo = "delivered_to"
-            case lastError = "last_error"
+        enum CodingKeys: String, CodingKey { case hour }
+
+        func encode(to encoder: any Encoder) throws {
+            try entry.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(hour, forKey: .hour)
         }
     }
 
@@ -243,13 +243,7 @@ struct StateJSON: Encodable {
         closedHours = hours.filter { $0.2.closed }.count
         breachedHours = hours.filter { $0.2.closed && $0.2.breached }.map(\.1)
         let ledger = state.alerts
-        alertsPending = ledger.pending.compactMap { hour in
-            ledger.hours[hour].map {
-                Pending(
-                    hour: hour, id: $0.id, kinds: $0.kinds.map(\.rawValue), deliveredTo: $0.deliveredTo.count,
-                    failures: $0.failures, lastError: $0.lastError)
-            }
-        }
+        alertsPending = ledger.pending.compactMap { hour in ledger.hours[hour].map { Pending(hour: hour, entry: $0) } }
         alertsSent = ledger.hours.values.filter { $0.status == .delivered }.count
         alertsNotAlerted = ledger.hours.values.filter { $0.status == .notAlerted }.count
         gaps = state.gaps

@@ -34,6 +34,16 @@ import WebhookReceiver
         #expect(
             shown.out.contains("breached hours pending delivery: \n  \(Self.h10)  id \(try h.ledger()[Self.h10]!.id)\n")
         )
+        // The same in JSON: the ledger's entry with its hour.
+        let json = try Tool.run(["state", "show", "--json", "--state", h.state])
+        let pending = try unwrap(
+            (JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])?["alerts_pending"]
+                as? [[String: Any]])
+        #expect(pending.count == 1)
+        #expect(pending.first?["hour"] as? String == Self.h10)
+        #expect(pending.first?["id"] as? String == (try h.ledger()[Self.h10]!.id))
+        #expect(pending.first?["status"] as? String == "pending")
+        #expect(pending.first?["delivered_to"] as? [String] == [])
         // The cron job, with its channel, sends it.
         let hook = ["--webhook", "\(receiver.baseURL)/hook", "--webhook-kind", "generic"]
         #expect(try h.run(now: "2026-11-29T11:20:00Z", extra: hook).status == 0)

@@ -3,7 +3,7 @@ import Testing
 import UAAuditCore
 
 /// A scan spanning 300,000 distinct hours (one request each, 34 years): memory within the
-/// bound README states (idle + 16 MiB + 3 KiB an hour), and time linear in the hours — it
+/// bound docs/performance.md states (idle + 16 MiB + 3 KiB an hour), and time linear in the hours — it
 /// once took 11 min 47 s and 4.5 GB (a quadratic drift baseline and client budget, every
 /// hour's lists kept, the whole report encoded as one tree).
 @Suite struct ManyHoursTests {

@@ -56,7 +56,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
     package var lock: String?
     package var lockWaitSeconds: Double?
     package var host: String?
-    /// Alert channels (see README: the channel config shape).
+    /// Alert channels (see docs/alerts.md: the channel config shape).
     package var alerts: [AlertChannel]?
     /// Split identity and UA drift (the keys of ``InsightChoice``).
     package var insight: InsightChoice?

@@ -152,9 +152,12 @@ import Testing
     @Test func readmeShowsTheLineDoctorPrints() throws {
         let readme = try String(contentsOf: Tool.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("    log_format ua_log '\(Self.uaLog)';\n"))
-        let nginxSide = try #require(readme.range(of: "## The nginx side first"))
-        let scan = try #require(readme.range(of: "## `uaaudit scan"))
+        // The quick start sets nginx up before it scans anything.
+        let nginxSide = try #require(readme.range(of: "**1. The nginx side first.**"))
+        let scan = try #require(readme.range(of: "    uaaudit scan /var/log/nginx/access.log"))
         #expect(nginxSide.lowerBound < scan.lowerBound)
+        let doc = try String(contentsOf: Tool.repoRoot.appendingPathComponent("docs/nginx.md"), encoding: .utf8)
+        #expect(doc.contains("    log_format ua_log '\(Self.uaLog)';\n"))
     }
 
     @Test func aLogTheAccountCannotReadIsNamed() throws {

@@ -15,7 +15,7 @@ enum MeasuredRun {
     /// runtime, Foundation) is about 25 MiB, and a scan measures about 30-38 MiB
     /// (read blocks, a 4 MiB UA cache and bounded tables per thread); 64 MiB leaves room for
     /// that but not for anything that grows with the input (a 50 MB line held whole, or
-    /// millions of distinct UAs kept, would pass it). README's "Speed and memory" states it.
+    /// millions of distinct UAs kept, would pass it). docs/performance.md states it.
     static let peakMemoryBoundKiB = 64 << 10
 
     /// CONTRACTS: a scan's peak RSS is at most its idle RSS (the same command on an empty

@@ -11,34 +11,14 @@ public enum UAAuditCLI {
         Usage: uaaudit <command> [options]
 
         Commands:
-          scan FILE...      audit logs once; per-hour report (summary, --json, --out)
-          explain HOUR ...  one hour on one page: share, cost, split clients, drift
-          merge REPORT...   combine the JSON reports of many hosts into one
-          run               the hourly job: new lines only, rotation-safe (see cron/)
-          state show        what run remembers: offsets, open hours, pending alerts
-          alert test        send a test message through each --webhook
-          classify UA...    show which class and rule a User-Agent gets
-          rules init|test|lint  write rules for your app; test and lint rules files
-          doctor [-]        read nginx's config (nginx -T): which logs, which format,
-                            what to put in uaaudit's config or add to nginx
-          help [COMMAND]    show help for a command
-          version           print the version
+        \(CommandSpec.listing)
 
         Run 'uaaudit <command> --help' for a command's options.
 
         \(ExitCode.helpText)
         """
 
-    static let commands = [
-        "scan", "explain", "merge", "run", "state", "alert", "classify", "rules", "doctor", "help", "version",
-    ]
-
-    /// Each command's options, so that an option given to the wrong command can say whose it is.
-    static let optionsByCommand: [(command: String, specs: [Arguments.Spec])] = [
-        ("scan", ScanCommand.specs), ("explain", ExplainCommand.specs), ("merge", MergeCommand.specs),
-        ("run", RunCommand.specs), ("state", StateCommand.specs), ("alert", AlertCommand.specs),
-        ("classify", ClassifyCommand.specs), ("rules", RulesCommand.specs), ("doctor", DoctorCommand.specs),
-    ]
+    static let commands = CommandSpec.all.map(\.name)
 
     /// The message for a command that does not exist, with the closest one when one is close.
     static func unknownCommand(_ word: String, doing what: String) -> String {

@@ -37,10 +37,12 @@ public enum ExitCode: Int32, Sendable {
         }
     }
 
-    /// Every status, for the top-level help.
-    static let helpText = helpText(for: [
+    static let all: [ExitCode] = [
         .success, .alert, .usage, .input, .delivery, .locked, .output, .encoding, .formatMismatch,
-    ])
+    ]
+
+    /// Every status, for the top-level help.
+    static let helpText = helpText(for: all)
 
     /// The statuses one command can end with, for its `--help`.
     static func helpText(for codes: [ExitCode]) -> String {

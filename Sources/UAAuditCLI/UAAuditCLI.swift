@@ -55,6 +55,8 @@ public enum UAAuditCLI {
             status = RulesCommand(console: console).run(rest)
         case "doctor":
             status = DoctorCommand(console: console, environment: environment).run(rest)
+        case "generate":
+            status = GenerateCommand(console: console).run(rest)
         case "help", "-h", "--help":
             switch rest.first {
             case "scan": console.out(ScanCommand.help + "\n")
@@ -66,6 +68,7 @@ public enum UAAuditCLI {
             case "state": console.out(StateCommand.help + "\n")
             case "alert": console.out(AlertCommand.help + "\n")
             case "doctor": console.out(DoctorCommand.help + "\n")
+            case "generate": console.out(GenerateCommand.help + "\n")
             case nil, "help", "version": console.out(help + "\n")
             case let other?:
                 console.error(unknownCommand(other, doing: "no help for"))

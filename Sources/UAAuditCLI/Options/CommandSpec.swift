@@ -41,7 +41,7 @@ struct CommandSpec: Sendable {
     /// The commands in the order the top-level help lists them.
     static let all: [CommandSpec] = [
         ScanCommand.spec, ExplainCommand.spec, MergeCommand.spec, RunCommand.spec, StateCommand.spec,
-        AlertCommand.spec, ClassifyCommand.spec, RulesCommand.spec, DoctorCommand.spec,
+        AlertCommand.spec, ClassifyCommand.spec, RulesCommand.spec, DoctorCommand.spec, GenerateCommand.spec,
         CommandSpec("help", label: "help [COMMAND]", summary: ["show help for a command"], usage: ["uaaudit help [COMMAND]"]),
         CommandSpec("version", label: "version", summary: ["print the version"], usage: ["uaaudit version"]),
     ]

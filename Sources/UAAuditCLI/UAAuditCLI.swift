@@ -20,6 +20,25 @@ public enum UAAuditCLI {
 
     static let commands = CommandSpec.all.map(\.name)
 
+    /// The `--help` text of a command (the top-level help for `help` and `version`); nil for
+    /// a command that does not exist.
+    static func helpText(of command: String) -> String? {
+        switch command {
+        case "scan": ScanCommand.help
+        case "explain": ExplainCommand.help
+        case "merge": MergeCommand.help
+        case "run": RunCommand.help
+        case "state": StateCommand.help
+        case "alert": AlertCommand.help
+        case "classify": ClassifyCommand.help
+        case "rules": RulesCommand.help
+        case "doctor": DoctorCommand.help
+        case "generate": GenerateCommand.help
+        case "help", "version": help
+        default: nil
+        }
+    }
+
     /// The message for a command that does not exist, with the closest one when one is close.
     static func unknownCommand(_ word: String, doing what: String) -> String {
         let guess = Suggestion.closest(to: word, among: commands).map { "; did you mean '\($0)'?" } ?? ";"
@@ -58,22 +77,11 @@ public enum UAAuditCLI {
         case "generate":
             status = GenerateCommand(console: console).run(rest)
         case "help", "-h", "--help":
-            switch rest.first {
-            case "scan": console.out(ScanCommand.help + "\n")
-            case "classify": console.out(ClassifyCommand.help + "\n")
-            case "rules": console.out(RulesCommand.help + "\n")
-            case "run": console.out(RunCommand.help + "\n")
-            case "merge": console.out(MergeCommand.help + "\n")
-            case "explain": console.out(ExplainCommand.help + "\n")
-            case "state": console.out(StateCommand.help + "\n")
-            case "alert": console.out(AlertCommand.help + "\n")
-            case "doctor": console.out(DoctorCommand.help + "\n")
-            case "generate": console.out(GenerateCommand.help + "\n")
-            case nil, "help", "version": console.out(help + "\n")
-            case let other?:
-                console.error(unknownCommand(other, doing: "no help for"))
+            guard let text = helpText(of: rest.first ?? "help") else {
+                console.error(unknownCommand(rest.first ?? "", doing: "no help for"))
                 return ExitCode.usage.rawValue
             }
+            console.out(text + "\n")
             status = .success
         case "version", "--version":
             console.out("uaaudit \(version)\n")

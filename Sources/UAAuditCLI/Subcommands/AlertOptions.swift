@@ -54,17 +54,17 @@ struct AlertOptions {
             }
             guard [webhookKind.name, webhookSecretEnv.name, webhookSecretFile.name].contains(name) else { continue }
             guard var channel = channels.popLast() else {
-                throw CLIError("--\(name) belongs to a --webhook: give it after the --webhook URL it is for")
+                throw CLIError("\(option.flag) belongs to a \(webhook.flag): give it after the \(webhook.flag) URL it is for")
             }
             switch name {
             case webhookKind.name:
-                guard channel.kind == nil else { throw CLIError("--webhook-kind given twice for one --webhook") }
+                guard channel.kind == nil else { throw CLIError("\(webhookKind.flag) given twice for one \(webhook.flag)") }
                 guard let kind = ChannelKind(rawValue: value) else {
-                    throw CLIError("--webhook-kind takes \(ChannelKind.list), not '\(value)'")
+                    throw CLIError("\(webhookKind.flag) takes \(ChannelKind.list), not '\(value)'")
                 }
                 channel.kind = kind
             default:
-                guard channel.secret == nil else { throw CLIError("two signing secrets given for one --webhook") }
+                guard channel.secret == nil else { throw CLIError("two signing secrets given for one \(webhook.flag)") }
                 channel.secret = name == webhookSecretEnv.name ? .environment(value) : .file(value)
             }
             channels.append(channel)
@@ -83,14 +83,14 @@ struct AlertOptions {
         var delivery = DeliveryOptions(userAgent: "uaaudit/\(UAAuditCLI.version)")
         if let text = args.value(webhookTimeout) {
             guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
-                throw CLIError("--webhook-timeout takes seconds from 0 to 600, such as 10 or 2.5, not '\(text)'")
+                throw CLIError("\(webhookTimeout.flag) takes seconds from 0 to 600, such as 10 or 2.5, not '\(text)'")
             }
             delivery.timeout = seconds
         }
         delivery.retries = try args.integer(webhookRetries, range: 0...10) ?? delivery.retries
         let host = args.value(Self.host) ?? Syscalls.hostName()
         guard !host.isEmpty, host.utf8.count <= 255 else {
-            throw CLIError("--host takes a name of 1 to 255 bytes")
+            throw CLIError("\(Self.host.flag) takes a name of 1 to 255 bytes")
         }
         return AlertOptions(channels: channels, host: host, delivery: delivery)
     }

@@ -30,15 +30,15 @@ struct AuditOptions {
         var escapeMode: EscapeMode?
         if let text = args.value(escape) {
             guard args.value(logFormat) != nil else {
-                throw CLIError("--escape goes with --log-format (a config's log_format names its own escape=)")
+                throw CLIError("\(escape.flag) goes with \(logFormat.flag) (a config's log_format names its own escape=)")
             }
             guard let mode = EscapeMode(rawValue: text) else {
-                throw CLIError("--escape takes default, json or none, not '\(text)'")
+                throw CLIError("\(escape.flag) takes default, json or none, not '\(text)'")
             }
             escapeMode = mode
         }
         if args.value(logFormat) != nil, args.value(nginxConf) != nil {
-            throw CLIError("give either --log-format or --nginx-conf, not both")
+            throw CLIError("give either \(logFormat.flag) or \(nginxConf.flag), not both")
         }
         let choice = RunConfig.FormatChoice(
             name: args.value(formatName), string: args.value(logFormat), escape: escapeMode,

@@ -11,12 +11,12 @@ struct RulesCommand {
     static let bundle = OptionDef(
         "bundle", value: "NAME",
         help: [
-            "a bundle name of the app or of an extension as", "iOS writes it in the default UA ('MyApp Widget');",
-            "repeat it; the app's name is one already",
+            "a bundle name of the app or of an extension as", "iOS writes it in the default UA",
+            "('MyApp Widget'); repeat it; the app's name is", "one already",
         ], repeatable: true)
     static let webviewToken = OptionDef(
         "webview-token", value: "TOKEN",
-        help: ["what the app's WKWebView appends after the", "engine (applicationNameForUserAgent); default NAME"])
+        help: ["what the app's WKWebView appends after the", "engine (applicationNameForUserAgent);", "default NAME"])
     static let out = OptionDef(
         "out", short: "o", value: "FILE", help: ["write the file instead of printing it"], completion: .file)
     static let options = [app, bundle, webviewToken, out, CommonOptions.help]
@@ -24,7 +24,7 @@ struct RulesCommand {
     static let spec = CommandSpec(
         "rules", label: "rules init|test|lint", summary: ["write rules for your app; test and lint rules files"],
         usage: [
-            "uaaudit rules init --app NAME [--bundle NAME]... [--webview-token TOKEN] [--out FILE]",
+            "uaaudit rules init --app NAME [--bundle NAME]... [options]",
             "uaaudit rules test FILE [UA-LIST | -]", "uaaudit rules lint FILE",
         ],
         about: """
@@ -52,6 +52,8 @@ struct RulesCommand {
 
         A rules file's examples are also checked every time it is loaded (scan, run,
         classify): a failing one is exit 2, naming it and the rule that took it.
+
+        \(OptionHelp.render([CommonOptions.help]))
 
         \(ExitCode.helpText(for: [.success, .usage, .input, .output]))
           (test: 2 when an example fails; lint: 2 when it finds anything)

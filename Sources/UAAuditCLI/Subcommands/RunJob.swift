@@ -79,7 +79,7 @@ struct RunJob {
         if let text = args.value(R.now) {
             guard let parsed = Instant.parse(text) else {
                 throw CLIError(
-                    "--now takes an ISO-8601 time such as 2026-11-29T18:05:00Z or 2026-11-29T18:05:00+08:00, not '\(text)'"
+                    "\(R.now.flag) takes an ISO-8601 time such as 2026-11-29T18:05:00Z or 2026-11-29T18:05:00+08:00, not '\(text)'"
                 )
             }
             now = parsed

@@ -86,3 +86,26 @@ import UAAuditCore
         #expect(OptionHelp.render(CommonOptions.help) == "  -h, --help               show this help")
     }
 }
+
+/// Each `--help` shows every option its command declares, as the declaration renders it.
+@Suite struct HelpFromDeclarationsTests {
+    @Test(arguments: CommandSpec.all.map(\.name))
+    func everyDeclaredOptionIsInTheCommandsHelp(command: String) throws {
+        let help = try #require(UAAuditCLI.helpText(of: command))
+        let spec = CommandSpec.all.first { $0.name == command }!
+        for option in spec.options {
+            let margins = command == "rules" && option.name != "help" ? (9, 9, 32) : (6, 2, OptionHelp.column)
+            let block = OptionHelp.render(option, margin: margins.0, shortMargin: margins.1, column: margins.2)
+            #expect(help.contains(block + "\n"), "\(command) --help lacks \(option.flag)")
+        }
+        #expect(help.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        if !spec.options.isEmpty { #expect(help.hasPrefix(spec.usageText + "\n")) }
+    }
+
+    @Test func theTopLevelHelpListsEveryCommand() {
+        for spec in CommandSpec.all {
+            #expect(UAAuditCLI.help.contains("\n  " + spec.label + " "))
+        }
+        #expect(UAAuditCLI.helpText(of: "scna") == nil)
+    }
+}

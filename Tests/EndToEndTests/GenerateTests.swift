@@ -54,6 +54,53 @@ import Testing
         #expect(registered.stdout == "_uaaudit\n")
     }
 
+    /// The completion function run by zsh itself, with `_describe` and `_arguments` standing in
+    /// for the completion system: what they receive is what zsh made of the script's quoting.
+    static func zshCompletion(_ words: [String], in dir: Scratch, zsh: String) throws -> [String] {
+        let script = try Self.generate("zsh", into: dir, as: "_uaaudit")
+        let driver = try dir.write(
+            "driver.zsh",
+            """
+            _describe() { print -rl -- describe "${(@P)4}" }
+            _arguments() { print -rl -- arguments "$@" }
+            words=(\(words.map { "'\($0)'" }.joined(separator: " "))); CURRENT=\(words.count)
+            source \(script)
+            """)
+        let result = try ExternalTool.run(zsh, ["-f", driver])
+        #expect(result.stderr == "")
+        #expect(result.status == 0)
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test(.requires(.zsh)) func zshOffersTheCommandsThenEachCommandsOptions() throws {
+        guard let zsh = ExternalTool.find(.zsh, test: "zshOffersTheCommandsThenEachCommandsOptions") else { return }
+        let dir = try Scratch()
+        let commands = try Self.zshCompletion(["uaaudit", "s"], in: dir, zsh: zsh)
+        #expect(
+            commands.map { $0.split(separator: ":", maxSplits: 1)[0] } == [
+                "describe", "scan", "explain", "merge", "run", "state", "alert", "classify", "rules", "doctor",
+                "generate", "help", "version",
+            ])
+        #expect(commands[1] == "scan:audit logs once; per-hour report (summary, --json, --out)")
+        #expect(
+            try Self.zshCompletion(["uaaudit", "state", "--st"], in: dir, zsh: zsh) == [
+                "arguments", "-s", "-S", "--state=[the state file]:FILE:_files",
+                "(-c --config)-c+[the config whose \"state\" to show]:FILE:_files",
+                "(-c --config)--config=[the config whose \"state\" to show]:FILE:_files",
+                "--json[the same as one JSON object (keys sorted): path, version, newest_seen, logs, open_hours, "
+                    + "closed_hours, breached_hours, alerts_pending (hour, id, kinds, status, delivered_to, failures, "
+                    + "last_error), alerts_sent, alerts_not_alerted, gaps]",
+                "(-h --help)-h[show this help]", "(-h --help)--help[show this help]", "1:action:(show)",
+            ])
+        let scan = try Self.zshCompletion(["uaaudit", "scan", "-"], in: dir, zsh: zsh)
+        #expect(
+            scan.contains(
+                "(-o --out)-o+[write the JSON report to FILE (atomically); '-' is stdout. "
+                    + "No output may be an input or another output]:FILE:_files"))
+        #expect(scan.contains("*--webhook=[a channel for alerts; repeat for more channels]:URL: "))
+        #expect(scan.last == "*:operand:_files")
+    }
+
     static let usageErrors: [([String], String)] = [
         (["generate"], "uaaudit: usage: uaaudit generate man|bash|zsh\n"),
         (["generate", "man", "bash"], "uaaudit: usage: uaaudit generate man|bash|zsh\n"),

@@ -113,7 +113,7 @@ enum ManPage {
 
     static let examples = """
         uaaudit scan /var/log/nginx/access.log
-        uaaudit scan --json --out report.json access.log.1 access.log.2.gz
+        uaaudit scan -q --out report.json access.log.1 access.log.2.gz
         nginx -T | uaaudit doctor -
         uaaudit run --config /etc/uaaudit/uaaudit.json
         uaaudit explain 2026-11-29T17 /var/lib/uaaudit/report.json

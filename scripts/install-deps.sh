@@ -15,9 +15,11 @@
 #   python3-pip python3-yaml           scripts/real-ua-corpus.py: pip downloads device-detector's
 #                                       source package (the real-UA corpus), PyYAML reads its fixtures
 #   logrotate                           scripts/torture/ rotates nginx's log with Debian's logrotate
+#   man-db groff-base zsh               the generated man page is rendered (man -l, groff -ww) and the
+#                                       zsh completion is checked (zsh -n)
 set -euo pipefail
 packages=(libpcre2-dev zlib1g-dev libssl-dev pkg-config nginx prometheus-alertmanager gzip curl python3
-  prometheus prometheus-node-exporter chromium bsdutils python3-pip python3-yaml logrotate)
+  prometheus prometheus-node-exporter chromium bsdutils python3-pip python3-yaml logrotate man-db groff-base zsh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

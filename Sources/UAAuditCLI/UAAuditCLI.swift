@@ -11,34 +11,33 @@ public enum UAAuditCLI {
         Usage: uaaudit <command> [options]
 
         Commands:
-          scan FILE...      audit logs once; per-hour report (summary, --json, --out)
-          explain HOUR ...  one hour on one page: share, cost, split clients, drift
-          merge REPORT...   combine the JSON reports of many hosts into one
-          run               the hourly job: new lines only, rotation-safe (see cron/)
-          state show        what run remembers: offsets, open hours, pending alerts
-          alert test        send a test message through each --webhook
-          classify UA...    show which class and rule a User-Agent gets
-          rules init|test|lint  write rules for your app; test and lint rules files
-          doctor [-]        read nginx's config (nginx -T): which logs, which format,
-                            what to put in uaaudit's config or add to nginx
-          help [COMMAND]    show help for a command
-          version           print the version
+        \(CommandSpec.listing)
 
         Run 'uaaudit <command> --help' for a command's options.
 
         \(ExitCode.helpText)
         """
 
-    static let commands = [
-        "scan", "explain", "merge", "run", "state", "alert", "classify", "rules", "doctor", "help", "version",
-    ]
+    static let commands = CommandSpec.all.map(\.name)
 
-    /// Each command's options, so that an option given to the wrong command can say whose it is.
-    static let optionsByCommand: [(command: String, specs: [Arguments.Spec])] = [
-        ("scan", ScanCommand.specs), ("explain", ExplainCommand.specs), ("merge", MergeCommand.specs),
-        ("run", RunCommand.specs), ("state", StateCommand.specs), ("alert", AlertCommand.specs),
-        ("classify", ClassifyCommand.specs), ("rules", RulesCommand.specs), ("doctor", DoctorCommand.specs),
-    ]
+    /// The `--help` text of a command (the top-level help for `help` and `version`); nil for
+    /// a command that does not exist.
+    static func helpText(of command: String) -> String? {
+        switch command {
+        case "scan": ScanCommand.help
+        case "explain": ExplainCommand.help
+        case "merge": MergeCommand.help
+        case "run": RunCommand.help
+        case "state": StateCommand.help
+        case "alert": AlertCommand.help
+        case "classify": ClassifyCommand.help
+        case "rules": RulesCommand.help
+        case "doctor": DoctorCommand.help
+        case "generate": GenerateCommand.help
+        case "help", "version": help
+        default: nil
+        }
+    }
 
     /// The message for a command that does not exist, with the closest one when one is close.
     static func unknownCommand(_ word: String, doing what: String) -> String {
@@ -75,22 +74,14 @@ public enum UAAuditCLI {
             status = RulesCommand(console: console).run(rest)
         case "doctor":
             status = DoctorCommand(console: console, environment: environment).run(rest)
+        case "generate":
+            status = GenerateCommand(console: console).run(rest)
         case "help", "-h", "--help":
-            switch rest.first {
-            case "scan": console.out(ScanCommand.help + "\n")
-            case "classify": console.out(ClassifyCommand.help + "\n")
-            case "rules": console.out(RulesCommand.help + "\n")
-            case "run": console.out(RunCommand.help + "\n")
-            case "merge": console.out(MergeCommand.help + "\n")
-            case "explain": console.out(ExplainCommand.help + "\n")
-            case "state": console.out(StateCommand.help + "\n")
-            case "alert": console.out(AlertCommand.help + "\n")
-            case "doctor": console.out(DoctorCommand.help + "\n")
-            case nil, "help", "version": console.out(help + "\n")
-            case let other?:
-                console.error(unknownCommand(other, doing: "no help for"))
+            guard let text = helpText(of: rest.first ?? "help") else {
+                console.error(unknownCommand(rest.first ?? "", doing: "no help for"))
                 return ExitCode.usage.rawValue
             }
+            console.out(text + "\n")
             status = .success
         case "version", "--version":
             console.out("uaaudit \(version)\n")

@@ -378,7 +378,7 @@ extension GuardRailReviewTests {
 extension GuardRailReviewTests {
     // MARK: 8. did-you-mean only for a likely typo
 
-    static let commands = "commands are scan, explain, merge, run, state, alert, classify, rules, doctor, help, version"
+    static let commands = "commands are scan, explain, merge, run, state, alert, classify, rules, doctor, generate, help, version"
 
     @Test(arguments: [
         (["help", "foo"], "no help for 'foo'; \(commands)"),

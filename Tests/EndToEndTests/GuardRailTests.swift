@@ -84,13 +84,13 @@ import Testing
         #expect(result.out.isEmpty)
         #expect(
             result.stderr
-                == "uaaudit: no help for 'scna'; did you mean 'scan'? commands are scan, explain, merge, run, state, alert, classify, rules, doctor, help, version\n"
+                == "uaaudit: no help for 'scna'; did you mean 'scan'? commands are scan, explain, merge, run, state, alert, classify, rules, doctor, generate, help, version\n"
         )
         let command = try Tool.run(["mrege"])
         #expect(command.status == 2)
         #expect(
             command.stderr
-                == "uaaudit: unknown command 'mrege'; did you mean 'merge'? commands are scan, explain, merge, run, state, alert, classify, rules, doctor, help, version\n"
+                == "uaaudit: unknown command 'mrege'; did you mean 'merge'? commands are scan, explain, merge, run, state, alert, classify, rules, doctor, generate, help, version\n"
         )
     }
 

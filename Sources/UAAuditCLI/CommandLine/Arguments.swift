@@ -2,22 +2,18 @@ import UAAuditCore
 
 /// The first phase of option parsing: words into named values, with no I/O and no meaning yet.
 ///
-/// Accepts `--name value`, `--name=value`, flags, short aliases, repeated options, `--` and `-`.
+/// Accepts `--name value`, `--name=value`, flags, short forms (`-o FILE`, `-oFILE`, and several
+/// in one word: `-qj2` is `-q -j 2`), `--` and `-`. An option given twice is an error unless it
+/// is declared repeatable.
 struct Arguments {
-    struct Spec {
-        let name: String
-        let short: Character?
-        let takesValue: Bool
-    }
-
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positional: [String] = []
     /// Every valued option in command-line order, for options that pair up (`--webhook` and
     /// the `--webhook-kind` after it).
-    private(set) var ordered: [(name: String, value: String)] = []
+    private(set) var ordered: [(option: OptionDef, value: String)] = []
 
-    init(_ words: [String], specs: [Spec]) throws(CLIError) {
+    init(_ words: [String], options: [OptionDef]) throws(CLIError) {
         var i = 0
         var optionsEnded = false
         while i < words.count {
@@ -31,44 +27,47 @@ struct Arguments {
                 optionsEnded = true
                 continue
             }
-            var name: String
+            if !word.hasPrefix("--") {
+                // Short forms: flags, then at most one valued option, which takes the rest of
+                // the word or the next word.
+                var rest = Substring(word.dropFirst())
+                while let letter = rest.first {
+                    rest = rest.dropFirst()
+                    guard let option = options.first(where: { $0.short == letter }) else {
+                        throw CLIError("unknown option -\(letter)\(word.count > 2 ? " (in \(word))" : ""); see --help")
+                    }
+                    guard option.takesValue else {
+                        flags.insert(option.name)
+                        continue
+                    }
+                    if rest.isEmpty {
+                        guard i < words.count else { throw CLIError("-\(letter) needs a value; see --help") }
+                        try add(option, words[i])
+                        i += 1
+                    } else {
+                        try add(option, String(rest))
+                    }
+                    break
+                }
+                continue
+            }
+            var name = String(word.dropFirst(2))
             var inline: String?
-            if word.hasPrefix("--") {
-                name = String(word.dropFirst(2))
-                if let eq = name.firstIndex(of: "=") {
-                    inline = String(name[name.index(after: eq)...])
-                    name = String(name[..<eq])
-                }
-            } else {
-                guard word.count == 2, let spec = specs.first(where: { $0.short == word.last }) else {
-                    throw CLIError("unknown option \(word); see --help")
-                }
-                name = spec.name
+            if let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
             }
-            guard let spec = specs.first(where: { $0.name == name }) else {
-                if let closest = Suggestion.closest(to: name, among: specs.map(\.name)) {
-                    throw CLIError("unknown option --\(name); did you mean --\(closest)? see --help")
-                }
-                // An option of another command, given to this one.
-                let owners = UAAuditCLI.optionsByCommand.filter { $0.specs.contains { $0.name == name } }.map(\.command)
-                if !owners.isEmpty {
-                    throw CLIError(
-                        "unknown option --\(name); --\(name) is an option of \(owners.joined(separator: " and ")), not of this command; see --help"
-                    )
-                }
-                throw CLIError("unknown option --\(name); see --help")
+            guard let option = options.first(where: { $0.name == name }) else {
+                throw Self.unknown(name, among: options)
             }
-            if spec.takesValue {
-                let value: String
+            if option.takesValue {
                 if let inline {
-                    value = inline
+                    try add(option, inline)
                 } else {
                     guard i < words.count else { throw CLIError("--\(name) needs a value; see --help") }
-                    value = words[i]
+                    try add(option, words[i])
                     i += 1
                 }
-                values[name, default: []].append(value)
-                ordered.append((name, value))
             } else {
                 if inline != nil { throw CLIError("--\(name) takes no value") }
                 flags.insert(name)
@@ -76,21 +75,48 @@ struct Arguments {
         }
     }
 
-    func flag(_ name: String) -> Bool { flags.contains(name) }
-
-    /// The last value given for `name`.
-    func value(_ name: String) -> String? { values[name]?.last }
-
-    /// A numeric option whose range the config's key shares (``ConfigValues``).
-    func integer(_ limit: ConfigValues.Limit) throws(CLIError) -> Int? {
-        try integer(limit.flag, range: Int(limit.range.lowerBound)...Int(limit.range.upperBound))
+    private mutating func add(_ option: OptionDef, _ value: String) throws(CLIError) {
+        if !option.repeatable, let earlier = values[option.name]?.first {
+            throw CLIError(
+                "\(option.flag) is given twice ('\(earlier)' and '\(value)'); give it once (see --help)")
+        }
+        values[option.name, default: []].append(value)
+        ordered.append((option, value))
     }
 
-    func integer(_ name: String, range: ClosedRange<Int>) throws(CLIError) -> Int? {
-        guard let text = value(name) else { return nil }
+    /// An unknown long option: the closest name, or the commands whose option it is.
+    private static func unknown(_ name: String, among options: [OptionDef]) -> CLIError {
+        if let closest = Suggestion.closest(to: name, among: options.map(\.name)) {
+            return CLIError("unknown option --\(name); did you mean --\(closest)? see --help")
+        }
+        // An option of another command, given to this one.
+        let owners = CommandSpec.all.filter { $0.options.contains { $0.name == name } }.map(\.name)
+        if !owners.isEmpty {
+            return CLIError(
+                "unknown option --\(name); --\(name) is an option of \(owners.joined(separator: " and ")), not of this command; see --help"
+            )
+        }
+        return CLIError("unknown option --\(name); see --help")
+    }
+
+    func flag(_ option: OptionDef) -> Bool { flags.contains(option.name) }
+
+    /// The value given for `option`.
+    func value(_ option: OptionDef) -> String? { values[option.name]?.last }
+
+    /// Every value given for a repeatable option, in order.
+    func all(_ option: OptionDef) -> [String] { values[option.name] ?? [] }
+
+    /// A numeric option whose range the config's key shares (``ConfigValues``).
+    func integer(_ option: OptionDef, _ limit: ConfigValues.Limit) throws(CLIError) -> Int? {
+        try integer(option, range: Int(limit.range.lowerBound)...Int(limit.range.upperBound))
+    }
+
+    func integer(_ option: OptionDef, range: ClosedRange<Int>) throws(CLIError) -> Int? {
+        guard let text = value(option) else { return nil }
         guard let n = Int(text), range.contains(n) else {
             throw CLIError(
-                "--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                "\(option.flag) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return n
     }

@@ -37,10 +37,34 @@ public enum ExitCode: Int32, Sendable {
         }
     }
 
-    /// Every status, for the top-level help.
-    static let helpText = helpText(for: [
+    static let all: [ExitCode] = [
         .success, .alert, .usage, .input, .delivery, .locked, .output, .encoding, .formatMismatch,
-    ])
+    ]
+
+    /// Every status, for the top-level help.
+    static let helpText = helpText(for: all)
+
+    /// What the status means in full, as the man page lists it (the table of CONTRACTS.md).
+    var detail: String {
+        switch self {
+        case .success: return "done"
+        case .alert: return "done, and an hour is over the threshold (only with --fail-on-alert)"
+        case .usage:
+            return "usage or configuration error (bad option, bad value, unknown config key, bad rules, "
+                + "output path that would overwrite an input, the state or another output; "
+                + "a missing state file for state show)"
+        case .input:
+            return "an input could not be read (missing, a directory, a FIFO for run, unreadable, a read error; "
+                + "the other inputs are still audited)"
+        case .delivery: return "an alert could not be delivered to every channel (the report was written first)"
+        case .locked: return "another run holds the lock"
+        case .output: return "an output or state file could not be written"
+        case .encoding: return "the report could not be encoded (an internal error; never an input problem)"
+        case .formatMismatch:
+            return "an input does not match its log format (more than half of its lines malformed, "
+                + "with at least 100 lines)"
+        }
+    }
 
     /// The statuses one command can end with, for its `--help`.
     static func helpText(for codes: [ExitCode]) -> String {

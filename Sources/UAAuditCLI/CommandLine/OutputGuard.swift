@@ -24,7 +24,7 @@ enum OutputGuard {
     /// any other link the file it leads to. Refuses an existing output that is not a regular
     /// file, and two outputs on stdout (`json`: --json prints the report there too).
     static func resolve(_ outputs: [Named], json: Bool) throws(CLIError) -> [Named] {
-        var onStandardOutput = json ? ["--json"] : []
+        var onStandardOutput = json ? [PolicyOptions.json.flag] : []
         var resolved: [Named] = []
         for var output in outputs {
             let path: OutputPath
@@ -60,7 +60,7 @@ enum OutputGuard {
 
         init(_ outputs: [Named], json: Bool) {
             self.outputs = outputs
-            printJSON = json || outputs.contains { $0.role == "--out" && $0.target == "-" }
+            printJSON = json || outputs.contains { $0.role == PolicyOptions.out.flag && $0.target == "-" }
         }
 
         /// The file (links followed) or `-` that `role` writes to; nil when not given.

@@ -4,19 +4,26 @@ import UAAuditCore
 /// `uaaudit alert test`: sends a clearly marked test message through each channel and says,
 /// per channel, whether it was delivered and, if not, the channel's own error.
 struct AlertCommand {
-    static let specs: [Arguments.Spec] = AlertOptions.specs + [.init(name: "help", short: "h", takesValue: false)]
+    static let options = AlertOptions.options + [CommonOptions.help]
+
+    static let spec = CommandSpec(
+        "alert", label: "alert test", summary: ["send a test message through each --webhook"],
+        usage: ["uaaudit alert test --webhook URL [--webhook-kind KIND] ... [--host NAME]"],
+        about: """
+            Sends a test message, marked as such, through each channel, the way scan and
+            run send alerts (same payloads, signing, timeout and retries), and prints
+            for each channel whether it was delivered or the channel's own error, such
+            as 'errcode 93000 invalid webhook url'. Secrets in URLs are shown as ***.
+            """, options: options, actions: ["test"])
 
     static let help = """
-        Usage: uaaudit alert test --webhook URL [--webhook-kind KIND] ... [--host NAME]
+        \(spec.usageText)
 
-        Sends a test message, marked as such, through each channel, the way scan and
-        run send alerts (same payloads, signing, timeout and retries), and prints
-        for each channel whether it was delivered or the channel's own error, such
-        as 'errcode 93000 invalid webhook url'. Secrets in URLs are shown as ***.
+        \(spec.about)
 
         Options:
         \(AlertOptions.help)
-          -h, --help               show this help
+        \(OptionHelp.render([CommonOptions.help]))
 
         Examples:
           uaaudit alert test --webhook "$WECOM_URL"
@@ -30,7 +37,7 @@ struct AlertCommand {
 
     func run(_ words: [String]) -> ExitCode {
         guard let action = words.first, !action.hasPrefix("-") else {
-            if words.contains("--help") || words.contains("-h") {
+            if (try? Arguments(words, options: AlertCommand.options))?.flag(CommonOptions.help) == true {
                 console.out(AlertCommand.help + "\n")
                 return .success
             }
@@ -43,8 +50,8 @@ struct AlertCommand {
         }
         let alerts: AlertOptions
         do throws(CLIError) {
-            let args = try Arguments(Array(words.dropFirst()), specs: AlertCommand.specs)
-            if args.flag("help") {
+            let args = try Arguments(Array(words.dropFirst()), options: AlertCommand.options)
+            if args.flag(CommonOptions.help) {
                 console.out(AlertCommand.help + "\n")
                 return .success
             }

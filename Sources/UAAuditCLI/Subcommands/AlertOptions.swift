@@ -7,29 +7,36 @@ import UAAuditCore
 /// `--webhook-kind`, `--webhook-secret-env` and `--webhook-secret-file` belong to the
 /// `--webhook` before them, so several channels can be given in one command line.
 struct AlertOptions {
-    static let specs: [Arguments.Spec] = [
-        .init(name: "webhook", short: nil, takesValue: true),
-        .init(name: "webhook-kind", short: nil, takesValue: true),
-        .init(name: "webhook-secret-env", short: nil, takesValue: true),
-        .init(name: "webhook-secret-file", short: nil, takesValue: true),
-        .init(name: "webhook-timeout", short: nil, takesValue: true),
-        .init(name: "webhook-retries", short: nil, takesValue: true),
-        .init(name: "host", short: nil, takesValue: true),
+    static let webhook = OptionDef(
+        "webhook", value: "URL", help: ["a channel for alerts; repeat for more channels"], configKey: "alerts[].url",
+        repeatable: true)
+    static let webhookKind = OptionDef(
+        "webhook-kind", value: "KIND",
+        help: [
+            "the service of the --webhook before it: wecom,", "dingtalk, feishu, slack, generic or alertmanager",
+            "(needed unless the URL's host tells it)",
+        ], configKey: "alerts[].kind", repeatable: true, completion: .choices(ChannelKind.allCases.map(\.rawValue)))
+    static let webhookSecretEnv = OptionDef(
+        "webhook-secret-env", value: "NAME",
+        help: ["the signing secret of the --webhook before it", "(dingtalk, feishu), from a variable"],
+        configKey: "alerts[].secret_env", repeatable: true)
+    static let webhookSecretFile = OptionDef(
+        "webhook-secret-file", value: "PATH",
+        help: ["the signing secret of the --webhook before it", "(dingtalk, feishu), from a file"],
+        configKey: "alerts[].secret_file", repeatable: true, completion: .file)
+    static let webhookTimeout = OptionDef(
+        "webhook-timeout", value: "S", help: ["seconds per attempt (default 10)"], defaultValue: "10")
+    static let webhookRetries = OptionDef(
+        "webhook-retries", value: "N", help: ["retries on connection errors, 5xx and rate", "limits (default 2)"],
+        defaultValue: "2")
+    static let host = OptionDef(
+        "host", value: "NAME", help: ["host name in alerts (default: this machine's)"], configKey: "host")
+
+    static let options = [
+        webhook, webhookKind, webhookSecretEnv, webhookSecretFile, webhookTimeout, webhookRetries, host,
     ]
 
-    static let help = """
-              --webhook URL        a channel for alerts; repeat for more channels
-              --webhook-kind KIND  the service of the --webhook before it: wecom,
-                                   dingtalk, feishu, slack, generic or alertmanager
-                                   (needed unless the URL's host tells it)
-              --webhook-secret-env NAME, --webhook-secret-file PATH
-                                   the signing secret of the --webhook before it
-                                   (dingtalk, feishu), from a variable or a file
-              --webhook-timeout S  seconds per attempt (default 10)
-              --webhook-retries N  retries on connection errors, 5xx and rate
-                                   limits (default 2)
-              --host NAME          host name in alerts (default: this machine's)
-        """
+    static let help = OptionHelp.render(options)
 
     var channels: [AlertChannel]
     var host: String
@@ -39,25 +46,26 @@ struct AlertOptions {
     /// variable or an unreadable file is a usage error before any work is done.
     static func parse(_ args: Arguments, environment: [String: String]) throws(CLIError) -> AlertOptions {
         var channels: [AlertChannel] = []
-        for (name, value) in args.ordered {
-            if name == "webhook" {
+        for (option, value) in args.ordered {
+            let name = option.name
+            if name == webhook.name {
                 channels.append(AlertChannel(url: .literal(value)))
                 continue
             }
-            guard name.hasPrefix("webhook-kind") || name.hasPrefix("webhook-secret") else { continue }
+            guard [webhookKind.name, webhookSecretEnv.name, webhookSecretFile.name].contains(name) else { continue }
             guard var channel = channels.popLast() else {
-                throw CLIError("--\(name) belongs to a --webhook: give it after the --webhook URL it is for")
+                throw CLIError("\(option.flag) belongs to a \(webhook.flag): give it after the \(webhook.flag) URL it is for")
             }
             switch name {
-            case "webhook-kind":
-                guard channel.kind == nil else { throw CLIError("--webhook-kind given twice for one --webhook") }
+            case webhookKind.name:
+                guard channel.kind == nil else { throw CLIError("\(webhookKind.flag) given twice for one \(webhook.flag)") }
                 guard let kind = ChannelKind(rawValue: value) else {
-                    throw CLIError("--webhook-kind takes \(ChannelKind.list), not '\(value)'")
+                    throw CLIError("\(webhookKind.flag) takes \(ChannelKind.list), not '\(value)'")
                 }
                 channel.kind = kind
             default:
-                guard channel.secret == nil else { throw CLIError("two signing secrets given for one --webhook") }
-                channel.secret = name == "webhook-secret-env" ? .environment(value) : .file(value)
+                guard channel.secret == nil else { throw CLIError("two signing secrets given for one \(webhook.flag)") }
+                channel.secret = name == webhookSecretEnv.name ? .environment(value) : .file(value)
             }
             channels.append(channel)
         }
@@ -73,16 +81,16 @@ struct AlertOptions {
             }
         }
         var delivery = DeliveryOptions(userAgent: "uaaudit/\(UAAuditCLI.version)")
-        if let text = args.value("webhook-timeout") {
+        if let text = args.value(webhookTimeout) {
             guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
-                throw CLIError("--webhook-timeout takes seconds from 0 to 600, such as 10 or 2.5, not '\(text)'")
+                throw CLIError("\(webhookTimeout.flag) takes seconds from 0 to 600, such as 10 or 2.5, not '\(text)'")
             }
             delivery.timeout = seconds
         }
-        delivery.retries = try args.integer("webhook-retries", range: 0...10) ?? delivery.retries
-        let host = args.value("host") ?? Syscalls.hostName()
+        delivery.retries = try args.integer(webhookRetries, range: 0...10) ?? delivery.retries
+        let host = args.value(Self.host) ?? Syscalls.hostName()
         guard !host.isEmpty, host.utf8.count <= 255 else {
-            throw CLIError("--host takes a name of 1 to 255 bytes")
+            throw CLIError("\(Self.host.flag) takes a name of 1 to 255 bytes")
         }
         return AlertOptions(channels: channels, host: host, delivery: delivery)
     }

@@ -3,28 +3,33 @@ import UAAuditCore
 
 /// `uaaudit classify`: which class a UA gets, and which rule and pattern gave it.
 struct ClassifyCommand {
-    static let specs: [Arguments.Spec] =
-        AuditOptions.ruleSpecs + [
-            .init(name: "json", short: nil, takesValue: false), .init(name: "help", short: "h", takesValue: false),
-        ]
+    static let json = OptionDef(
+        "json",
+        help: [
+            "one JSON object a line: {\"ua\", \"class\", \"rule\",", "\"pattern\"}; rule and pattern are null when no",
+            "rule matched; a UA's bytes that are not UTF-8", "are written \\xHH, as in reports",
+        ])
+    static let options = AuditOptions.ruleOptions + [json, CommonOptions.help]
+
+    static let spec = CommandSpec(
+        "classify", label: "classify UA...", summary: ["show which class and rule a User-Agent gets"],
+        usage: ["uaaudit classify [--rules FILE] UA...", "some-command | uaaudit classify [--rules FILE]"],
+        about: """
+            Prints the class of each User-Agent given as an argument, or of each line of
+            stdin when none is given, with the rule and the pattern that matched. UAs are
+            taken as nginx received them (not escaped). Stdin is read and answered line by
+            line, in constant memory: it can be a pipe that never ends. A line longer
+            than 64 KiB is reported by its length and not classified.
+            """, options: options)
 
     static let help = """
-        Usage: uaaudit classify [--rules FILE] UA...
-               some-command | uaaudit classify [--rules FILE]
+        \(spec.usageText)
 
-        Prints the class of each User-Agent given as an argument, or of each line of
-        stdin when none is given, with the rule and the pattern that matched. UAs are
-        taken as nginx received them (not escaped). Stdin is read and answered line by
-        line, in constant memory: it can be a pipe that never ends. A line longer
-        than 64 KiB is reported by its length and not classified.
+        \(spec.about)
 
         Options:
         \(AuditOptions.rulesHelp)
-              --json               one JSON object a line: {"ua", "class", "rule",
-                                   "pattern"}; rule and pattern are null when no
-                                   rule matched; a UA's bytes that are not UTF-8
-                                   are written \\xHH, as in reports
-          -h, --help               show this help
+        \(OptionHelp.render([json, CommonOptions.help]))
 
         Examples:
           uaaudit classify 'App/1 CFNetwork/1494.0.7 Darwin/23.4.0'
@@ -40,8 +45,8 @@ struct ClassifyCommand {
         let args: Arguments
         let rules: RuleSet
         do {
-            args = try Arguments(words, specs: ClassifyCommand.specs)
-            if args.flag("help") {
+            args = try Arguments(words, options: ClassifyCommand.options)
+            if args.flag(CommonOptions.help) {
                 console.out(ClassifyCommand.help + "\n")
                 return .success
             }
@@ -51,7 +56,7 @@ struct ClassifyCommand {
             return .usage
         }
         let output = BufferedOutput(console: console)
-        let printer = ClassifyPrinter(rules: rules, output: output, json: args.flag("json"))
+        let printer = ClassifyPrinter(rules: rules, output: output, json: args.flag(Self.json))
         if !args.positional.isEmpty {
             for ua in args.positional { printer.print(Array(ua.utf8).span.bytes) }
             output.flush()

@@ -4,41 +4,50 @@ import UAAuditCore
 /// `uaaudit doctor`: reads nginx's configuration as nginx does, lists its access logs and their
 /// formats, checks that the logs are readable and their last lines parse, and says what to use.
 struct DoctorCommand {
-    static let specs: [Arguments.Spec] = [
-        .init(name: "nginx-conf", short: nil, takesValue: true),
-        .init(name: "nginx", short: nil, takesValue: true),
-        .init(name: "write-config", short: nil, takesValue: true),
-        .init(name: "state-dir", short: nil, takesValue: true),
-        .init(name: "prom", short: nil, takesValue: true),
-        .init(name: "lines", short: nil, takesValue: true),
-        .init(name: "help", short: "h", takesValue: false),
-    ]
+    static let nginxConf = OptionDef(
+        AuditOptions.nginxConf.name, value: "PATH", help: ["read this nginx.conf (and its includes)"], completion: .file)
+    static let nginx = OptionDef(
+        "nginx", value: "BINARY",
+        help: ["the nginx to run 'BINARY -T' with (default: nginx", "on PATH, then /usr/sbin/nginx)"],
+        completion: .file)
+    static let writeConfig = OptionDef(
+        "write-config", value: "FILE", help: ["write the uaaudit config it prints to FILE"], completion: .file)
+    static let stateDir = OptionDef(
+        "state-dir", value: "DIR", help: ["state, report and lock in DIR (default", "/var/lib/uaaudit)"],
+        defaultValue: "/var/lib/uaaudit", completion: .directory)
+    static let prom = OptionDef(
+        PolicyOptions.prom.name, value: "FILE",
+        help: ["node_exporter textfile (default", "/var/lib/prometheus/node-exporter/uaaudit.prom)"],
+        defaultValue: "/var/lib/prometheus/node-exporter/uaaudit.prom", completion: .file)
+    static let lines = OptionDef(
+        "lines", value: "N", help: ["last lines of each log to check (default 20)"], defaultValue: "20")
+    static let options = [nginxConf, nginx, writeConfig, stateDir, prom, lines, CommonOptions.help]
+
+    static let spec = CommandSpec(
+        "doctor", label: "doctor [-]",
+        summary: ["read nginx's config (nginx -T): which logs, which format,", "what to put in uaaudit's config or add to nginx"],
+        usage: [
+            "nginx -T | uaaudit doctor -", "uaaudit doctor [--nginx BINARY]        (runs 'nginx -T' itself)",
+            "uaaudit doctor --nginx-conf /etc/nginx/nginx.conf",
+        ],
+        about: """
+            Reads nginx's configuration as nginx does (include followed relative to the
+            main file's directory, globs in sorted order, cycles rejected; the predefined
+            'combined' format known), lists every access_log with its format and whether
+            that format carries what the audit needs (the UA and a time; the path, the
+            status and a client key for the cost and split-client figures), checks that
+            each log is readable and that its last lines parse, and prints what to use:
+            a uaaudit config (--write-config writes it) and the cron line; or, when no
+            format fits, the log_format and access_log lines to add to nginx.
+            """, options: options, actions: ["-"])
 
     static let help = """
-        Usage: nginx -T | uaaudit doctor -
-               uaaudit doctor [--nginx BINARY]        (runs 'nginx -T' itself)
-               uaaudit doctor --nginx-conf /etc/nginx/nginx.conf
+        \(spec.usageText)
 
-        Reads nginx's configuration as nginx does (include followed relative to the
-        main file's directory, globs in sorted order, cycles rejected; the predefined
-        'combined' format known), lists every access_log with its format and whether
-        that format carries what the audit needs (the UA and a time; the path, the
-        status and a client key for the cost and split-client figures), checks that
-        each log is readable and that its last lines parse, and prints what to use:
-        a uaaudit config (--write-config writes it) and the cron line; or, when no
-        format fits, the log_format and access_log lines to add to nginx.
+        \(spec.about)
 
         Options:
-              --nginx-conf PATH    read this nginx.conf (and its includes)
-              --nginx BINARY       the nginx to run 'BINARY -T' with (default: nginx
-                                   on PATH, then /usr/sbin/nginx)
-              --write-config FILE  write the uaaudit config it prints to FILE
-              --state-dir DIR      state, report and lock in DIR (default
-                                   /var/lib/uaaudit)
-              --prom FILE          node_exporter textfile (default
-                                   /var/lib/prometheus/node-exporter/uaaudit.prom)
-              --lines N            last lines of each log to check (default 20)
-          -h, --help               show this help
+        \(OptionHelp.render(options))
 
         \(ExitCode.helpText(for: [.success, .usage, .input, .output, .formatMismatch]))
           (3: a log could not be read; 8: no access_log has a format with the UA and
@@ -51,23 +60,23 @@ struct DoctorCommand {
     func run(_ words: [String]) -> ExitCode {
         let args: Arguments
         do {
-            args = try Arguments(words, specs: DoctorCommand.specs)
+            args = try Arguments(words, options: DoctorCommand.options)
         } catch {
             console.error(error.message)
             return .usage
         }
-        if args.flag("help") {
+        if args.flag(CommonOptions.help) {
             console.out(DoctorCommand.help + "\n")
             return .success
         }
         let lineCount: Int
         do {
-            lineCount = try args.integer("lines", range: 1...10_000) ?? 20
+            lineCount = try args.integer(Self.lines, range: 1...10_000) ?? 20
         } catch {
             console.error(error.message)
             return .usage
         }
-        if let path = args.value("write-config"), (try? Syscalls.status(path)) != nil {
+        if let path = args.value(Self.writeConfig), (try? Syscalls.status(path)) != nil {
             // Never over an existing file: it may be the config in use (its rules and alerts
             // would be lost), or one of the files doctor reads (a log, nginx.conf).
             console.error(
@@ -77,7 +86,7 @@ struct DoctorCommand {
         }
         let tree: NginxConfigTree
         do {
-            if let path = args.value("nginx-conf") {
+            if let path = args.value(Self.nginxConf) {
                 if !args.positional.isEmpty {
                     console.error("give either --nginx-conf PATH or '-' (nginx -T output on stdin), not both")
                     return .usage
@@ -86,7 +95,7 @@ struct DoctorCommand {
             } else if args.positional == ["-"] {
                 tree = try NginxConfigTree.fromDump(Array(FileHandle.standardInput.readDataToEndOfFile()))
             } else if args.positional.isEmpty {
-                guard let dump = runNginxT(args.value("nginx")) else { return .usage }
+                guard let dump = runNginxT(args.value(Self.nginx)) else { return .usage }
                 tree = try NginxConfigTree.fromDump(dump)
             } else {
                 console.error("doctor takes '-' (nginx -T output on stdin) or no argument, not '\(args.positional[0])'")
@@ -97,11 +106,11 @@ struct DoctorCommand {
             return .usage
         }
         var examination = DoctorReport.examine(tree, lastLines: lineCount)
-        examination.stateDir = args.value("state-dir") ?? "/var/lib/uaaudit"
-        examination.prom = args.value("prom") ?? "/var/lib/prometheus/node-exporter/uaaudit.prom"
+        examination.stateDir = args.value(Self.stateDir) ?? "/var/lib/uaaudit"
+        examination.prom = args.value(Self.prom) ?? "/var/lib/prometheus/node-exporter/uaaudit.prom"
         // Paths and names come from nginx's config: control bytes in them are shown escaped.
         console.out(TerminalText.escapeKeepingLines(examination.render()))
-        if let path = args.value("write-config") {
+        if let path = args.value(Self.writeConfig) {
             guard let config = examination.configJSON() else {
                 console.error("no config written to \(path): no access_log has a format to audit (see above)")
                 return .formatMismatch

@@ -4,44 +4,46 @@ import UAAuditCore
 
 /// `uaaudit explain HOUR`: one hour on one page, from a JSON report or from logs.
 struct ExplainCommand {
-    static let specs: [Arguments.Spec] =
-        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + InsightOptions.specs + [
-            .init(name: "threshold", short: nil, takesValue: true),
-            .init(name: "min-requests", short: nil, takesValue: true),
-            .init(name: "top", short: nil, takesValue: true),
-            .init(name: "threads", short: "j", takesValue: true),
-            .init(name: "max-line-bytes", short: nil, takesValue: true),
-            .init(name: "json", short: nil, takesValue: false),
-            .init(name: "help", short: "h", takesValue: false),
+    typealias P = PolicyOptions
+    static let json = P.json.described([
+        "the hour's report entry as one JSON object, with", "the report's threshold, min_requests,",
+        "alert_class and report_id (keys sorted)",
+    ])
+    static let options: [OptionDef] =
+        AuditOptions.formatOptions + AuditOptions.ruleOptions + InsightOptions.options + [
+            P.threshold, P.minRequests, P.top, P.threads, P.maxLineBytes, json, CommonOptions.help,
         ]
 
+    static let spec = CommandSpec(
+        "explain", label: "explain HOUR ...", summary: ["one hour on one page: share, cost, split clients, drift"],
+        usage: ["uaaudit explain HOUR REPORT.json", "uaaudit explain HOUR [scan options] FILE..."],
+        about: """
+            Explains one hour on one page: the alert class's share and the counts, what
+            its requests cost (statuses, 401/403, paths), which clients sent both the
+            app's UAs and alert-class ones (split clients), and which UA families are new
+            against the hours before (drift). Reads a JSON report (scan --out, run's
+            report, merge), or scans the logs first with scan's options.
+
+            HOUR is an hour of the report: 2026-11-29T17:00:00+08:00, or a prefix of it
+            such as 2026-11-29T17 or '2026-11-29 17:00' (it must name one hour), or an
+            instant with its zone, found at whatever offset it was logged:
+            2026-11-29T09:00Z finds the hour logged as 2026-11-29T17:00:00+08:00.
+            """, options: options, operands: .file)
+
     static let help = """
-        Usage: uaaudit explain HOUR REPORT.json
-               uaaudit explain HOUR [scan options] FILE...
+        \(spec.usageText)
 
-        Explains one hour on one page: the alert class's share and the counts, what
-        its requests cost (statuses, 401/403, paths), which clients sent both the
-        app's UAs and alert-class ones (split clients), and which UA families are new
-        against the hours before (drift). Reads a JSON report (scan --out, run's
-        report, merge), or scans the logs first with scan's options.
-
-        HOUR is an hour of the report: 2026-11-29T17:00:00+08:00, or a prefix of it
-        such as 2026-11-29T17 or '2026-11-29 17:00' (it must name one hour), or an
-        instant with its zone, found at whatever offset it was logged:
-        2026-11-29T09:00Z finds the hour logged as 2026-11-29T17:00:00+08:00.
+        \(spec.about)
 
         Output:
-              --json               the hour's report entry as one JSON object, with
-                                   the report's threshold, min_requests,
-                                   alert_class and report_id (keys sorted)
+        \(OptionHelp.render([json]))
 
         Options for logs (as scan; see uaaudit scan --help):
         \(AuditOptions.formatHelp)
         \(AuditOptions.rulesHelp)
-              --threshold X, --min-requests N, --top N, -j/--threads N,
-              --max-line-bytes N
+        \(OptionHelp.render([P.threshold, P.minRequests, P.top, P.threads, P.maxLineBytes]))
         \(InsightOptions.help)
-          -h, --help               show this help
+        \(OptionHelp.render([CommonOptions.help]))
 
         Examples:
           uaaudit explain 2026-11-29T17 /var/lib/uaaudit/report.json
@@ -57,12 +59,12 @@ struct ExplainCommand {
     func run(_ words: [String]) -> ExitCode {
         let args: Arguments
         do {
-            args = try Arguments(words, specs: ExplainCommand.specs)
+            args = try Arguments(words, options: ExplainCommand.options)
         } catch {
             console.error(error.message)
             return .usage
         }
-        if args.flag("help") {
+        if args.flag(CommonOptions.help) {
             console.out(ExplainCommand.help + "\n")
             return .success
         }
@@ -95,7 +97,7 @@ struct ExplainCommand {
                     + "; its hours: " + (shown.isEmpty ? "none" : shown.joined(separator: ", ")))
             return .usage
         }
-        if args.flag("json") {
+        if args.flag(ExplainCommand.json) {
             let page = ExplainJSON(
                 hour: hour, threshold: report.threshold, minRequests: report.minRequests,
                 alertClass: report.rules.alertClass, reportID: report.reportID)

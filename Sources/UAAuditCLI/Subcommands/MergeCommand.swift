@@ -2,47 +2,47 @@ import UAAuditCore
 
 /// `uaaudit merge`: one report out of the reports of many hosts (or of parts of one log).
 struct MergeCommand {
-    static let specs: [Arguments.Spec] = [
-        .init(name: "threshold", short: nil, takesValue: true),
-        .init(name: "min-requests", short: nil, takesValue: true),
-        .init(name: "top", short: nil, takesValue: true),
-        .init(name: "json", short: nil, takesValue: false),
-        .init(name: "out", short: "o", takesValue: true),
-        .init(name: "html", short: nil, takesValue: true),
-        .init(name: "fail-on-alert", short: nil, takesValue: false),
-        .init(name: "quiet", short: "q", takesValue: false),
-        .init(name: "help", short: "h", takesValue: false),
-    ]
+    typealias P = PolicyOptions
+    static let threshold = P.threshold.described([
+        "the merged report's threshold (0.001 or 0.1%);", "needed when the reports' thresholds differ;",
+        "above 0.05 needs its % (0.1 would mean 10%)",
+    ])
+    static let minRequests = P.minRequests.described(["the merged report's minimum; needed when they differ"])
+    static let failOnAlert = P.failOnAlert.described(["exit 1 when a merged hour is over the threshold"])
+    static let json = P.json.described(["print the merged JSON report on stdout (no summary)"])
+    static let out = P.out.described([
+        "write the merged JSON report to FILE (atomically);", "'-' is stdout. No output may be an input",
+    ])
+    static let html = P.html.described(["write it as one self-contained HTML page"])
+    static let quiet = P.quiet.described(["print no summary"])
+    static let options = [threshold, minRequests, P.top, json, out, html, failOnAlert, quiet, CommonOptions.help]
+
+    static let spec = CommandSpec(
+        "merge", label: "merge REPORT...", summary: ["combine the JSON reports of many hosts into one"],
+        usage: ["uaaudit merge [options] REPORT.json..."],
+        about: """
+            Combines JSON reports (of scan, run or merge; from many hosts, or from parts
+            of one log) into one report of the same schema. Counts add up per hour; the
+            shares, the hours over the threshold and the totals are computed again from
+            the sums. Hours are matched by their local hour and UTC offset, as a scan
+            counts them, so the merge of two halves of a log equals the scan of the
+            whole. The reports must have been made with the same rules, and must not
+            overlap: the same report twice (by report_id, or by content for reports
+            without one), a report already merged into another, or two reports that
+            counted the same bytes of one file is exit 2, and nothing is written. The
+            merged report lists the ids it was made from in merged_from.
+            """, options: options, operands: .file)
 
     static let help = """
-        Usage: uaaudit merge [options] REPORT.json...
+        \(spec.usageText)
 
-        Combines JSON reports (of scan, run or merge; from many hosts, or from parts
-        of one log) into one report of the same schema. Counts add up per hour; the
-        shares, the hours over the threshold and the totals are computed again from
-        the sums. Hours are matched by their local hour and UTC offset, as a scan
-        counts them, so the merge of two halves of a log equals the scan of the
-        whole. The reports must have been made with the same rules, and must not
-        overlap: the same report twice (by report_id, or by content for reports
-        without one), a report already merged into another, or two reports that
-        counted the same bytes of one file is exit 2, and nothing is written. The
-        merged report lists the ids it was made from in merged_from.
+        \(spec.about)
 
         Options:
-              --threshold X        the merged report's threshold (0.001 or 0.1%);
-                                   needed when the reports' thresholds differ;
-                                   above 0.05 needs its % (0.1 would mean 10%)
-              --min-requests N     the merged report's minimum; needed when they differ
-              --top N              alert-class UAs listed per hour (default 10)
-              --fail-on-alert      exit 1 when a merged hour is over the threshold
+        \(OptionHelp.render([threshold, minRequests, P.top, failOnAlert]))
 
         Output:
-              --json               print the merged JSON report on stdout (no summary)
-          -o, --out FILE           write the merged JSON report to FILE (atomically);
-                                   '-' is stdout. No output may be an input
-              --html FILE          write it as one self-contained HTML page
-          -q, --quiet              print no summary
-          -h, --help               show this help
+        \(OptionHelp.render([json, out, html, quiet, CommonOptions.help]))
 
         Examples:
           uaaudit merge web-*/report.json
@@ -58,8 +58,8 @@ struct MergeCommand {
         let args: Arguments
         let options: ReportMerge.Options
         do {
-            args = try Arguments(words, specs: MergeCommand.specs)
-            if args.flag("help") {
+            args = try Arguments(words, options: MergeCommand.options)
+            if args.flag(CommonOptions.help) {
                 console.out(MergeCommand.help + "\n")
                 return .success
             }
@@ -76,15 +76,15 @@ struct MergeCommand {
         let outputs: [OutputGuard.Named]
         do {
             outputs = try OutputGuard.resolve(
-                [args.value("out").map { .init("--out", $0) }, args.value("html").map { .init("--html", $0) }]
-                    .compactMap { $0 }, json: args.flag("json"))
+                [args.value(Self.out).map { .init(Self.out.flag, $0) }, args.value(Self.html).map { .init(Self.html.flag, $0) }]
+                    .compactMap { $0 }, json: args.flag(Self.json))
             try OutputGuard.check(inputs: args.positional.map { .init("the report", $0) }, outputs: outputs)
         } catch {
             console.error(error.message)
             return .usage
         }
         // Where each output goes: a file (links followed) or `-`, stdout.
-        let destinations = OutputGuard.Destinations(outputs, json: args.flag("json"))
+        let destinations = OutputGuard.Destinations(outputs, json: args.flag(Self.json))
         let target = destinations.target
         let printJSON = destinations.printJSON
         let stdoutTaken = destinations.stdoutTaken
@@ -117,24 +117,24 @@ struct MergeCommand {
         for note in outcome.notes { console.note(note) }
         let report = outcome.report
 
-        if let out = target("--out"), out != "-",
+        if let out = target(Self.out.flag), out != "-",
             let failed = ReportOutput.write(
                 report, to: out, console: console, untouched: "the previous one is untouched")
         {
             return failed
         }
-        if let html = target("--html"),
+        if let html = target(Self.html.flag),
             !OutputFile.write(Array(HTMLReport.render(report).utf8), to: html, what: "HTML report", console: console)
         {
             return .output
         }
         if printJSON {
             if let failed = ReportOutput.print(report, console: console) { return failed }
-        } else if !args.flag("quiet"), !stdoutTaken {
+        } else if !args.flag(Self.quiet), !stdoutTaken {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))
         }
-        if status == .success, args.flag("fail-on-alert"), report.hours.contains(where: \.alert) {
+        if status == .success, args.flag(Self.failOnAlert), report.hours.contains(where: \.alert) {
             status = .alert
         }
         return status
@@ -142,11 +142,11 @@ struct MergeCommand {
 
     private func compile(_ args: Arguments) throws(CLIError) -> ReportMerge.Options {
         var threshold: Threshold?
-        if let text = args.value("threshold") { threshold = try ThresholdOption.parse(text, name: "--threshold") }
+        if let text = args.value(Self.threshold) { threshold = try ThresholdOption.parse(text, name: Self.threshold.flag) }
         return ReportMerge.Options(
             threshold: threshold,
-            minRequests: try args.integer(ConfigValues.minRequests).map { Int64($0) },
-            top: try args.integer(ConfigValues.top) ?? 10,
+            minRequests: try args.integer(Self.minRequests, ConfigValues.minRequests).map { Int64($0) },
+            top: try args.integer(P.top, ConfigValues.top) ?? 10,
             generatedAt: Timestamps.iso8601UTC(seconds: Timestamps.now(environment: environment)))
     }
 }

@@ -5,40 +5,55 @@ import UAAuditCore
 /// `uaaudit rules init|test|lint`: rules for the operator's own app, and rules files checked
 /// against their examples and against real UAs.
 struct RulesCommand {
-    static let specs: [Arguments.Spec] = [
-        .init(name: "app", short: nil, takesValue: true),
-        .init(name: "bundle", short: nil, takesValue: true),
-        .init(name: "webview-token", short: nil, takesValue: true),
-        .init(name: "out", short: "o", takesValue: true),
-        .init(name: "help", short: "h", takesValue: false),
-    ]
+    static let app = OptionDef(
+        "app", value: "NAME",
+        help: ["the name the app puts in its own UA", "(MyApp in 'MyApp/5.12.1 (iPhone; iOS 17.4.1)')"])
+    static let bundle = OptionDef(
+        "bundle", value: "NAME",
+        help: [
+            "a bundle name of the app or of an extension as", "iOS writes it in the default UA",
+            "('MyApp Widget'); repeat it; the app's name is", "one already",
+        ], repeatable: true)
+    static let webviewToken = OptionDef(
+        "webview-token", value: "TOKEN",
+        help: ["what the app's WKWebView appends after the", "engine (applicationNameForUserAgent);", "default NAME"])
+    static let out = OptionDef(
+        "out", short: "o", value: "FILE", help: ["write the file instead of printing it"], completion: .file)
+    static let options = [app, bundle, webviewToken, out, CommonOptions.help]
+
+    static let spec = CommandSpec(
+        "rules", label: "rules init|test|lint", summary: ["write rules for your app; test and lint rules files"],
+        usage: [
+            "uaaudit rules init --app NAME [--bundle NAME]... [options]",
+            "uaaudit rules test FILE [UA-LIST | -]", "uaaudit rules lint FILE",
+        ],
+        about: """
+            init   prints (or writes to --out) a rules file for your app: webview and
+                   urlsession for its own UAs, inconsistent (the alert class) for its
+                   stacks without its UA, and ambiguous, bot, spoofed, browser and
+                   other_app for everybody else. The reasoning is in its comments, and
+                   it carries examples for every class.
+            test   checks the file's examples, and with a list of UAs (one per line, a
+                   file or - for stdin) counts them per class and per rule and pattern.
+            lint   flags failing examples, rules whose examples an earlier rule takes,
+                   patterns that match none of their rule's examples, rules without
+                   examples, and patterns that start with .*
+            """, options: options, actions: ["init", "test", "lint"], operands: .file)
+
+    /// The help's `init` paragraph, then its options, then `test` and `lint`.
+    private static let aboutLines = spec.about.split(separator: "\n", omittingEmptySubsequences: false)
 
     static let help = """
-        Usage: uaaudit rules init --app NAME [--bundle NAME]... [--webview-token TOKEN] [--out FILE]
-               uaaudit rules test FILE [UA-LIST | -]
-               uaaudit rules lint FILE
+        \(spec.usageText)
 
-        init   prints (or writes to --out) a rules file for your app: webview and
-               urlsession for its own UAs, inconsistent (the alert class) for its
-               stacks without its UA, and ambiguous, bot, spoofed, browser and
-               other_app for everybody else. The reasoning is in its comments, and
-               it carries examples for every class.
-                 --app NAME             the name the app puts in its own UA
-                                        (MyApp in 'MyApp/5.12.1 (iPhone; iOS 17.4.1)')
-                 --bundle NAME          a bundle name of the app or of an extension as
-                                        iOS writes it in the default UA ('MyApp Widget');
-                                        repeat it; the app's name is one already
-                 --webview-token TOKEN  what the app's WKWebView appends after the
-                                        engine (applicationNameForUserAgent); default NAME
-                 -o, --out FILE         write the file instead of printing it
-        test   checks the file's examples, and with a list of UAs (one per line, a
-               file or - for stdin) counts them per class and per rule and pattern.
-        lint   flags failing examples, rules whose examples an earlier rule takes,
-               patterns that match none of their rule's examples, rules without
-               examples, and patterns that start with .*
+        \(aboutLines.prefix(5).joined(separator: "\n"))
+        \(OptionHelp.render([app, bundle, webviewToken, out], margin: 9, shortMargin: 9, column: 32))
+        \(aboutLines.dropFirst(5).joined(separator: "\n"))
 
         A rules file's examples are also checked every time it is loaded (scan, run,
         classify): a failing one is exit 2, naming it and the rule that took it.
+
+        \(OptionHelp.render([CommonOptions.help]))
 
         \(ExitCode.helpText(for: [.success, .usage, .input, .output]))
           (test: 2 when an example fails; lint: 2 when it finds anything)
@@ -49,12 +64,12 @@ struct RulesCommand {
     func run(_ words: [String]) -> ExitCode {
         let args: Arguments
         do {
-            args = try Arguments(words, specs: RulesCommand.specs)
+            args = try Arguments(words, options: RulesCommand.options)
         } catch {
             console.error(error.message)
             return .usage
         }
-        if args.flag("help") {
+        if args.flag(CommonOptions.help) {
             console.out(RulesCommand.help + "\n")
             return .success
         }
@@ -91,13 +106,13 @@ struct RulesCommand {
     // MARK: init
 
     private func initRules(_ args: Arguments) -> ExitCode {
-        guard let app = args.value("app") else {
+        guard let app = args.value(Self.app) else {
             return usage("rules init needs --app NAME: the name in your app's UA")
         }
         let file: RulesFile
         do {
             file = try RulesTemplate(
-                app: app, bundles: args.values["bundle"] ?? [], webviewToken: args.value("webview-token")
+                app: app, bundles: args.all(Self.bundle), webviewToken: args.value(Self.webviewToken)
             ).file()
         } catch {
             return usage(error.description)
@@ -114,18 +129,18 @@ struct RulesCommand {
         // The file must pass its own examples: an app name that another class's pattern takes
         // (an app called 'Mozilla', say) is refused here rather than written.
         do {
-            _ = try RulesFile.parse(bytes, path: args.value("out") ?? "the rules for \(app)")
+            _ = try RulesFile.parse(bytes, path: args.value(Self.out) ?? "the rules for \(app)")
         } catch {
             return usage(error.description + "; choose other --app, --bundle or --webview-token values")
         }
-        guard let given = args.value("out") else {
+        guard let given = args.value(Self.out) else {
             console.out(bytes: bytes)
             return .success
         }
         // Like scan's outputs: /dev/stdout is stdout, a link is followed, no device is replaced.
         let out: String
         do {
-            out = try OutputGuard.resolve([.init("--out", given)], json: false)[0].target
+            out = try OutputGuard.resolve([.init(Self.out.flag, given)], json: false)[0].target
         } catch {
             return usage(error.message)
         }

@@ -4,69 +4,83 @@ import UAAuditCore
 /// `uaaudit run`: the hourly cron job. Reads only what was written since the last run, copes with
 /// rotation, closes hours, alerts once per breached hour, and commits its state atomically.
 struct RunCommand {
-    static let specs: [Arguments.Spec] =
-        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + AlertOptions.specs.filter { $0.name != "host" }
-        + InsightOptions.specs + [
-            .init(name: "config", short: "c", takesValue: true),
-            .init(name: "state", short: nil, takesValue: true),
-            .init(name: "out", short: "o", takesValue: true),
-            .init(name: "html", short: nil, takesValue: true),
-            .init(name: "prom", short: nil, takesValue: true),
-            .init(name: "lock", short: nil, takesValue: true),
-            .init(name: "lock-wait", short: nil, takesValue: true),
-            .init(name: "history-hours", short: nil, takesValue: true),
-            .init(name: "grace", short: nil, takesValue: true),
-            .init(name: "now", short: nil, takesValue: true),
-            .init(name: "host", short: nil, takesValue: true),
-            .init(name: "threshold", short: nil, takesValue: true),
-            .init(name: "min-requests", short: nil, takesValue: true),
-            .init(name: "top", short: nil, takesValue: true),
-            .init(name: "json", short: nil, takesValue: false),
-            .init(name: "quiet", short: "q", takesValue: false),
-            .init(name: "heartbeat", short: nil, takesValue: false),
-            .init(name: "fail-on-alert", short: nil, takesValue: false),
-            .init(name: "help", short: "h", takesValue: false),
-        ]
+    typealias P = PolicyOptions
+    static let config = OptionDef(
+        "config", short: "c", value: "FILE", help: ["JSON config (see cron/uaaudit.json)"], completion: .file)
+    static let state = OptionDef(
+        "state", value: "FILE", help: ["state file (required, here or in the config)"], configKey: "state",
+        completion: .file)
+    static let out = P.out.described([
+        "report file (scan's schema, hours with closed/late);", "'-' is stdout. No output, state or lock may be",
+        "a log, the config, the rules or another output",
+    ])
+    static let html = P.html.described(["the report as an HTML page, written with it"])
+    static let prom = P.prom.described([
+        "Prometheus metrics for node_exporter's textfile", "collector (*.prom): counters since the state",
+        "began, written after the commit",
+    ])
+    static let lock = OptionDef(
+        "lock", value: "FILE", help: ["lock file (default: STATE.lock)"], defaultValue: "STATE.lock", configKey: "lock",
+        completion: .file)
+    static let lockWait = OptionDef(
+        ConfigValues.lockWaitSeconds.flag, value: "SECONDS", help: ["how long to wait for another run (default 30)"],
+        defaultValue: "30", configKey: ConfigValues.lockWaitSeconds.key)
+    static let historyHours = OptionDef(
+        ConfigValues.historyHours.flag, value: "N", help: ["hours the report and state keep (default 48)"],
+        defaultValue: "48", configKey: ConfigValues.historyHours.key)
+    static let grace = OptionDef(
+        ConfigValues.graceSeconds.flag, value: "SECONDS", help: ["wait for late lines after an hour (default 300)"],
+        defaultValue: "300", configKey: ConfigValues.graceSeconds.key)
+    static let now = OptionDef("now", value: "TIME", help: ["stand-in for the clock: 2026-11-29T18:05:00Z"])
+    static let threshold = P.threshold.described([
+        "alert above this share (default 0.001, or 0.1%;", "above 0.05 needs its %: 0.1 would mean 10%)",
+    ])
+    static let json = P.json.described(["print the report on stdout"])
+    static let quiet = P.quiet.described(["print nothing but errors"])
+    static let heartbeat = OptionDef(
+        "heartbeat",
+        help: [
+            "one line on stderr per run, even with --quiet:", "lines read, malformed, hours closed, alerts sent",
+            "and pending, new gaps, exit status (cron/)",
+        ])
+    static let failOnAlert = P.failOnAlert.described([
+        "exit 1 when an hour closed by this run alerts", "(over the threshold, or a drift alert), when",
+        "nothing else went wrong",
+    ])
+
+    static let options: [OptionDef] =
+        [config, state, out, html, prom, lock, lockWait, historyHours, grace, now, threshold, P.minRequests, P.top]
+        + AuditOptions.formatOptions + AuditOptions.ruleOptions + InsightOptions.options + AlertOptions.options
+        + [json, quiet, heartbeat, failOnAlert, CommonOptions.help]
+
+    static let spec = CommandSpec(
+        "run", label: "run", summary: ["the hourly job: new lines only, rotation-safe (see cron/)"],
+        usage: ["uaaudit run --config FILE", "uaaudit run --state FILE [--out FILE] [options] LOG..."],
+        about: """
+            The hourly job (see cron/). Reads each log from where the last run stopped to
+            its last complete line, follows rotation (renamed, copied, compressed and
+            truncated logs), closes an hour once the clock (--now) is past its end plus
+            the grace period and every log was read (a log unreadable for over 2 hours
+            stops holding hours: they are marked incomplete; line times never close an
+            hour; lines ahead of --now wait in their open hours, and only those over
+            history_hours ahead count in totals.future), alerts once
+            per breached hour under its own id, writes the report and commits the state
+            atomically. Breached hours stay pending until every channel configured takes
+            them (with no channel, until one is; "alerts": [] means metrics only). SIGTERM
+            during delivery ends it after the attempt in flight (a second one aborts
+            it) and commits what was delivered. A run killed at any point is redone by the
+            next one: no line is counted twice or missed. A log that is missing, a
+            directory, a FIFO, unreadable or gzip is exit 3 with the path and the cause,
+            and stays where it stood (not forgotten, not advanced).
+            """, options: options, operands: .file)
 
     static let help = """
-        Usage: uaaudit run --config FILE
-               uaaudit run --state FILE [--out FILE] [options] LOG...
+        \(spec.usageText)
 
-        The hourly job (see cron/). Reads each log from where the last run stopped to
-        its last complete line, follows rotation (renamed, copied, compressed and
-        truncated logs), closes an hour once the clock (--now) is past its end plus
-        the grace period and every log was read (a log unreadable for over 2 hours
-        stops holding hours: they are marked incomplete; line times never close an
-        hour; lines ahead of --now wait in their open hours, and only those over
-        history_hours ahead count in totals.future), alerts once
-        per breached hour under its own id, writes the report and commits the state
-        atomically. Breached hours stay pending until every channel configured takes
-        them (with no channel, until one is; "alerts": [] means metrics only). SIGTERM
-        during delivery ends it after the attempt in flight (a second one aborts
-        it) and commits what was delivered. A run killed at any point is redone by the
-        next one: no line is counted twice or missed. A log that is missing, a
-        directory, a FIFO, unreadable or gzip is exit 3 with the path and the cause,
-        and stays where it stood (not forgotten, not advanced).
+        \(spec.about)
 
         Options (each is also a config key):
-          -c, --config FILE        JSON config (see cron/uaaudit.json)
-              --state FILE         state file (required, here or in the config)
-          -o, --out FILE           report file (scan's schema, hours with closed/late);
-                                   '-' is stdout. No output, state or lock may be
-                                   a log, the config, the rules or another output
-              --html FILE          the report as an HTML page, written with it
-              --prom FILE          Prometheus metrics for node_exporter's textfile
-                                   collector (*.prom): counters since the state
-                                   began, written after the commit
-              --lock FILE          lock file (default: STATE.lock)
-              --lock-wait SECONDS  how long to wait for another run (default 30)
-              --history-hours N    hours the report and state keep (default 48)
-              --grace SECONDS      wait for late lines after an hour (default 300)
-              --now TIME           stand-in for the clock: 2026-11-29T18:05:00Z
-              --threshold X        alert above this share (default 0.001, or 0.1%;
-                                   above 0.05 needs its %: 0.1 would mean 10%)
-              --min-requests N     hours with fewer requests never alert (default 100)
-              --top N              alert-class UAs listed per hour (default 10)
+        \(OptionHelp.render([config, state, out, html, prom, lock, lockWait, historyHours, grace, now, threshold, P.minRequests, P.top]))
 
         Log format and rules (each also a config key):
         \(AuditOptions.formatHelp)
@@ -84,15 +98,7 @@ struct RunCommand {
         \(AlertOptions.help)
 
         Output:
-              --json               print the report on stdout
-          -q, --quiet              print nothing but errors
-              --heartbeat          one line on stderr per run, even with --quiet:
-                                   lines read, malformed, hours closed, alerts sent
-                                   and pending, new gaps, exit status (cron/)
-              --fail-on-alert      exit 1 when an hour closed by this run alerts
-                                   (over the threshold, or a drift alert), when
-                                   nothing else went wrong
-          -h, --help               show this help
+        \(OptionHelp.render([json, quiet, heartbeat, failOnAlert, CommonOptions.help]))
 
         \(ExitCode.helpText(for: [.success, .alert, .usage, .input, .delivery, .locked, .output, .encoding, .formatMismatch]))
         """
@@ -103,12 +109,12 @@ struct RunCommand {
     func run(_ words: [String]) -> ExitCode {
         let args: Arguments
         do {
-            args = try Arguments(words, specs: RunCommand.specs)
+            args = try Arguments(words, options: RunCommand.options)
         } catch {
             console.error(error.message)
             return .usage
         }
-        if args.flag("help") {
+        if args.flag(CommonOptions.help) {
             console.out(RunCommand.help + "\n")
             return .success
         }
@@ -120,8 +126,8 @@ struct RunCommand {
             return .usage
         }
         return RunExecution(
-            job: job, console: console, printJSON: args.flag("json"), quiet: args.flag("quiet"),
-            heartbeat: args.flag("heartbeat"), failOnAlert: args.flag("fail-on-alert"), environment: environment
+            job: job, console: console, printJSON: args.flag(Self.json), quiet: args.flag(Self.quiet),
+            heartbeat: args.flag(Self.heartbeat), failOnAlert: args.flag(Self.failOnAlert), environment: environment
         ).run()
     }
 }

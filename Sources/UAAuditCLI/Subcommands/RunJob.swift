@@ -3,6 +3,8 @@ import UAAuditCore
 
 /// `uaaudit run`'s options compiled: the config file first, flags over it.
 struct RunJob {
+    typealias R = RunCommand
+
     var settings: RunSettings
     var statePath: String
     var reportPath: String?
@@ -19,7 +21,7 @@ struct RunJob {
 
     static func compile(_ args: Arguments, environment: [String: String]) throws(CLIError) -> RunJob {
         var config = RunConfig()
-        if let path = args.value("config") {
+        if let path = args.value(R.config) {
             do {
                 config = try RunConfig.load(path: path)
             } catch {
@@ -45,12 +47,12 @@ struct RunJob {
             }
             byFile[file] = log
         }
-        guard let statePath = args.value("state") ?? config.state else {
+        guard let statePath = args.value(R.state) ?? config.state else {
             throw CLIError("run needs a state file: --state FILE or \"state\" in the config")
         }
         let format = try compileFormat(args, config.format)
         let rules: RuleSet
-        if args.value("rules") != nil {
+        if args.value(AuditOptions.rulesFile) != nil {
             rules = try AuditOptions.rules(args)
         } else if let path = config.rules {
             do {
@@ -62,22 +64,22 @@ struct RunJob {
             rules = RuleSet.builtin()
         }
         var threshold = Threshold.standard
-        if let text = args.value("threshold") {
-            threshold = try ThresholdOption.parse(text, name: "--threshold")
+        if let text = args.value(R.threshold) {
+            threshold = try ThresholdOption.parse(text, name: R.threshold.flag)
         } else if let text = config.threshold?.text {
             threshold = try ThresholdOption.parse(text, name: "config threshold")
         }
         let scan = ScanConfiguration(
             format: format, rules: rules, threshold: threshold,
             minRequests: Int64(
-                try args.integer(ConfigValues.minRequests) ?? Int(config.minRequests ?? 100)),
-            top: try args.integer(ConfigValues.top) ?? config.top ?? 10, threads: 1,
+                try args.integer(PolicyOptions.minRequests, ConfigValues.minRequests) ?? Int(config.minRequests ?? 100)),
+            top: try args.integer(PolicyOptions.top, ConfigValues.top) ?? config.top ?? 10, threads: 1,
             insight: try InsightOptions.settings(args, config: config.insight, format: format, rules: rules))
         var now = Int64(Date().timeIntervalSince1970)
-        if let text = args.value("now") {
+        if let text = args.value(R.now) {
             guard let parsed = Instant.parse(text) else {
                 throw CLIError(
-                    "--now takes an ISO-8601 time such as 2026-11-29T18:05:00Z or 2026-11-29T18:05:00+08:00, not '\(text)'"
+                    "\(R.now.flag) takes an ISO-8601 time such as 2026-11-29T18:05:00Z or 2026-11-29T18:05:00+08:00, not '\(text)'"
                 )
             }
             now = parsed
@@ -94,68 +96,69 @@ struct RunJob {
         channels += alerts.channels
         let settings = RunSettings(
             scan: scan, logs: logs, now: now,
-            graceSeconds: Int64(try args.integer(ConfigValues.graceSeconds) ?? Int(config.graceSeconds ?? 300)),
+            graceSeconds: Int64(try args.integer(R.grace, ConfigValues.graceSeconds) ?? Int(config.graceSeconds ?? 300)),
             historyHours: Int64(
-                try args.integer(ConfigValues.historyHours) ?? Int(config.historyHours ?? 48)),
+                try args.integer(R.historyHours, ConfigValues.historyHours) ?? Int(config.historyHours ?? 48)),
             // `"alerts": []` in the config, and no --webhook: metrics only, on purpose.
             alertMode: .of(channelKeys: channels.map(\.key), explicitlyNone: config.alerts?.isEmpty == true),
-            host: args.value("host") ?? config.host ?? alerts.host)
+            host: args.value(AlertOptions.host) ?? config.host ?? alerts.host)
         var lockWait = config.lockWaitSeconds ?? 30
-        if let text = args.value("lock-wait") {
+        if let text = args.value(R.lockWait) {
             guard let value = Double(text), ConfigValues.lockWaitSeconds.accepts(value) else {
-                throw CLIError("--lock-wait \(ConfigValues.lockWaitSeconds.rule(text))")
+                throw CLIError("\(R.lockWait.flag) \(ConfigValues.lockWaitSeconds.rule(text))")
             }
             lockWait = value
         }
         // Each output named as the user gave it: the flag, or the config key.
-        func named(_ flag: String, _ key: String, _ fromConfig: String?) -> OutputGuard.Named? {
-            if let path = args.value(flag) { return .init("--\(flag)", path) }
-            return fromConfig.map { .init("config \(key)", $0) }
+        func named(_ option: OptionDef, _ fromConfig: String?) -> OutputGuard.Named? {
+            if let path = args.value(option) { return .init(option.flag, path) }
+            return fromConfig.map { .init("config \(option.configKey ?? option.name)", $0) }
         }
-        let lockPath = args.value("lock") ?? config.lock ?? statePath + ".lock"
+        func isRole(of option: OptionDef) -> (OutputGuard.Named) -> Bool {
+            { $0.role == option.flag || $0.role == "config \(option.configKey ?? option.name)" }
+        }
+        let lockPath = args.value(R.lock) ?? config.lock ?? statePath + ".lock"
         let written = [
-            named("out", "report", config.report), named("html", "html", config.html),
-            named("prom", "prom", config.prom),
+            named(R.out, config.report), named(R.html, config.html), named(R.prom, config.prom),
         ].compactMap { $0 }
-        if let prom = written.first(where: { $0.role.hasSuffix("prom") }) {
+        if let prom = written.first(where: isRole(of: R.prom)) {
             try OutputGuard.checkProm(prom.path, role: prom.role)
         }
-        let resolved = try OutputGuard.resolve(written, json: args.flag("json"))
-        let target = { (key: String) in resolved.first { $0.role.hasSuffix(key) }?.target }
+        let resolved = try OutputGuard.resolve(written, json: args.flag(R.json))
+        let target = { (option: OptionDef) in resolved.first(where: isRole(of: option))?.target }
         let outputs =
             resolved + [
-                .init(args.value("lock") != nil ? "--lock" : config.lock != nil ? "config lock" : "the lock", lockPath)
+                .init(args.value(R.lock) != nil ? R.lock.flag : config.lock != nil ? "config lock" : "the lock", lockPath)
             ]
-        let state = OutputGuard.Named(args.value("state") != nil ? "--state" : "config state", statePath)
-        let nginxConf = args.value("nginx-conf") ?? config.format?.nginxConf
+        let state = OutputGuard.Named(args.value(R.state) != nil ? R.state.flag : "config state", statePath)
+        let nginxConf = args.value(AuditOptions.nginxConf) ?? config.format?.nginxConf
         try OutputGuard.check(
             inputs: logs.map { .init("the log", $0) },
             readOnly: [
-                args.value("config").map { .init("the config", $0) },
-                (args.value("rules") ?? config.rules).map { .init("the rules file", $0) },
+                args.value(R.config).map { .init("the config", $0) },
+                (args.value(AuditOptions.rulesFile) ?? config.rules).map { .init("the rules file", $0) },
                 nginxConf.map { .init("the nginx config", $0) },
             ].compactMap { $0 } + OutputGuard.otherReads(nginxConf: nginxConf, channels: channels),
             state: state, outputs: outputs)
         try OutputGuard.checkRotation(outputs: [state] + outputs, logs: logs)
         return RunJob(
-            settings: settings, statePath: statePath, reportPath: target("out") ?? target("report"),
-            htmlPath: target("html"), promPath: target("prom"),
+            settings: settings, statePath: statePath, reportPath: target(R.out),
+            htmlPath: target(R.html), promPath: target(R.prom),
             lockPath: lockPath, lockWait: lockWait, channels: channels,
             delivery: alerts.delivery,
-            nginxConf: flagged(args) ? args.value("nginx-conf") : config.format?.nginxConf,
+            nginxConf: flagged(args) ? args.value(AuditOptions.nginxConf) : config.format?.nginxConf,
             formatFromConfig: !flagged(args) && config.format != nil)
     }
 
     private static func flagged(_ args: Arguments) -> Bool {
-        ["format", "log-format", "escape", "nginx-conf"].contains { args.value($0) != nil }
+        AuditOptions.formatOptions.contains { args.value($0) != nil }
     }
 
     /// Flags win over the config's format; without either, the built-in ua_log.
     private static func compileFormat(_ args: Arguments, _ choice: RunConfig.FormatChoice?) throws(CLIError)
         -> LogFormat
     {
-        let flagged = ["format", "log-format", "escape", "nginx-conf"].contains { args.value($0) != nil }
-        guard !flagged, let choice else { return try AuditOptions.format(args) }
+        guard !flagged(args), let choice else { return try AuditOptions.format(args) }
         do {
             return try choice.compile()
         } catch {

@@ -3,41 +3,33 @@ import UAAuditCore
 
 /// `uaaudit scan`: audit log files once and report per hour.
 struct ScanCommand {
-    static let specs: [Arguments.Spec] =
-        AuditOptions.formatSpecs + AuditOptions.ruleSpecs + AlertOptions.specs + InsightOptions.specs + [
-            .init(name: "threshold", short: nil, takesValue: true),
-            .init(name: "min-requests", short: nil, takesValue: true),
-            .init(name: "top", short: nil, takesValue: true),
-            .init(name: "json", short: nil, takesValue: false),
-            .init(name: "out", short: "o", takesValue: true),
-            .init(name: "html", short: nil, takesValue: true),
-            .init(name: "prom", short: nil, takesValue: true),
-            .init(name: "threads", short: "j", takesValue: true),
-            .init(name: "max-line-bytes", short: nil, takesValue: true),
-            .init(name: "fail-on-alert", short: nil, takesValue: false),
-            .init(name: "quiet", short: "q", takesValue: false),
-            .init(name: "help", short: "h", takesValue: false),
+    typealias P = PolicyOptions
+    static let options: [OptionDef] =
+        AuditOptions.formatOptions + AuditOptions.ruleOptions + AlertOptions.options + InsightOptions.options + [
+            P.threshold, P.minRequests, P.top, P.json, P.out, P.html, P.prom, P.threads, P.maxLineBytes,
+            P.failOnAlert, P.quiet, CommonOptions.help,
         ]
 
-    static let help = """
-        Usage: uaaudit scan [options] FILE...
+    static let spec = CommandSpec(
+        "scan", label: "scan FILE...", summary: ["audit logs once; per-hour report (summary, --json, --out)"],
+        usage: ["uaaudit scan [options] FILE..."],
+        about: """
+            Audits nginx access logs: classifies every request's User-Agent by ordered
+            PCRE2 rules, counts the classes per hour, and flags the hours whose
+            alert-class share is over the threshold. FILE may be '-' for stdin; gzip
+            files are detected by their first bytes.
+            """, options: options, operands: .file)
 
-        Audits nginx access logs: classifies every request's User-Agent by ordered
-        PCRE2 rules, counts the classes per hour, and flags the hours whose
-        alert-class share is over the threshold. FILE may be '-' for stdin; gzip
-        files are detected by their first bytes.
+    static let help = """
+        \(spec.usageText)
+
+        \(spec.about)
 
         Log format:
         \(AuditOptions.formatHelp)
         Rules and alerting:
         \(AuditOptions.rulesHelp)
-              --threshold X        alert when an hour's alert-class share is above X
-                                   (0.001 or 0.1%; default 0.001; a share above
-                                   0.05 needs its %: 0.1 would mean 10%)
-              --min-requests N     hours with fewer requests never alert (default 100)
-              --top N              alert-class UAs listed per hour (default 10)
-              --fail-on-alert      exit 1 when an hour is over the threshold (or has
-                                   a drift alert)
+        \(OptionHelp.render([P.threshold, P.minRequests, P.top, P.failOnAlert]))
 
         Split clients and UA drift (each hour's baseline: the scan's earlier hours):
         \(InsightOptions.help)
@@ -46,16 +38,7 @@ struct ScanCommand {
         \(AlertOptions.help)
 
         Output:
-              --json               print the JSON report on stdout (no summary)
-          -o, --out FILE           write the JSON report to FILE (atomically); '-' is
-                                   stdout. No output may be an input or another output
-              --html FILE          write the report as one self-contained HTML page
-              --prom FILE          write Prometheus metrics for node_exporter's
-                                   textfile collector (FILE ends in .prom)
-          -q, --quiet              print no summary and no progress line
-          -j, --threads N          threads for regular files (default and most: cores)
-              --max-line-bytes N   longer lines are malformed (default 1048576)
-          -h, --help               show this help
+        \(OptionHelp.render([P.json, P.out, P.html, P.prom, P.quiet, P.threads, P.maxLineBytes, CommonOptions.help]))
 
         Examples:
           uaaudit scan /var/log/nginx/access.log
@@ -74,12 +57,12 @@ struct ScanCommand {
     func run(_ words: [String]) -> ExitCode {
         let args: Arguments
         do {
-            args = try Arguments(words, specs: ScanCommand.specs)
+            args = try Arguments(words, options: ScanCommand.options)
         } catch {
             console.error(error.message)
             return .usage
         }
-        if args.flag("help") {
+        if args.flag(CommonOptions.help) {
             console.out(ScanCommand.help + "\n")
             return .success
         }
@@ -102,26 +85,26 @@ struct ScanCommand {
         }
         let outputs: [OutputGuard.Named]
         do {
-            try OutputGuard.checkProm(args.value("prom"), role: "--prom")
+            try OutputGuard.checkProm(args.value(P.prom), role: P.prom.flag)
             outputs = try OutputGuard.resolve(
                 [
-                    args.value("out").map { .init("--out", $0) }, args.value("html").map { .init("--html", $0) },
-                    args.value("prom").map { .init("--prom", $0) },
-                ].compactMap { $0 }, json: args.flag("json"))
+                    args.value(P.out).map { .init(P.out.flag, $0) }, args.value(P.html).map { .init(P.html.flag, $0) },
+                    args.value(P.prom).map { .init(P.prom.flag, $0) },
+                ].compactMap { $0 }, json: args.flag(P.json))
             try OutputGuard.check(
                 inputs: args.positional.map { .init("the input", $0) },
                 readOnly: [
-                    args.value("rules").map { .init("the rules file", $0) },
-                    args.value("nginx-conf").map { .init("the nginx config", $0) },
+                    args.value(AuditOptions.rulesFile).map { .init("the rules file", $0) },
+                    args.value(AuditOptions.nginxConf).map { .init("the nginx config", $0) },
                 ].compactMap { $0 }
-                    + OutputGuard.otherReads(nginxConf: args.value("nginx-conf"), channels: alerts.channels),
+                    + OutputGuard.otherReads(nginxConf: args.value(AuditOptions.nginxConf), channels: alerts.channels),
                 outputs: outputs)
         } catch {
             console.error(error.message)
             return .usage
         }
         // Where each output goes: a file (links followed) or `-`, stdout.
-        let destinations = OutputGuard.Destinations(outputs, json: args.flag("json"))
+        let destinations = OutputGuard.Destinations(outputs, json: args.flag(P.json))
         let target = destinations.target
         let printJSON = destinations.printJSON
         let stdoutTaken = destinations.stdoutTaken
@@ -129,7 +112,7 @@ struct ScanCommand {
         let counter = ProgressCounter()
         counter.expect(inputs: args.positional)
         let progress = ProgressLine.start(
-            counter: counter, stderrIsTerminal: console.stderrIsTerminal, quiet: args.flag("quiet"))
+            counter: counter, stderrIsTerminal: console.stderrIsTerminal, quiet: args.flag(P.quiet))
         let started = DispatchTime.now().uptimeNanoseconds
         let scanner = Scanner(configuration: configuration, progress: progress == nil ? nil : counter)
         let result = scanner.scan(args.positional)
@@ -150,18 +133,18 @@ struct ScanCommand {
         // would replace the previous report with zeros); the errors say all there is.
         let nothingRead = result.sources.allSatisfy { $0.error != nil && $0.lines == 0 }
         if nothingRead { return status }
-        if let out = target("--out"), out != "-",
+        if let out = target(P.out.flag), out != "-",
             let failed = ReportOutput.write(
                 report, to: out, console: console, untouched: "the previous report is untouched")
         {
             return failed
         }
-        if let html = target("--html"),
+        if let html = target(P.html.flag),
             !OutputFile.write(Array(HTMLReport.render(report).utf8), to: html, what: "HTML report", console: console)
         {
             return .output
         }
-        if let prom = target("--prom") {
+        if let prom = target(P.prom.flag) {
             // A scan that could not read an input is not a success: its timestamp is left out.
             let metrics = PrometheusMetrics.scan(
                 report, succeededAt: status == .success ? now : nil, sources: result.sources)
@@ -170,7 +153,7 @@ struct ScanCommand {
         }
         if printJSON {
             if let failed = ReportOutput.print(report, console: console) { return failed }
-        } else if !args.flag("quiet"), !stdoutTaken {
+        } else if !args.flag(P.quiet), !stdoutTaken {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))
         }
@@ -182,14 +165,14 @@ struct ScanCommand {
             let tail = Double(end - last) / 1e9
             console.error("uaaudit-timing: total \(total) s, after the last chunk \(tail) s")
         }
-        if status == .success, args.flag("fail-on-alert"), report.hours.contains(where: \.alerted) {
+        if status == .success, args.flag(P.failOnAlert), report.hours.contains(where: \.alerted) {
             status = .alert
         }
         // Alerts go out after the report is written and shown; a failure outranks the rest.
         if !alerts.channels.isEmpty, let notification = AlertNotification(report: report, host: alerts.host) {
             for result in alerts.deliver(notification, environment: environment) {
                 if !result.delivered { status = .delivery }
-                if !result.delivered || !args.flag("quiet") {
+                if !result.delivered || !args.flag(P.quiet) {
                     console.error("alert \(notification.id) \(TerminalText.escape(result.description))")
                 }
             }
@@ -197,7 +180,7 @@ struct ScanCommand {
         // A format mismatch outranks every other status (CONTRACTS: the highest wins).
         let hints = MismatchHint.messages(
             sources: result.sources, samples: result.samples, format: configuration.format,
-            nginxConf: args.value("nginx-conf"), inConfig: false)
+            nginxConf: args.value(AuditOptions.nginxConf), inConfig: false)
         for hint in hints { console.error(hint) }
         if !hints.isEmpty { status = .formatMismatch }
         return status
@@ -208,17 +191,17 @@ struct ScanCommand {
         let format = try AuditOptions.format(args)
         let rules = try AuditOptions.rules(args)
         var threshold = Threshold.standard
-        if let text = args.value("threshold") { threshold = try ThresholdOption.parse(text, name: "--threshold") }
+        if let text = args.value(P.threshold) { threshold = try ThresholdOption.parse(text, name: P.threshold.flag) }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         return ScanConfiguration(
             format: format, rules: rules, threshold: threshold,
-            minRequests: Int64(try args.integer(ConfigValues.minRequests) ?? 100),
-            top: try args.integer(ConfigValues.top) ?? 10,
+            minRequests: Int64(try args.integer(P.minRequests, ConfigValues.minRequests) ?? 100),
+            top: try args.integer(P.top, ConfigValues.top) ?? 10,
             // More threads than cores would only add memory (each has its own cache and
             // tables; CONTRACTS bounds memory at any thread count): they are not started. The
             // report is the same for every count.
-            threads: min(try args.integer("threads", range: 1...256) ?? cores, max(cores, 1)),
-            maxLineBytes: try args.integer("max-line-bytes", range: 1024...(256 << 20))
+            threads: min(try args.integer(P.threads, range: 1...256) ?? cores, max(cores, 1)),
+            maxLineBytes: try args.integer(P.maxLineBytes, range: 1024...(256 << 20))
                 ?? LineReader.defaultMaxLineBytes,
             insight: try InsightOptions.settings(args, config: nil, format: format, rules: rules))
     }

@@ -3,34 +3,37 @@ import UAAuditCore
 
 /// `uaaudit state show`: the run state in a readable form.
 struct StateCommand {
-    static let specs: [Arguments.Spec] = [
-        .init(name: "state", short: nil, takesValue: true),
-        .init(name: "config", short: "c", takesValue: true),
-        .init(name: "json", short: nil, takesValue: false),
-        .init(name: "help", short: "h", takesValue: false),
-    ]
+    static let state = RunCommand.state.described(["the state file"])
+    static let config = RunCommand.config.described(["the config whose \"state\" to show"])
+    static let json = OptionDef(
+        "json",
+        help: [
+            "the same as one JSON object (keys sorted): path,", "version, newest_seen, logs, open_hours,",
+            "closed_hours, breached_hours, alerts_pending", "(hour, id, kinds, status, delivered_to,",
+            "failures, last_error),", "alerts_sent, alerts_not_alerted, gaps",
+        ])
+    static let options = [state, config, json, CommonOptions.help]
+
+    static let spec = CommandSpec(
+        "state", label: "state show", summary: ["what run remembers: offsets, open hours, pending alerts"],
+        usage: ["uaaudit state show (--state FILE | --config FILE) [--json]"],
+        about: """
+            Prints what uaaudit run remembers: per log the file it follows (device,
+            inode, offset) and rotated files still being read; the hours not yet
+            closed and the recent closed ones; breached hours waiting to be delivered
+            (with their ids and last error, URLs masked), delivered and not alerted;
+            lines stamped in the future; logs unreadable run after run; gaps.
+            A missing, corrupt or newer-version state file is an error (exit 2) that
+            names the file; it is never changed by this command.
+            """, options: options, actions: ["show"])
 
     static let help = """
-        Usage: uaaudit state show (--state FILE | --config FILE) [--json]
+        \(spec.usageText)
 
-        Prints what uaaudit run remembers: per log the file it follows (device,
-        inode, offset) and rotated files still being read; the hours not yet
-        closed and the recent closed ones; breached hours waiting to be delivered
-        (with their ids and last error, URLs masked), delivered and not alerted;
-        lines stamped in the future; logs unreadable run after run; gaps.
-        A missing, corrupt or newer-version state file is an error (exit 2) that
-        names the file; it is never changed by this command.
+        \(spec.about)
 
         Options:
-              --state FILE         the state file
-          -c, --config FILE        the config whose "state" to show
-              --json               the same as one JSON object (keys sorted): path,
-                                   version, newest_seen, logs, open_hours,
-                                   closed_hours, breached_hours, alerts_pending
-                                   (hour, id, kinds, status, delivered_to,
-                                   failures, last_error),
-                                   alerts_sent, alerts_not_alerted, gaps
-          -h, --help               show this help
+        \(OptionHelp.render(options))
 
         \(ExitCode.helpText(for: [.success, .usage, .encoding]))
         """
@@ -40,13 +43,13 @@ struct StateCommand {
     func run(_ words: [String]) -> ExitCode {
         let args: Arguments
         do {
-            args = try Arguments(words, specs: StateCommand.specs)
+            args = try Arguments(words, options: StateCommand.options)
         } catch {
             console.error(error.message)
             return .usage
         }
-        if args.flag("help") || args.positional.first != "show" {
-            if args.flag("help") {
+        if args.flag(CommonOptions.help) || args.positional.first != "show" {
+            if args.flag(CommonOptions.help) {
                 console.out(StateCommand.help + "\n")
                 return .success
             }
@@ -60,8 +63,8 @@ struct StateCommand {
             }
             return .usage
         }
-        var path = args.value("state")
-        if path == nil, let config = args.value("config") {
+        var path = args.value(Self.state)
+        if path == nil, let config = args.value(Self.config) {
             do {
                 path = try RunConfig.load(path: config).state
             } catch {
@@ -86,7 +89,7 @@ struct StateCommand {
             console.error(error.description)
             return .usage
         }
-        if args.flag("json") {
+        if args.flag(Self.json) {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             guard let bytes = try? encoder.encode(StateJSON(state, path: path)) else {

@@ -48,6 +48,19 @@ package struct ConfigKeys: Sendable {
         return .object(top)
     }()
 
+    /// Every key that holds a value, sorted at each level, with its place: `threshold`,
+    /// `format.name`, `alerts[].url`. The man page lists them; the options' keys are among them.
+    package var paths: [String] {
+        switch shape {
+        case .value: return [""]
+        case .list: return elements[0].paths.map { "[]" + ($0.isEmpty ? "" : "." + $0) }
+        case .object:
+            return fields.keys.sorted().flatMap { key in
+                fields[key]!.paths.map { $0.isEmpty ? key : $0.hasPrefix("[]") ? key + $0 : key + "." + $0 }
+            }
+        }
+    }
+
     private static func keys(_ names: [String]) -> [String: ConfigKeys] {
         Dictionary(uniqueKeysWithValues: names.map { ($0, ConfigKeys.value) })
     }

@@ -25,6 +25,9 @@ enum Requirement: String, CaseIterable, Sendable {
     case script
     case python3
     case setpriv
+    case zsh
+    case groff
+    case man
     /// Running as root (uid 0).
     case root
     /// Mounting a tmpfs (root with the right to mount, as CI has).
@@ -44,6 +47,9 @@ enum Requirement: String, CaseIterable, Sendable {
         case .script: ["/usr/bin/script"]
         case .python3: ["/usr/bin/python3"]
         case .setpriv: ["/usr/bin/setpriv", "/bin/setpriv"]
+        case .zsh: ["/usr/bin/zsh", "/bin/zsh"]
+        case .groff: ["/usr/bin/groff"]
+        case .man: ["/usr/bin/man"]
         case .root, .tmpfs: []
         }
     }
@@ -60,6 +66,9 @@ enum Requirement: String, CaseIterable, Sendable {
         case .script: "bsdutils (script)"
         case .python3: "python3"
         case .setpriv: "util-linux (setpriv)"
+        case .zsh: "zsh"
+        case .groff: "groff-base (groff)"
+        case .man: "man-db (man)"
         case .root, .tmpfs: ""
         }
     }

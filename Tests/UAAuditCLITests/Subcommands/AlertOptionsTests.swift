@@ -5,7 +5,7 @@ import UAAuditCore
 
 @Suite struct AlertOptionsTests {
     static func parse(_ words: [String], environment: [String: String] = [:]) throws -> AlertOptions {
-        try AlertOptions.parse(try Arguments(words, specs: AlertOptions.specs), environment: environment)
+        try AlertOptions.parse(try Arguments(words, options: AlertOptions.options), environment: environment)
     }
 
     @Test func kindsAndSecretsBelongToTheWebhookBeforeThem() throws {

@@ -12,7 +12,7 @@ import UAAuditCore
     {
         let args: Arguments
         do {
-            args = try Arguments(words, specs: InsightOptions.specs)
+            args = try Arguments(words, options: InsightOptions.options)
         } catch {
             throw error
         }

@@ -68,4 +68,17 @@ import Testing
             Data(contentsOf: rules.deletingLastPathComponent().appendingPathComponent("cron/uaaudit.json")))
         #expect(ConfigKeys.runConfig.firstUnknown(in: config) == nil)
     }
+
+    /// The places of the values, as the man page lists them: sorted at each level, a list's
+    /// items as `[]`.
+    @Test func pathsNameEveryValueWithItsPlace() {
+        let keys = ConfigKeys.object([
+            "b": .value, "a": .object(["y": .value, "x": .value]),
+            "c": .list(.object(["url": .value, "kind": .value])), "d": .list(.value),
+        ])
+        #expect(keys.paths == ["a.x", "a.y", "b", "c[].kind", "c[].url", "d[]"])
+        #expect(ConfigKeys.value.paths == [""])
+        #expect(ConfigKeys.runConfig.paths.contains("insight.baseline_hours"))
+        #expect(ConfigKeys.rulesFile.paths.contains("rules[].patterns"))
+    }
 }

@@ -1,0 +1,76 @@
+import Testing
+import UAAuditCore
+
+@testable import UAAuditCLI
+
+@Suite struct ManPageTests {
+    static let page = ManPage.render(version: "9.9.9")
+
+    /// The page's `.SS` section of one command.
+    static func section(_ command: String) -> String {
+        let start = page.range(of: ".SS \\fBuaaudit \(command)\\fR\n")!.upperBound
+        let rest = page[start...]
+        let end = rest.range(of: "\n.SS ")?.lowerBound ?? rest.range(of: "\n.SH ")!.lowerBound
+        return String(rest[..<end])
+    }
+
+    @Test func hasTheSectionsOfAManPageInOrder() {
+        let headings = Self.page.split(separator: "\n").filter { $0.hasPrefix(".SH ") }
+        #expect(
+            headings == [
+                ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH COMMANDS", ".SH CONFIGURATION",
+                ".SH \"EXIT STATUS\"", ".SH FILES", ".SH ENVIRONMENT", ".SH EXAMPLES", ".SH \"SEE ALSO\"",
+            ])
+        #expect(Self.page.hasPrefix(".TH UAAUDIT 1 \"\" \"uaaudit 9.9.9\" \"User Commands\"\n"))
+    }
+
+    /// A declared option missing from its command's section fails here.
+    @Test(arguments: CommandSpec.all.map(\.name))
+    func everyDeclaredOptionIsInItsCommandsSection(command: String) {
+        let section = Self.section(command)
+        let spec = CommandSpec.all.first { $0.name == command }!
+        for option in spec.options {
+            #expect(section.contains(".TP\n" + Roff.signature(option) + "\n"), "\(command) \(option.flag)")
+        }
+    }
+
+    @Test func anOptionIsItsSignatureThenItsHelpAsOneParagraph() {
+        #expect(
+            Self.section("scan").contains(
+                ".TP\n\\fB\\-o\\fR, \\fB\\-\\-out\\fR \\fIFILE\\fR\nwrite the JSON report to FILE (atomically); "
+                    + "'\\-' is stdout. No output may be an input or another output\n"))
+        #expect(Self.section("rules").contains("\\fB\\-\\-bundle\\fR \\fINAME\\fR\n"))
+        #expect(Self.section("scan").contains("a channel for alerts; repeat for more channels\n"))
+        #expect(Self.section("run").contains("hours the report and state keep (default 48)\n"))
+        #expect(Self.section("doctor").contains("last lines of each log to check (default 20)\n"))
+    }
+
+    /// Every key of run's config is described: by its option, or by a note.
+    @Test func everyConfigKeyIsListedWithWhatItSets() {
+        for key in ConfigKeys.runConfig.paths {
+            #expect(Self.page.contains(".TP\n" + Roff.bold(key) + "\n"), "\(key)")
+            #expect(ManPage.configMeaning(key) != nil, "\(key) has neither an option nor a note")
+        }
+        #expect(
+            Self.page.contains(
+                ".TP\n\\fBmin_requests\\fR\nas \\fB\\-\\-min\\-requests\\fR \\fIN\\fR: "
+                    + "hours with fewer requests never alert (default 100)\n"))
+    }
+
+    @Test func listsEveryExitStatusAndTheFiles() {
+        for code in ExitCode.all {
+            #expect(Self.page.contains(".TP\n\\fB\(code.rawValue)\\fR\n" + Roff.escape(code.detail) + "\n"))
+        }
+        #expect(Self.page.contains("\\fI/etc/uaaudit/uaaudit.json\\fR"))
+        #expect(Self.page.contains("\\fI/var/lib/uaaudit\\fR"))
+    }
+
+    static let escapes: [(String, String)] = [
+        ("--json", "\\-\\-json"), ("a\\b", "a\\eb"), (".x\n'y\nz.", "\\&.x\n\\&'y\nz."),
+    ]
+
+    @Test(arguments: escapes)
+    func roffEscapesHyphensBackslashesAndControlLines(text: String, escaped: String) {
+        #expect(Roff.escape(text) == escaped)
+    }
+}

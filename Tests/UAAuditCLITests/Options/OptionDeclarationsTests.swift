@@ -1,0 +1,111 @@
+import Testing
+import UAAuditCore
+
+@testable import UAAuditCLI
+
+/// The declarations every generated text is made from.
+@Suite struct OptionDeclarationsTests {
+    static let commands = CommandSpec.all.map(\.name)
+
+    static func spec(_ name: String) -> CommandSpec { CommandSpec.all.first { $0.name == name }! }
+
+    @Test func theCommandsAreTheOnesTheToolDispatches() {
+        #expect(
+            Self.commands == [
+                "scan", "explain", "merge", "run", "state", "alert", "classify", "rules", "doctor", "generate", "help",
+                "version",
+            ])
+        #expect(UAAuditCLI.commands == Self.commands)
+    }
+
+    /// An option's config key must be a key run's config accepts: a renamed key would leave the
+    /// man page and the completions pointing at nothing.
+    @Test(arguments: commands)
+    func everyConfigKeyIsAKeyOfRunsConfig(command: String) {
+        let keys = Set(ConfigKeys.runConfig.paths)
+        for option in Self.spec(command).options {
+            guard let key = option.configKey else { continue }
+            #expect(keys.contains(key), "\(command) \(option.flag): config key '\(key)' is not in ConfigKeys")
+        }
+    }
+
+    @Test func runsConfigKeysAreTheDecodedOnes() {
+        #expect(
+            ConfigKeys.runConfig.paths == [
+                "alerts[].kind", "alerts[].mentioned_list", "alerts[].mentioned_mobile_list", "alerts[].msgtype",
+                "alerts[].secret", "alerts[].secret_env", "alerts[].secret_file", "alerts[].url", "alerts[].url_env",
+                "alerts[].url_file", "format.escape", "format.name", "format.nginx_conf", "format.string",
+                "grace_seconds", "history_hours", "host", "html", "insight.alert_new_family",
+                "insight.alert_share_drop", "insight.app_classes", "insight.baseline_hours", "insight.client_key",
+                "insight.show_client_keys", "lock", "lock_wait_seconds", "logs", "min_requests", "prom", "report",
+                "rules", "state", "threshold", "top", "version",
+            ])
+    }
+
+    /// The numeric limits the config and the flags share name the same option and key.
+    @Test func numericLimitsNameTheirDeclaredOption() {
+        let pairs: [(ConfigValues.Limit, OptionDef)] = [
+            (ConfigValues.top, PolicyOptions.top), (ConfigValues.minRequests, PolicyOptions.minRequests),
+            (ConfigValues.historyHours, RunCommand.historyHours), (ConfigValues.graceSeconds, RunCommand.grace),
+            (ConfigValues.lockWaitSeconds, RunCommand.lockWait), (ConfigValues.baselineHours, InsightOptions.baselineHours),
+        ]
+        for (limit, option) in pairs {
+            #expect(limit.flag == option.name)
+            #expect(limit.key == option.configKey)
+        }
+    }
+
+    @Test(arguments: commands)
+    func namesAndShortFormsAreUniqueInACommand(command: String) {
+        let options = Self.spec(command).options
+        #expect(Set(options.map(\.name)).count == options.count)
+        let shorts = options.compactMap(\.short)
+        #expect(Set(shorts).count == shorts.count)
+    }
+
+    /// Only the options that stand for a list may be given twice.
+    @Test func theRepeatableOptionsAreTheListOnes() {
+        let repeatable = Set(CommandSpec.all.flatMap { $0.options.filter(\.repeatable).map(\.name) })
+        #expect(repeatable == ["webhook", "webhook-kind", "webhook-secret-env", "webhook-secret-file", "bundle"])
+    }
+
+    @Test func helpLinesAreRenderedAtTheirColumn() {
+        #expect(
+            OptionHelp.render(PolicyOptions.out)
+                == """
+                  -o, --out FILE           write the JSON report to FILE (atomically); '-' is
+                                           stdout. No output may be an input or another output
+                """)
+        #expect(
+            OptionHelp.render(AlertOptions.webhookSecretFile)
+                == """
+                      --webhook-secret-file PATH
+                                           the signing secret of the --webhook before it
+                                           (dingtalk, feishu), from a file
+                """)
+        #expect(OptionHelp.render(CommonOptions.help) == "  -h, --help               show this help")
+    }
+}
+
+/// Each `--help` shows every option its command declares, as the declaration renders it.
+@Suite struct HelpFromDeclarationsTests {
+    @Test(arguments: CommandSpec.all.map(\.name))
+    func everyDeclaredOptionIsInTheCommandsHelp(command: String) throws {
+        let help = try #require(UAAuditCLI.helpText(of: command))
+        let spec = CommandSpec.all.first { $0.name == command }!
+        for option in spec.options {
+            let margins = command == "rules" && option.name != "help" ? (9, 9, 32) : (6, 2, OptionHelp.column)
+            let block = OptionHelp.render(option, margin: margins.0, shortMargin: margins.1, column: margins.2)
+            #expect(help.contains(block + "\n"), "\(command) --help lacks \(option.flag)")
+        }
+        #expect(help.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        if !spec.options.isEmpty { #expect(help.hasPrefix(spec.usageText + "\n")) }
+    }
+
+    @Test func theTopLevelHelpListsEveryCommand() {
+        for spec in CommandSpec.all {
+            #expect(UAAuditCLI.help.contains("\n  " + spec.label + " "))
+        }
+        #expect(UAAuditCLI.helpText(of: "scna") == nil)
+    }
+}

@@ -15,9 +15,14 @@
 #   python3-pip python3-yaml           scripts/real-ua-corpus.py: pip downloads device-detector's
 #                                       source package (the real-UA corpus), PyYAML reads its fixtures
 #   logrotate                           scripts/torture/ rotates nginx's log with Debian's logrotate
+#   dpkg-dev binutils lintian          scripts/package-deb.sh and check-deb.sh: dpkg-shlibdeps works out
+#                                       Depends:, strip, lintian checks the package
+#   man-db bash-completion zsh systemd  check-deb.sh: man renders the page, bash and zsh load the
+#                                       completions, systemd-analyze verifies the units
 set -euo pipefail
 packages=(libpcre2-dev zlib1g-dev libssl-dev pkg-config nginx prometheus-alertmanager gzip curl python3
-  prometheus prometheus-node-exporter chromium bsdutils python3-pip python3-yaml logrotate)
+  prometheus prometheus-node-exporter chromium bsdutils python3-pip python3-yaml logrotate
+  dpkg-dev binutils lintian man-db bash-completion zsh systemd)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

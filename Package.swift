@@ -29,7 +29,9 @@ let package = Package(
             name: "UAAuditCore",
             dependencies: ["CPCRE2", "CZlib", "COpenSSL", "CUAScan"]
         ),
-        .target(name: "UAAuditCLI", dependencies: ["UAAuditCore"]),
+        // The version and commit for `--version`, written from VERSION and git before each build.
+        .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
+        .target(name: "UAAuditCLI", dependencies: ["UAAuditCore"], plugins: ["BuildInfoPlugin"]),
         .executableTarget(name: "uaaudit", dependencies: ["UAAuditCLI"]),
         // A loopback HTTP receiver that answers like WeCom, Slack and the others; for the tests only.
         .target(

@@ -17,9 +17,14 @@
 #   logrotate                           scripts/torture/ rotates nginx's log with Debian's logrotate
 #   man-db groff-base zsh               the generated man page is rendered (man -l, groff -ww) and the
 #                                       zsh completion is checked (zsh -n)
+#   dpkg-dev binutils lintian           scripts/package-deb.sh and check-deb.sh: dpkg-shlibdeps works out
+#                                       Depends:, strip, lintian checks the package
+#   bash-completion systemd             check-deb.sh: bash loads the completion, systemd-analyze
+#                                       verifies the units
 set -euo pipefail
 packages=(libpcre2-dev zlib1g-dev libssl-dev pkg-config nginx prometheus-alertmanager gzip curl python3
-  prometheus prometheus-node-exporter chromium bsdutils python3-pip python3-yaml logrotate man-db groff-base zsh)
+  prometheus prometheus-node-exporter chromium bsdutils python3-pip python3-yaml logrotate man-db groff-base zsh
+  dpkg-dev binutils lintian bash-completion systemd)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

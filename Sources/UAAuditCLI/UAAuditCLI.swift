@@ -3,7 +3,10 @@ import UAAuditCore
 
 /// The command-line tool: picks the subcommand, and alone prints and chooses the exit status.
 public enum UAAuditCLI {
-    public static let version = "0.1.0"
+    /// The repository's VERSION (written into `BuildInfo` before each build).
+    public static let version = BuildInfo.version
+    /// The short git commit the binary was built from, or "unknown".
+    public static let commit = BuildInfo.commit
 
     static let help = """
         uaaudit \(version): audit nginx access logs for User-Agent consistency.
@@ -84,7 +87,7 @@ public enum UAAuditCLI {
             console.out(text + "\n")
             status = .success
         case "version", "--version":
-            console.out("uaaudit \(version)\n")
+            console.out("uaaudit \(version) (commit \(commit))\n")
             status = .success
         default:
             console.error(unknownCommand(command, doing: "unknown command"))

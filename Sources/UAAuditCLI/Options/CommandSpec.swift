@@ -43,7 +43,7 @@ struct CommandSpec: Sendable {
         ScanCommand.spec, ExplainCommand.spec, MergeCommand.spec, RunCommand.spec, StateCommand.spec,
         AlertCommand.spec, ClassifyCommand.spec, RulesCommand.spec, DoctorCommand.spec, GenerateCommand.spec,
         CommandSpec("help", label: "help [COMMAND]", summary: ["show help for a command"], usage: ["uaaudit help [COMMAND]"]),
-        CommandSpec("version", label: "version", summary: ["print the version"], usage: ["uaaudit version"]),
+        CommandSpec("version", label: "version", summary: ["print the version and the commit it was built from"], usage: ["uaaudit version"]),
     ]
 
     /// The top-level help's list of commands: each label, then its summary from column 20.

@@ -23,20 +23,27 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         // The tokenizer's byte scanning and the table hash, in C with SSE2 (every amd64 has it).
         .target(name: "CUAScan"),
         .target(
             name: "UAAuditCore",
             dependencies: ["CPCRE2", "CZlib", "COpenSSL", "CUAScan"]
         ),
-        .target(name: "UAAuditCLI", dependencies: ["UAAuditCore"]),
+        // The webhook transport on libcurl, outside the core (which only knows HTTPTransport).
+        .target(name: "UAAuditCurl", dependencies: ["UAAuditCore", "CCurl"]),
+        .target(name: "UAAuditCLI", dependencies: ["UAAuditCore", "UAAuditCurl"]),
         .executableTarget(name: "uaaudit", dependencies: ["UAAuditCLI"]),
         // A loopback HTTP receiver that answers like WeCom, Slack and the others; for the tests only.
         .target(
             name: "WebhookReceiver", path: "Tests/WebhookReceiver",
             exclude: ["receiver.py", "test-tls.crt", "test-tls.key", "test-tls-other.crt", "test-tls-other.key"]),
         .testTarget(
-            name: "UAAuditCoreTests", dependencies: ["UAAuditCore", "WebhookReceiver"],
+            name: "UAAuditCoreTests", dependencies: ["UAAuditCore", "UAAuditCurl", "WebhookReceiver"],
             exclude: ["Report/Fixtures", "Alerting/Golden"]),
         .testTarget(name: "UAAuditCLITests", dependencies: ["UAAuditCLI", "UAAuditCore"]),
         .testTarget(

@@ -23,9 +23,10 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libcurl's headers only: the library is loaded with dlopen on the first delivery (no
+        // pkgConfig, which would link it into every run; see Sources/CCurl/shim.h).
         .systemLibrary(
             name: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // The tokenizer's byte scanning and the table hash, in C with SSE2 (every amd64 has it).

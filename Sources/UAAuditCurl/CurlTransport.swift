@@ -3,7 +3,8 @@ import FoundationEssentials
 import Glibc
 import UAAuditCore
 
-/// ``HTTPTransport`` on libcurl (the one file that imports `CCurl`): one POST per handle, no
+/// ``HTTPTransport`` on libcurl (the one file that imports `CCurl`; libcurl is loaded on the
+/// first delivery, not linked): one POST per handle, no
 /// redirect followed (a 3xx is the answer), at most ``HTTPTransport/answerLimit`` bytes of the
 /// answer kept (the write callback stops the transfer there, so the rest is never read), and
 /// the whole attempt, name resolution to last byte, ended at `timeout` to the millisecond by
@@ -30,7 +31,11 @@ package struct CurlTransport: HTTPTransport {
     package func send(_ request: HTTPRequest, timeout: Double, abort: @escaping @Sendable () -> Bool)
         -> Result<HTTPResponse, TransportError>
     {
-        guard Self.globalInit == CURLE_OK else { return .failure(.permanent("libcurl could not be initialised")) }
+        let api: UnsafePointer<uaaudit_curl_api>
+        switch Self.library {
+        case .success(let library): api = UnsafePointer(library.api)
+        case .failure(let error): return .failure(error)
+        }
         guard var parts = URLComponents(url: request.url, resolvingAgainstBaseURL: false),
             let scheme = parts.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = parts.host, !host.isEmpty
@@ -39,54 +44,54 @@ package struct CurlTransport: HTTPTransport {
         parts.password = nil
         parts.fragment = nil
         guard let target = parts.url?.absoluteString else { return .failure(.permanent("not a URL libcurl takes")) }
-        guard let easy = curl_easy_init() else { return .failure(.permanent("libcurl: no handle")) }
-        defer { curl_easy_cleanup(easy) }
+        guard let easy = api.pointee.easy_init() else { return .failure(.permanent("libcurl: no handle")) }
+        defer { api.pointee.easy_cleanup(easy) }
         let transfer = Transfer(limit: Self.answerLimit, abort: abort)
         let user = Unmanaged.passUnretained(transfer).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headers) }
+        defer { api.pointee.slist_free_all(headers) }
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key })
         where !["host", "content-length", "connection", "expect"].contains(name.lowercased()) {
             // No line break may end the header early ("\r\n" is one Character: filter scalars).
             let clean = String(String.UnicodeScalarView(value.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }))
-            headers = curl_slist_append(headers, "\(name): \(clean)")
+            headers = api.pointee.slist_append(headers, "\(name): \(clean)")
         }
         // No `Expect: 100-continue` wait before a body over 1 KiB: send it at once.
-        headers = curl_slist_append(headers, "Expect:")
+        headers = api.pointee.slist_append(headers, "Expect:")
         let milliseconds = max(1, Int((timeout * 1000).rounded(.up)))
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var setup = CURLE_OK
         func set(_ code: CURLcode) { if setup == CURLE_OK { setup = code } }
-        set(uaaudit_curl_set_pointer(easy, CURLOPT_URL, target))
-        set(uaaudit_curl_set_long(easy, CURLOPT_POST, 1))
-        set(uaaudit_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)))
+        set(uaaudit_curl_set_pointer(api, easy, CURLOPT_URL, target))
+        set(uaaudit_curl_set_long(api, easy, CURLOPT_POST, 1))
+        set(uaaudit_curl_set_offset(api, easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)))
         // libcurl copies the body; an empty one must still be a pointer (NULL would make it
         // read the body from stdin).
         let body = request.body.isEmpty ? [0] : request.body
-        set(body.withUnsafeBytes { uaaudit_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) })
-        set(uaaudit_curl_set_pointer(easy, CURLOPT_HTTPHEADER, headers))
-        set(uaaudit_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0))
-        set(uaaudit_curl_set_long(easy, CURLOPT_TIMEOUT_MS, milliseconds))
-        set(uaaudit_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds))
-        set(uaaudit_curl_set_long(easy, CURLOPT_NOSIGNAL, 1))
-        set(uaaudit_curl_set_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
-        set(uaaudit_curl_set_long(easy, CURLOPT_SSL_VERIFYPEER, 1))
-        set(uaaudit_curl_set_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
-        set(uaaudit_curl_set_long(easy, CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2))
-        if let caFile { set(uaaudit_curl_set_pointer(easy, CURLOPT_CAINFO, caFile)) }
-        set(uaaudit_curl_set_data_callback(easy, CURLOPT_WRITEFUNCTION, Transfer.onBody))
-        set(uaaudit_curl_set_pointer(easy, CURLOPT_WRITEDATA, user))
-        set(uaaudit_curl_set_data_callback(easy, CURLOPT_HEADERFUNCTION, Transfer.onHeader))
-        set(uaaudit_curl_set_pointer(easy, CURLOPT_HEADERDATA, user))
-        set(uaaudit_curl_set_long(easy, CURLOPT_NOPROGRESS, 0))
-        set(uaaudit_curl_set_xferinfo_callback(easy, Transfer.onProgress))
-        set(uaaudit_curl_set_pointer(easy, CURLOPT_XFERINFODATA, user))
-        set(errorText.withUnsafeMutableBufferPointer { uaaudit_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, $0.baseAddress) })
-        guard setup == CURLE_OK else { return .failure(.permanent("libcurl: \(Self.text(curl_easy_strerror(setup)))")) }
+        set(body.withUnsafeBytes { uaaudit_curl_set_pointer(api, easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) })
+        set(uaaudit_curl_set_pointer(api, easy, CURLOPT_HTTPHEADER, headers))
+        set(uaaudit_curl_set_long(api, easy, CURLOPT_FOLLOWLOCATION, 0))
+        set(uaaudit_curl_set_long(api, easy, CURLOPT_TIMEOUT_MS, milliseconds))
+        set(uaaudit_curl_set_long(api, easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds))
+        set(uaaudit_curl_set_long(api, easy, CURLOPT_NOSIGNAL, 1))
+        set(uaaudit_curl_set_pointer(api, easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(uaaudit_curl_set_long(api, easy, CURLOPT_SSL_VERIFYPEER, 1))
+        set(uaaudit_curl_set_long(api, easy, CURLOPT_SSL_VERIFYHOST, 2))
+        set(uaaudit_curl_set_long(api, easy, CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2))
+        if let caFile { set(uaaudit_curl_set_pointer(api, easy, CURLOPT_CAINFO, caFile)) }
+        set(uaaudit_curl_set_data_callback(api, easy, CURLOPT_WRITEFUNCTION, Transfer.onBody))
+        set(uaaudit_curl_set_pointer(api, easy, CURLOPT_WRITEDATA, user))
+        set(uaaudit_curl_set_data_callback(api, easy, CURLOPT_HEADERFUNCTION, Transfer.onHeader))
+        set(uaaudit_curl_set_pointer(api, easy, CURLOPT_HEADERDATA, user))
+        set(uaaudit_curl_set_long(api, easy, CURLOPT_NOPROGRESS, 0))
+        set(uaaudit_curl_set_xferinfo_callback(api, easy, Transfer.onProgress))
+        set(uaaudit_curl_set_pointer(api, easy, CURLOPT_XFERINFODATA, user))
+        set(errorText.withUnsafeMutableBufferPointer { uaaudit_curl_set_pointer(api, easy, CURLOPT_ERRORBUFFER, $0.baseAddress) })
+        guard setup == CURLE_OK else { return .failure(.permanent("libcurl: \(Self.text(api.pointee.easy_strerror(setup)))")) }
 
-        let code = Self.perform(easy, transfer: transfer)
+        let code = Self.perform(easy, transfer: transfer, api: api.pointee)
         let detail = errorText.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        let reason = detail.isEmpty ? Self.text(curl_easy_strerror(code)) : detail
+        let reason = detail.isEmpty ? Self.text(api.pointee.easy_strerror(code)) : detail
         switch code {
         case CURLE_OK:
             break
@@ -100,7 +105,7 @@ package struct CurlTransport: HTTPTransport {
             return .failure(.aborted)
         case CURLE_COULDNT_CONNECT:
             var osError = 0
-            _ = uaaudit_curl_get_long(easy, CURLINFO_OS_ERRNO, &osError)
+            _ = uaaudit_curl_get_long(api, easy, CURLINFO_OS_ERRNO, &osError)
             return .failure(.connection(osError == Int(ECONNREFUSED) ? "connection refused" : reason))
         case CURLE_COULDNT_RESOLVE_HOST:
             return .failure(.connection("host not found"))
@@ -120,7 +125,7 @@ package struct CurlTransport: HTTPTransport {
             return .failure(.connection(reason))
         }
         var status = 0
-        _ = uaaudit_curl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        _ = uaaudit_curl_get_long(api, easy, CURLINFO_RESPONSE_CODE, &status)
         guard status > 0 else { return .failure(.connection("no HTTP status in the answer")) }
         var response = HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)
         response.truncated = transfer.truncated
@@ -130,27 +135,50 @@ package struct CurlTransport: HTTPTransport {
     /// The most an answer's status line and headers may take, interim answers included.
     static let headLimit = 64 << 10
 
-    /// `curl_global_init`, once per process (a static `let` is initialised once, thread-safely).
-    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    /// libcurl's function table, loaded on the first delivery (see `CCurl`'s shim.h for why not
+    /// at start-up) and `curl_global_init` called, once per process: a static `let` is
+    /// initialised once, thread-safely. A machine without libcurl gets a delivery failure that
+    /// says what to install.
+    private static let library: Result<Library, TransportError> = {
+        let api = UnsafeMutablePointer<uaaudit_curl_api>.allocate(capacity: 1)
+        api.initialize(to: uaaudit_curl_api())
+        var error: UnsafePointer<CChar>?
+        guard uaaudit_curl_load(api, &error) != 0 else {
+            let why = error.map { String(cString: $0) } ?? "unknown error"
+            return .failure(.permanent("cannot load libcurl (install Debian's libcurl4): \(why)"))
+        }
+        guard api.pointee.global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else {
+            return .failure(.permanent("libcurl could not be initialised"))
+        }
+        return .success(Library(api: api))
+    }()
+
+    /// The loaded table; never freed (the library stays loaded for the life of the process).
+    private final class Library: @unchecked Sendable {
+        let api: UnsafeMutablePointer<uaaudit_curl_api>
+        init(api: UnsafeMutablePointer<uaaudit_curl_api>) { self.api = api }
+    }
 
     /// Runs the transfer on a multi handle, polling at most ``DeliveryStop/pollInterval`` at a
     /// time, so that `abort` is asked that often even while nothing arrives (libcurl's own
     /// progress calls may be a second apart when the line is idle).
-    private static func perform(_ easy: UnsafeMutableRawPointer, transfer: Transfer) -> CURLcode {
-        guard let multi = curl_multi_init() else { return curl_easy_perform(easy) }
-        defer { curl_multi_cleanup(multi) }
-        guard curl_multi_add_handle(multi, easy) == CURLM_OK else { return curl_easy_perform(easy) }
-        defer { curl_multi_remove_handle(multi, easy) }
+    private static func perform(_ easy: UnsafeMutableRawPointer, transfer: Transfer, api: uaaudit_curl_api)
+        -> CURLcode
+    {
+        guard let multi = api.multi_init() else { return CURLE_FAILED_INIT }
+        defer { api.multi_cleanup(multi) }
+        guard api.multi_add_handle(multi, easy) == CURLM_OK else { return CURLE_FAILED_INIT }
+        defer { api.multi_remove_handle(multi, easy) }
         let pollMilliseconds = Int32(DeliveryStop.pollInterval * 1000)
         var running: Int32 = 1
         while running > 0 {
-            guard curl_multi_perform(multi, &running) == CURLM_OK else { return CURLE_RECV_ERROR }
+            guard api.multi_perform(multi, &running) == CURLM_OK else { return CURLE_RECV_ERROR }
             if running == 0 { break }
             if transfer.abort() { return CURLE_ABORTED_BY_CALLBACK }
-            guard curl_multi_poll(multi, nil, 0, pollMilliseconds, nil) == CURLM_OK else { return CURLE_RECV_ERROR }
+            guard api.multi_poll(multi, nil, 0, pollMilliseconds, nil) == CURLM_OK else { return CURLE_RECV_ERROR }
         }
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
+        while let message = api.multi_info_read(multi, &left) {
             if message.pointee.msg == CURLMSG_DONE { return message.pointee.data.result }
         }
         return CURLE_RECV_ERROR

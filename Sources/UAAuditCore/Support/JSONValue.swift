@@ -218,6 +218,7 @@ package enum JSONValue: Equatable, Sendable {
 
         /// A string from its opening quote; escapes decoded, invalid UTF-8 refused.
         mutating func string() throws(SyntaxError) -> String {
+            let start = at
             at += 1
             var out: [UInt8] = []
             while true {
@@ -261,7 +262,9 @@ package enum JSONValue: Equatable, Sendable {
                     throw fail()
                 }
             }
-            guard let text = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in a string") }
+            guard let text = String(validating: out, as: UTF8.self) else {
+                throw SyntaxError(what: "invalid UTF-8 in a string", offset: start)
+            }
             return text
         }
 

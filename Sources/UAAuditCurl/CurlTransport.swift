@@ -44,6 +44,10 @@ package struct CurlTransport: HTTPTransport {
         parts.password = nil
         parts.fragment = nil
         guard let target = parts.url?.absoluteString else { return .failure(.permanent("not a URL libcurl takes")) }
+        // libcurl writes its message here during the transfer: memory that outlives the handle.
+        let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        defer { errorText.deallocate() }
         guard let easy = api.pointee.easy_init() else { return .failure(.permanent("libcurl: no handle")) }
         defer { api.pointee.easy_cleanup(easy) }
         let transfer = Transfer(limit: Self.answerLimit, abort: abort)
@@ -59,7 +63,6 @@ package struct CurlTransport: HTTPTransport {
         // No `Expect: 100-continue` wait before a body over 1 KiB: send it at once.
         headers = api.pointee.slist_append(headers, "Expect:")
         let milliseconds = max(1, Int((timeout * 1000).rounded(.up)))
-        var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var setup = CURLE_OK
         func set(_ code: CURLcode) { if setup == CURLE_OK { setup = code } }
         set(uaaudit_curl_set_pointer(api, easy, CURLOPT_URL, target))
@@ -86,11 +89,13 @@ package struct CurlTransport: HTTPTransport {
         set(uaaudit_curl_set_long(api, easy, CURLOPT_NOPROGRESS, 0))
         set(uaaudit_curl_set_xferinfo_callback(api, easy, Transfer.onProgress))
         set(uaaudit_curl_set_pointer(api, easy, CURLOPT_XFERINFODATA, user))
-        set(errorText.withUnsafeMutableBufferPointer { uaaudit_curl_set_pointer(api, easy, CURLOPT_ERRORBUFFER, $0.baseAddress) })
-        guard setup == CURLE_OK else { return .failure(.permanent("libcurl: \(Self.text(api.pointee.easy_strerror(setup)))")) }
+        set(uaaudit_curl_set_pointer(api, easy, CURLOPT_ERRORBUFFER, errorText))
+        guard setup == CURLE_OK else {
+            return .failure(.permanent("libcurl: \(Self.text(api.pointee.easy_strerror(setup)))"))
+        }
 
-        let code = Self.perform(easy, transfer: transfer, api: api.pointee)
-        let detail = errorText.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let code = withExtendedLifetime(transfer) { Self.perform(easy, transfer: transfer, api: api.pointee) }
+        let detail = String(cString: errorText)
         let reason = detail.isEmpty ? Self.text(api.pointee.easy_strerror(code)) : detail
         switch code {
         case CURLE_OK:

@@ -35,7 +35,7 @@ struct ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errFD, 2)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         let started = posix_spawn(&pid, path, &actions, nil, argv, environ)
         close(pipeFDs[1])

@@ -89,6 +89,7 @@ struct AlertOptions {
     }
 
     func deliver(_ notification: AlertNotification, environment: [String: String]) -> [DeliveryResult] {
-        AlertDispatcher(options: delivery, environment: environment, transport: CurlTransport()).deliverWhole(notification, to: channels)
+        AlertDispatcher(options: delivery, environment: environment, transport: CurlTransport())
+            .deliverWhole(notification, to: channels)
     }
 }

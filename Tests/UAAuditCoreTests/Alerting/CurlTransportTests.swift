@@ -158,6 +158,16 @@ func monotonicSeconds() -> Double {
         #expect(got.body.count == 4096)
     }
 
+    @Test func headersOver64KiBEndTheAttempt() throws {
+        let receiver = try WebhookReceiver(routes: [
+            "/hook": [WebhookReceiver.Reply(status: 200, headers: ["X-Big": String(repeating: "h", count: 70_000)])]
+        ])
+        let url = try #require(URL(string: receiver.baseURL + "/hook"))
+        #expect(
+            CurlTransport().send(HTTPRequest(url: url, body: []), timeout: 5)
+                == .failure(.connection("answer headers over 65536 bytes")))
+    }
+
     @Test func interimAnswersAreSkippedForTheFinalOne() throws {
         let receiver = try WebhookReceiver(routes: [
             "/hook": [WebhookReceiver.Reply(status: 202, body: "final", interim: [100, 102, 103])]

@@ -55,10 +55,12 @@ import Testing
 
 /// `%XX` decoding and encoding in place of Foundation's.
 @Suite struct PercentEncodingTests {
-    @Test(arguments: [
-        ("a%2Fb%2fc", "a/b/c"), ("%C3%A9", "é"), ("plain+text", "plain+text"), ("%", nil), ("%4", nil), ("%zz", nil),
-        ("%FF", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("a%2Fb%2fc", "a/b/c"), ("%C3%A9", "é"), ("plain+text", "plain+text"), ("%", nil), ("%4", nil),
+            ("%zz", nil),
+            ("%FF", nil),
+        ] as [(String, String?)])
     func decoding(text: String, decoded: String?) {
         #expect(PercentEncoding.decode(text) == decoded)
     }

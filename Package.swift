@@ -23,6 +23,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libcurl's headers only: the library is loaded with dlopen on the first delivery (no
+        // pkgConfig, which would link it into every run; see Sources/CCurl/shim.h).
+        .systemLibrary(
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         // The tokenizer's byte scanning and the table hash, in C with SSE2 (every amd64 has it).
         .target(name: "CUAScan"),
         .target(
@@ -31,14 +37,16 @@ let package = Package(
         ),
         // The version and commit for `--version`, written from VERSION and git before each build.
         .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
-        .target(name: "UAAuditCLI", dependencies: ["UAAuditCore"], plugins: ["BuildInfoPlugin"]),
+        // The webhook transport on libcurl, outside the core (which only knows HTTPTransport).
+        .target(name: "UAAuditCurl", dependencies: ["UAAuditCore", "CCurl"]),
+        .target(name: "UAAuditCLI", dependencies: ["UAAuditCore", "UAAuditCurl"], plugins: ["BuildInfoPlugin"]),
         .executableTarget(name: "uaaudit", dependencies: ["UAAuditCLI"]),
         // A loopback HTTP receiver that answers like WeCom, Slack and the others; for the tests only.
         .target(
             name: "WebhookReceiver", path: "Tests/WebhookReceiver",
             exclude: ["receiver.py", "test-tls.crt", "test-tls.key", "test-tls-other.crt", "test-tls-other.key"]),
         .testTarget(
-            name: "UAAuditCoreTests", dependencies: ["UAAuditCore", "WebhookReceiver"],
+            name: "UAAuditCoreTests", dependencies: ["UAAuditCore", "UAAuditCurl", "WebhookReceiver"],
             exclude: ["Report/Fixtures", "Alerting/Golden"]),
         .testTarget(name: "UAAuditCLITests", dependencies: ["UAAuditCLI", "UAAuditCore"]),
         .testTarget(

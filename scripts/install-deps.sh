@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages uaaudit builds and tests with. Run as root, or with sudo available.
 #   libpcre2-dev zlib1g-dev pkg-config  build (PCRE2 and zlib system-library targets)
-#   libssl-dev                          build (OpenSSL: libcrypto's HMAC-SHA256 for signed webhooks,
-#                                       libssl's TLS for https:// webhooks)
+#   libssl-dev                          build (OpenSSL's libcrypto: HMAC-SHA256 for signed webhooks)
+#   libcurl4-openssl-dev                build (libcurl: the webhook transport, TLS with OpenSSL)
 #   nginx                               the end-to-end tests run a real nginx on 127.0.0.1
 #   prometheus-alertmanager             the alert tests push to a real Alertmanager on 127.0.0.1
 #   gzip curl python3                   SampleLogs/make-samples.sh (gzip and raw-socket requests),
@@ -22,9 +22,9 @@
 #   bash-completion systemd             check-deb.sh: bash loads the completion, systemd-analyze
 #                                       verifies the units
 set -euo pipefail
-packages=(libpcre2-dev zlib1g-dev libssl-dev pkg-config nginx prometheus-alertmanager gzip curl python3
-  prometheus prometheus-node-exporter chromium bsdutils python3-pip python3-yaml logrotate man-db groff-base zsh
-  dpkg-dev binutils lintian bash-completion systemd)
+packages=(libpcre2-dev zlib1g-dev libssl-dev libcurl4-openssl-dev pkg-config nginx prometheus-alertmanager gzip
+  curl python3 prometheus prometheus-node-exporter chromium bsdutils python3-pip python3-yaml logrotate man-db
+  groff-base zsh dpkg-dev binutils lintian bash-completion systemd)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -65,6 +65,7 @@ public final class WebhookReceiver: @unchecked Sendable {
         var routes: [String: [Reply]]
         var `default`: [Reply]
         var tls: TLS?
+        var proxy = false
     }
 
     /// The certificates a TLS receiver may serve, each its own CA (trust it to talk to the
@@ -106,9 +107,12 @@ public final class WebhookReceiver: @unchecked Sendable {
     /// Starts a receiver: the n-th request to a path in `routes` gets its n-th reply (the last
     /// repeats); other paths get `fallback`.
     /// With `tls`, it serves HTTPS with `certificate`.
+    /// With `proxy`, it is a forward proxy instead (`routes` unused): a request for an
+    /// absolute `http://` URL is passed on, a `CONNECT HOST:PORT` tunnelled; both are recorded,
+    /// with the URL or `HOST:PORT` as the path.
     public init(
         routes: [String: [Reply]], fallback: [Reply] = [Reply(status: 404)], tls: Bool = false,
-        certificate: Certificate = .loopback
+        certificate: Certificate = .loopback, proxy: Bool = false
     ) throws {
         self.tls = tls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -117,7 +121,7 @@ public final class WebhookReceiver: @unchecked Sendable {
         let planFile = directory.appendingPathComponent("plan.json")
         log = directory.appendingPathComponent("requests.jsonl")
         let served = tls ? Plan.TLS(cert: certificate.path, key: certificate.key) : nil
-        try JSONEncoder().encode(Plan(routes: routes, default: fallback, tls: served)).write(to: planFile)
+        try JSONEncoder().encode(Plan(routes: routes, default: fallback, tls: served, proxy: proxy)).write(to: planFile)
         try Data().write(to: log)
 
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("receiver.py")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UAAuditCore
 
 /// What `doctor` found in an nginx configuration, and the advice it prints.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UAAuditCore
 
 /// The stderr message of exit 8: an input does not match its log format. It names a format

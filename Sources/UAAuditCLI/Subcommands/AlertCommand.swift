@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UAAuditCore
 
 /// `uaaudit alert test`: sends a clearly marked test message through each channel and says,

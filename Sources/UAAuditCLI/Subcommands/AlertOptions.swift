@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import UAAuditCore
+import UAAuditCurl
 
 /// The alert options of `scan` and `alert test`: the channels, the host name the alerts carry,
 /// and how hard delivery tries.
@@ -96,6 +97,7 @@ struct AlertOptions {
     }
 
     func deliver(_ notification: AlertNotification, environment: [String: String]) -> [DeliveryResult] {
-        AlertDispatcher(options: delivery, environment: environment).deliverWhole(notification, to: channels)
+        AlertDispatcher(options: delivery, environment: environment, transport: CurlTransport())
+            .deliverWhole(notification, to: channels)
     }
 }

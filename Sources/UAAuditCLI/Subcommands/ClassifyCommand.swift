@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UAAuditCore
 
 /// `uaaudit classify`: which class a UA gets, and which rule and pattern gave it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UAAuditCore
 
 /// `uaaudit doctor`: reads nginx's configuration as nginx does, lists its access logs and their
@@ -93,7 +93,7 @@ struct DoctorCommand {
                 }
                 tree = try NginxConfigTree.load(path: path)
             } else if args.positional == ["-"] {
-                tree = try NginxConfigTree.fromDump(Array(FileHandle.standardInput.readDataToEndOfFile()))
+                tree = try NginxConfigTree.fromDump(try Syscalls.readToEnd(0))
             } else if args.positional.isEmpty {
                 guard let dump = runNginxT(args.value(Self.nginx)) else { return .usage }
                 tree = try NginxConfigTree.fromDump(dump)
@@ -135,38 +135,25 @@ struct DoctorCommand {
             )
             return nil
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-T"]
-        let out = Pipe()
-        // nginx's warnings go to a file, not a second pipe: with one pipe read to its end
-        // while the other fills (64 KiB of warnings), both processes would wait forever.
-        let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("uaaudit-nginx-T-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        defer { try? FileManager.default.removeItem(at: errFile) }
-        guard let err = try? FileHandle(forWritingTo: errFile) else {
-            console.error("cannot create a temporary file for nginx's messages in \(errFile.deletingLastPathComponent().path)")
-            return nil
-        }
-        process.standardOutput = out
-        process.standardError = err
-        do {
-            try process.run()
+        let child: ChildProcess
+        do throws(ChildProcess.Failure) {
+            child = try ChildProcess.run(path, arguments: ["-T"])
         } catch {
-            console.error("cannot run \(path) -T: \(error)")
+            switch error {
+            case .noTemporaryFile(let directory):
+                console.error("cannot create a temporary file for nginx's messages in \(directory)")
+            case .cannotStart(let reason):
+                console.error("cannot run \(path) -T: \(reason)")
+            }
             return nil
         }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try? err.close()
-        let messages = (try? Data(contentsOf: errFile)).map { $0.prefix(4096) } ?? Data()
-        guard process.terminationStatus == 0 else {
+        guard child.status == 0 else {
             console.error(
-                "\(path) -T failed (status \(process.terminationStatus)): "
-                    + String(decoding: messages, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                "\(path) -T failed (status \(child.status)): "
+                    + String(decoding: child.messages, as: UTF8.self).trimmed(newlines: true)
                     + "; nginx -T usually needs root: sudo nginx -T | uaaudit doctor -")
             return nil
         }
-        return Array(data)
+        return child.output
     }
 }

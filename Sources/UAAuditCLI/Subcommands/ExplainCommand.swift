@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import UAAuditCore
 
@@ -119,7 +119,7 @@ struct ExplainCommand {
     /// names an instant with its zone (`2024-03-31T15:00Z`), the hours that hold that instant
     /// at any offset (the hour logged as `2024-03-31T23:00:00+08:00`).
     static func hours(matching text: String, in report: Report) -> [Report.HourEntry] {
-        let wanted = text.replacingOccurrences(of: " ", with: "T")
+        let wanted = text.replacing(" ", with: "T")
         if let exact = report.hours.first(where: { $0.hour == wanted }) { return [exact] }
         let named = report.hours.filter { $0.hour.hasPrefix(wanted) }
         guard named.isEmpty, let instant = InstantText.parse(text) else { return named }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UAAuditCore
 
 /// `uaaudit run`: the hourly cron job. Reads only what was written since the last run, copes with

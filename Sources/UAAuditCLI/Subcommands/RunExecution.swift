@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import UAAuditCore
+import UAAuditCurl
 
 /// Carries out a compiled run: lock, state, compute, report, deliver, commit, in that order.
 ///
@@ -178,7 +180,8 @@ struct RunExecution {
     /// Sends the pending hours to the channels configured now (``LedgerDelivery``) and says
     /// what became of each message.
     private func deliver(_ state: inout RunState, report: Report, stop: StopSignals) -> LedgerDelivery.Outcome {
-        let dispatcher = AlertDispatcher(options: job.delivery, environment: environment, stop: stop.delivery)
+        let dispatcher = AlertDispatcher(
+            options: job.delivery, environment: environment, transport: CurlTransport(), stop: stop.delivery)
         let outcome = LedgerDelivery.deliver(
             &state.alerts, report: report, host: job.settings.host, channels: job.channels,
             mode: job.settings.alertMode, dispatcher: dispatcher, at: report.generatedAt,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UAAuditCore
 
 /// `uaaudit run`'s options compiled: the config file first, flags over it.

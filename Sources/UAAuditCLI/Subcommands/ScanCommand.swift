@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import UAAuditCore
 
 /// `uaaudit scan`: audit log files once and report per hour.

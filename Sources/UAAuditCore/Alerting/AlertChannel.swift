@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One place to send alerts, as the command line or a config file gives it.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Sends a notification to channels and says, per channel, whether it got there.
 ///
@@ -21,7 +22,7 @@ package struct AlertDispatcher: Sendable {
     /// before a retry ends at once.
     package init(
         options: DeliveryOptions = DeliveryOptions(), environment: [String: String],
-        transport: any HTTPTransport = WebhookTransport(), stop: DeliveryStop = .never
+        transport: any HTTPTransport, stop: DeliveryStop = .never
     ) {
         self.init(
             options: options, environment: environment, transport: transport, clock: { Date() },
@@ -48,7 +49,7 @@ package struct AlertDispatcher: Sendable {
         while !stop.requested {
             let left = end.timeIntervalSinceNow
             if left <= 0 { return }
-            Thread.sleep(forTimeInterval: min(left, DeliveryStop.pollInterval))
+            usleep(useconds_t(min(left, DeliveryStop.pollInterval) * 1e6))
         }
     }
 
@@ -74,7 +75,7 @@ package struct AlertDispatcher: Sendable {
             let user = parts.percentEncodedUser, !user.isEmpty
         else { return nil }
         let password = parts.percentEncodedPassword ?? ""
-        let plain = (user.removingPercentEncoding ?? user) + ":" + (password.removingPercentEncoding ?? password)
+        let plain = (PercentEncoding.decode(user) ?? user) + ":" + (PercentEncoding.decode(password) ?? password)
         return Data(plain.utf8).base64EncodedString()
     }
 

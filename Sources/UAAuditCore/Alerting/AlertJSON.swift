@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one way alert payloads are encoded: compact, keys sorted, slashes left alone.
 enum AlertJSON {

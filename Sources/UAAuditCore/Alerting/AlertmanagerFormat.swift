@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Prometheus Alertmanager: `POST <base>/api/v2/alerts`, one alert per breached hour, so a
 /// fleet gets Alertmanager's grouping, silencing and routing.
@@ -97,9 +97,6 @@ struct AlertmanagerFormat: ChannelFormat {
 
     /// `2026-11-29T09:00:00Z`.
     static func utc(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        date.formatted(.iso8601)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The rules for reading answers that several services share.
 enum AnswerReading {
@@ -46,12 +46,10 @@ enum AnswerReading {
     static func code(in body: [UInt8], fields: [(code: String, message: String)], channel: ResolvedChannel)
         -> DeliveryFailure?
     {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
+        guard let object = (try? JSONValue.parse(body))?.object else { return nil }
         for field in fields {
-            guard let number = object[field.code] as? NSNumber, let code = Int(exactly: number.doubleValue) else {
-                continue
-            }
-            let message = object[field.message] as? String ?? ""
+            guard let number = object[field.code]?.double, let code = Int(exactly: number) else { continue }
+            let message = object[field.message]?.string ?? ""
             return .service(field: field.code, code: code, message: excerpt(Array(message.utf8), channel: channel))
         }
         return nil
@@ -59,7 +57,7 @@ enum AnswerReading {
 
     /// `Retry-After` in seconds, when given as a number.
     static func retryAfter(_ response: HTTPResponse) -> Double? {
-        guard let text = response.headers["retry-after"]?.trimmingCharacters(in: .whitespaces),
+        guard let text = response.headers["retry-after"]?.trimmed(),
             let seconds = Double(text), seconds.isFinite, seconds >= 0
         else { return nil }
         return seconds
@@ -92,6 +90,6 @@ enum AnswerReading {
             out += piece
             count += piece.count
         }
-        return out.trimmingCharacters(in: .whitespaces)
+        return out.trimmed()
     }
 }

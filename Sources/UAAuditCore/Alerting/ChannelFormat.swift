@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One service's side of delivery: the request it wants and how to read its answer.
 protocol ChannelFormat: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a channel's URL or secret comes from: the configuration itself, an environment
 /// variable, or a file (so that it need not sit in a crontab or a config file).
@@ -16,9 +16,9 @@ package enum ConfiguredValue: Hashable, Sendable, CustomStringConvertible, Custo
     package func resolve(environment: [String: String], what: String) throws(AlertError) -> String {
         switch self {
         case .literal(let value):
-            return value.trimmingCharacters(in: .whitespacesAndNewlines)
+            return value.trimmed(newlines: true)
         case .environment(let name):
-            let value = (environment[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = (environment[name] ?? "").trimmed(newlines: true)
             if value.isEmpty { throw AlertError.environmentUnset(name: name, what: what) }
             return value
         case .file(let path):
@@ -28,7 +28,7 @@ package enum ConfiguredValue: Hashable, Sendable, CustomStringConvertible, Custo
             } catch {
                 throw AlertError.unreadableFile(path: path, what: what, reason: error.reason)
             }
-            let value = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = String(decoding: bytes, as: UTF8.self).trimmed(newlines: true)
             if value.isEmpty { throw AlertError.emptyFile(path: path, what: what) }
             return value
         }

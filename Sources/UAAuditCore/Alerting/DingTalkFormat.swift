@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// DingTalk (钉钉) custom robot: `POST …/robot/send?access_token=TOKEN`, a markdown message.
 ///

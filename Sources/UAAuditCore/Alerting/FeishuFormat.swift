@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Feishu (飞书) or Lark custom bot: `POST …/open-apis/bot/v2/hook/ID`, a text message.
 ///

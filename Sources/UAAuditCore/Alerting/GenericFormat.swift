@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Any endpoint that takes uaaudit's own JSON: the ``AlertNotification`` itself
 /// (schema `uaaudit.alert/1`, keys sorted). Any 2xx is success.

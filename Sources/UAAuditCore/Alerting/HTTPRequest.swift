@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A POST to make: where, the JSON body, and the headers.
 package struct HTTPRequest: Sendable, Equatable {

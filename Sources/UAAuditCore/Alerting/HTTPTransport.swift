@@ -3,9 +3,8 @@
 /// An implementation never follows a redirect (a 3xx is the answer), keeps at most
 /// ``answerLimit`` bytes of an answer (``HTTPResponse/truncated`` says it cut one), and ends the
 /// whole attempt, connection to last byte, within `timeout` seconds. The tests replace it with
-/// a double; ``WebhookTransport`` is the real one (``SocketHTTPTransport``). (URLSession was
-/// the transport before: FoundationNetworking hands libcurl's answer to its delegate on
-/// another queue without back-pressure, so a huge answer was buffered whole before any cap.)
+/// a double; the real one, on libcurl, is `CurlTransport` in the `UAAuditCurl` target, which
+/// the CLI hands to ``AlertDispatcher``: the core links no HTTP client.
 package protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, TransportError>
     /// As ``send(_:timeout:)``, ended early with ``TransportError/aborted`` once `abort` says so.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Keeps webhook secrets out of everything uaaudit prints, logs or writes.
 ///
@@ -49,7 +49,7 @@ package enum Redaction {
         let segments = parts.percentEncodedPath.split(separator: "/").map(String.init).filter { !`public`.contains($0) }
         found += segments
         if !segments.isEmpty { found.append(parts.percentEncodedPath) }
-        found += found.compactMap { $0.removingPercentEncoding }
+        found += found.compactMap(PercentEncoding.decode)
         return Array(Set(found.filter { !$0.isEmpty })).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 
@@ -60,14 +60,10 @@ package enum Redaction {
         let all = Set(secrets.filter { $0.count >= scrubMinimum }.flatMap(variants(of:)))
         for secret in all.sorted(by: { $0.count != $1.count ? $0.count > $1.count : $0 < $1 })
         where secret.count >= scrubMinimum {
-            out = out.replacingOccurrences(of: secret, with: mask)
+            out = out.replacing(secret, with: mask)
         }
         return out
     }
-
-    /// Characters left as they are by the strictest percent-encoding (RFC 3986 unreserved).
-    static let unreserved = CharacterSet(
-        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// The spellings in which an answer may quote `secret`: as given (its escapes in either
     /// case), percent-decoded, form-decoded (`+` as a space),
@@ -75,26 +71,25 @@ package enum Redaction {
     /// JSON-escaped (`\/` for `/`, `\u0026` for `&`, `\u003c`/`\u003e`, `\u003d` for `=`).
     package static func variants(of secret: String) -> [String] {
         var plain: Set<String> = [secret, lowercasedEscapes(secret)]
-        if let decoded = secret.removingPercentEncoding { plain.insert(decoded) }
+        if let decoded = PercentEncoding.decode(secret) { plain.insert(decoded) }
         // A query value as a form decoder reads it: `+` is a space.
-        let form = secret.replacingOccurrences(of: "+", with: " ")
+        let form = secret.replacing("+", with: " ")
         plain.insert(form)
-        if let decoded = form.removingPercentEncoding { plain.insert(decoded) }
+        if let decoded = PercentEncoding.decode(form) { plain.insert(decoded) }
         for base in Array(plain) {
-            if let encoded = base.addingPercentEncoding(withAllowedCharacters: unreserved) {
-                let plus = encoded.replacingOccurrences(of: "%20", with: "+")
-                plain.formUnion([encoded, lowercasedEscapes(encoded), plus, lowercasedEscapes(plus)])
-            }
+            let encoded = PercentEncoding.encodeAllButUnreserved(base)
+            let plus = encoded.replacing("%20", with: "+")
+            plain.formUnion([encoded, lowercasedEscapes(encoded), plus, lowercasedEscapes(plus)])
         }
         var out = plain
         for text in plain {
-            out.insert(text.replacingOccurrences(of: "/", with: "\\/"))
+            out.insert(text.replacing("/", with: "\\/"))
             var unicode = text
             for (char, escape) in [("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"), ("=", "\\u003d")] {
-                unicode = unicode.replacingOccurrences(of: char, with: escape)
+                unicode = unicode.replacing(char, with: escape)
             }
             out.insert(unicode)
-            out.insert(unicode.replacingOccurrences(of: "/", with: "\\/"))
+            out.insert(unicode.replacing("/", with: "\\/"))
         }
         return Array(out)
     }

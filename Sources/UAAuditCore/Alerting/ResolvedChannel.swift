@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A channel ready to send to: its URL and secret read, its kind known, its options checked.
 ///

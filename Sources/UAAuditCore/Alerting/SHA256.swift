@@ -1,7 +1,6 @@
 import COpenSSL
 
-/// SHA-256 and HMAC-SHA256 from OpenSSL's libcrypto (``TLSStream`` is the other file that
-/// imports `COpenSSL`, for libssl).
+/// SHA-256 and HMAC-SHA256 from OpenSSL's libcrypto (the one file that imports `COpenSSL`).
 ///
 /// Both calls fail only when libcrypto cannot allocate or has no SHA-256 at all (a broken
 /// installation), never because of their input, so a failure stops the program.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Slack incoming webhook: `POST https://hooks.slack.com/services/…`, `{"text": …}` in mrkdwn.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// WeCom (企业微信) group robot: `POST …/cgi-bin/webhook/send?key=KEY`.
 ///

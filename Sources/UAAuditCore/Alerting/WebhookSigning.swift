@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The signatures that DingTalk and Feishu robots check when signing (加签) is turned on.
 enum WebhookSigning {
@@ -20,15 +20,6 @@ enum WebhookSigning {
 
     /// Percent-encodes everything but RFC 3986's unreserved characters, as a query value needs.
     static func percentEncoded(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E:
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + ReportText.hex(byte)
-            }
-        }
-        return out
+        PercentEncoding.encodeAllButUnreserved(text)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON rules file (`--rules FILE`), version 1.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The keys a JSON config (run's config, a rules file) may have, at every level: anything else is an error that names the
 /// key, where it was, and the closest key that is allowed there (a typo must never switch a
@@ -83,26 +83,24 @@ package struct ConfigKeys: Sendable {
     /// each level, so the answer is stable); nil when every key is known or the bytes are not
     /// JSON (the decoder then says what is wrong).
     package func firstUnknown(in bytes: [UInt8]) -> Unknown? {
-        guard let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else {
-            return nil
-        }
+        guard let json = try? JSONValue.parse(bytes) else { return nil }
         return firstUnknown(json, at: "")
     }
 
-    private func firstUnknown(_ json: Any, at place: String) -> Unknown? {
+    private func firstUnknown(_ json: JSONValue, at place: String) -> Unknown? {
         switch shape {
         case .value:
             return nil
         case .list:
             let element = elements[0]
-            guard let items = json as? [Any] else { return nil }
+            guard let items = json.array else { return nil }
             for (i, item) in items.enumerated() {
                 if let found = element.firstUnknown(item, at: "\(place)[\(i)]") { return found }
             }
             return nil
         case .object:
             let known = fields
-            guard let object = json as? [String: Any] else { return nil }
+            guard let object = json.object else { return nil }
             let allowed = known.keys.sorted()
             for key in object.keys.sorted() {
                 let path = place.isEmpty ? key : "\(place).\(key)"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The ranges of the numeric options, shared by the flags and the config's keys, and the check
 /// of a config's numbers against them (before decoding, so that `1.5` or `1e99` is named as a
@@ -47,16 +47,13 @@ package enum ConfigValues {
     /// "KEY takes a whole number from A to B, not 'V'"; nil when all are allowed (or the
     /// bytes are no JSON object: decoding says why).
     package static func firstProblem(in bytes: [UInt8]) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { return nil }
+        guard let object = (try? JSONValue.parse(bytes))?.object else { return nil }
         for limit in all {
-            var container: [String: Any]? = object
+            var container: [String: JSONValue]? = object
             let parts = limit.key.split(separator: ".").map(String.init)
-            for part in parts.dropLast() { container = container?[part] as? [String: Any] }
-            // A Bool is an NSNumber too (it prints as true or false): decoding names its type.
-            guard let raw = container?[parts.last!], let value = raw as? NSNumber else { continue }
-            let text = String(describing: raw)
-            if text == "true" || text == "false" { continue }
-            let number = value.doubleValue
+            for part in parts.dropLast() { container = container?[part]?.object }
+            // Only numbers: a value of another type is named by decoding.
+            guard case .number(let text) = container?[parts.last!], let number = Double(text) else { continue }
             if !limit.accepts(number) || !number.isFinite { return "\(limit.key) \(limit.rule(text))" }
         }
         return nil

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON config file of `uaaudit run` (version 1); every key is also a flag.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `uaaudit run` remembers between runs (one JSON file, versioned, written atomically 0600).
 ///

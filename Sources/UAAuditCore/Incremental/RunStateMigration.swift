@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a state of an older version into today's ``RunState``.
 ///
@@ -33,15 +33,14 @@ enum RunStateMigration {
             throw StateError(path: "", reason: "version \(version) is not one uaaudit ever wrote")
         }
         let old = try JSONDecoder().decode(V1Alerts.self, from: Data(bytes))
-        guard var object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+        guard var object = try JSONValue.parse(bytes).object else {
             throw StateError(path: "", reason: "is not a state object")
         }
         object["alerts_sent"] = nil
         object["alerts_pending"] = nil
-        object["alerts"] = ["hours": [String: Any]()]
-        object["version"] = RunState.currentVersion
-        var state = try JSONDecoder().decode(
-            RunState.self, from: JSONSerialization.data(withJSONObject: object))
+        object["alerts"] = .object(["hours": .object([:])])
+        object["version"] = .number(String(RunState.currentVersion))
+        var state = try JSONDecoder().decode(RunState.self, from: Data(JSONValue.object(object).bytes))
         func kinds(_ hour: String) -> [HourAlertID.Kind] {
             guard let h = state.hours[hour] else { return [.share] }
             var kinds: [HourAlertID.Kind] = []

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The clients of one hour, by kind of request (app class, alert class), merged across chunks,
 /// inputs and runs: exact up to ``maxEntries`` clients, then a uniform hash sample (see

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Encodes and decodes reports the one way uaaudit writes them: sorted keys, pretty, a final newline.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A report's `report_id` and its sources' identities, and the overlap test of `merge`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Combines reports (from many hosts, or from scans of parts of one log) into one report of
 /// the same schema.

@@ -54,6 +54,17 @@ package enum Syscalls {
         return try result.get()
     }
 
+    /// Everything left to read from `fd` (stdin, a pipe), in 64 KiB reads.
+    package static func readToEnd(_ fd: Int32) throws(SystemError) -> [UInt8] {
+        var all: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = try read(fd, into: &buffer)
+            if n == 0 { return all }
+            all += buffer[..<n]
+        }
+    }
+
     /// Reads up to `count` bytes at `offset`; retries on EINTR. Returns 0 at end of file.
     static func pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int64)
         throws(SystemError) -> Int

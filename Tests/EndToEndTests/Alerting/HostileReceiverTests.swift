@@ -66,7 +66,7 @@ import WebhookReceiver
             result.out
                 == "not delivered to generic \(Redaction.url(receiver.baseURL + "/slow")) (1 attempt): no answer within 1.3 s\n"
         )
-        // The process's own start is in this figure; SocketTransportTests measures the attempt alone.
+        // The process's own start is in this figure; CurlTransportTests measures the attempt alone.
         #expect(elapsed >= 1.3 && elapsed < 2.8, "\(elapsed) s")
     }
 

@@ -1,12 +1,26 @@
 import Foundation
+import Glibc
 import Testing
 import WebhookReceiver
 
 @testable import UAAuditCore
+@testable import UAAuditCurl
+
+/// Seconds of a monotonic clock.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
 
 /// The `http://` transport against a real loopback server: the whole attempt ends at the
 /// deadline however the server drips, and no more than 64 KiB of an answer is kept.
-@Suite struct SocketTransportTests {
+@Suite struct CurlTransportTests {
+    /// libcurl times the attempt on `CLOCK_MONOTONIC_RAW`, these tests on `CLOCK_MONOTONIC`
+    /// (which NTP slews): the two may differ by some tens of microseconds in a second. The
+    /// deadline is kept to the millisecond.
+    static let clockSkew = 0.001
+
     func request(_ url: String) throws -> HTTPRequest {
         HTTPRequest(url: try #require(URL(string: url)), body: Array("{}".utf8))
     }
@@ -16,20 +30,20 @@ import WebhookReceiver
         let receiver = try WebhookReceiver(routes: [
             "/slow": [WebhookReceiver.Reply(status: 200, body: String(repeating: "y", count: 50), drip: 0.05)]
         ])
-        let started = SocketConnection.now()
-        let result = SocketHTTPTransport().send(try request(receiver.baseURL + "/slow"), timeout: timeout)
-        let elapsed = SocketConnection.now() - started
+        let started = monotonicSeconds()
+        let result = CurlTransport().send(try request(receiver.baseURL + "/slow"), timeout: timeout)
+        let elapsed = monotonicSeconds() - started
         #expect(result == .failure(.timeout))
-        #expect(elapsed >= timeout && elapsed < timeout + 0.25, "\(elapsed) s")
+        #expect(elapsed >= timeout - Self.clockSkew && elapsed < timeout + 0.25, "\(elapsed) s")
     }
 
     /// A second stop signal aborts an attempt waiting on a hung receiver within a poll interval.
     @Test func anAbortEndsAHungAttemptAtOnce() throws {
         let receiver = try WebhookReceiver(routes: ["/hung": [WebhookReceiver.Reply(status: 200, delay: 30)]])
-        let started = SocketConnection.now()
-        let result = SocketHTTPTransport().send(
-            try request(receiver.baseURL + "/hung"), timeout: 20, abort: { SocketConnection.now() - started >= 0.3 })
-        let elapsed = SocketConnection.now() - started
+        let started = monotonicSeconds()
+        let result = CurlTransport().send(
+            try request(receiver.baseURL + "/hung"), timeout: 20, abort: { monotonicSeconds() - started >= 0.3 })
+        let elapsed = monotonicSeconds() - started
         #expect(result == .failure(.aborted))
         #expect(elapsed >= 0.3 && elapsed < 0.6, "\(elapsed) s")
     }
@@ -38,7 +52,7 @@ import WebhookReceiver
         let receiver = try WebhookReceiver(routes: [
             "/big": [WebhookReceiver.Reply(status: 502, body: String(repeating: "z", count: 1 << 20), repeat: 20)]
         ])
-        let result = SocketHTTPTransport().send(try request(receiver.baseURL + "/big"), timeout: 10)
+        let result = CurlTransport().send(try request(receiver.baseURL + "/big"), timeout: 10)
         let response = try result.get()
         #expect(response.status == 502)
         #expect(response.body.count == 64 << 10)
@@ -47,7 +61,7 @@ import WebhookReceiver
 
     @Test func aRedirectIsReturnedNotFollowed() throws {
         let receiver = try WebhookReceiver(routes: ["/r": [.redirect(307, to: "/elsewhere")]])
-        let response = try SocketHTTPTransport().send(try request(receiver.baseURL + "/r"), timeout: 5).get()
+        let response = try CurlTransport().send(try request(receiver.baseURL + "/r"), timeout: 5).get()
         #expect(response.status == 307)
         #expect(response.headers["location"] == "/elsewhere")
         #expect(try receiver.requests().map(\.path) == ["/r"])
@@ -57,7 +71,7 @@ import WebhookReceiver
     @Test func aRefusedConnectionSaysSo() throws {
         let port = try WebhookReceiver.refusingPort()
         #expect(
-            SocketHTTPTransport().send(try request("http://127.0.0.1:\(port)/x"), timeout: 2)
+            CurlTransport().send(try request("http://127.0.0.1:\(port)/x"), timeout: 2)
                 == .failure(.connection("connection refused")))
     }
 }
@@ -68,7 +82,7 @@ import WebhookReceiver
         HTTPRequest(url: try #require(URL(string: url)), body: Array("{\"a\":1}".utf8))
     }
 
-    let trusting = SocketHTTPTransport(caFile: WebhookReceiver.testCertificate)
+    let trusting = CurlTransport(caFile: WebhookReceiver.testCertificate)
 
     @Test func aPostOverTLSArrivesWhole() throws {
         let receiver = try WebhookReceiver(routes: ["/hook": [.json(#"{"ok":true}"#)]], tls: true)
@@ -91,7 +105,7 @@ import WebhookReceiver
 
     @Test func anUntrustedCertificateIsRefusedForGood() throws {
         let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]], tls: true)
-        let result = SocketHTTPTransport().send(try request(receiver.baseURL + "/hook"), timeout: 5)
+        let result = CurlTransport().send(try request(receiver.baseURL + "/hook"), timeout: 5)
         #expect(result == .failure(.permanent("TLS certificate refused: self-signed certificate")))
         #expect(try receiver.requests().isEmpty)
     }
@@ -104,15 +118,15 @@ import WebhookReceiver
             ], tls: true)
         let big = try trusting.send(try request(receiver.baseURL + "/big"), timeout: 10).get()
         #expect(big.status == 500 && big.body.count == 64 << 10 && big.truncated)
-        let started = SocketConnection.now()
+        let started = monotonicSeconds()
         #expect(trusting.send(try request(receiver.baseURL + "/slow"), timeout: 0.5) == .failure(.timeout))
-        let elapsed = SocketConnection.now() - started
-        #expect(elapsed >= 0.5 && elapsed < 0.75, "\(elapsed) s")
+        let elapsed = monotonicSeconds() - started
+        #expect(elapsed >= 0.5 - CurlTransportTests.clockSkew && elapsed < 0.75, "\(elapsed) s")
     }
 
     @Test func aCertificateForAnotherNameIsRefused() throws {
         let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]], tls: true, certificate: .otherName)
-        let transport = SocketHTTPTransport(caFile: WebhookReceiver.Certificate.otherName.path)
+        let transport = CurlTransport(caFile: WebhookReceiver.Certificate.otherName.path)
         #expect(
             transport.send(try request(receiver.baseURL + "/hook"), timeout: 5)
                 == .failure(.permanent("TLS certificate refused: IP address mismatch")))
@@ -123,4 +137,49 @@ import WebhookReceiver
     }
 
     typealias Reply = WebhookReceiver.Reply
+}
+
+/// What the transport sends: the request's own headers, no credentials from the URL (the
+/// dispatcher turns those into its `Authorization` header), and no wait for `100 Continue`.
+@Suite struct CurlTransportRequestTests {
+    @Test func credentialsInTheURLAreNotSentByTheTransport() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [WebhookReceiver.Reply(status: 204)]])
+        let url = try #require(URL(string: "http://user:pass@127.0.0.1:\(receiver.port)/hook?k=v"))
+        var request = HTTPRequest(url: url, body: Array(String(repeating: "b", count: 4096).utf8))
+        request.headers["X-Test"] = "one\r\nInjected: two"
+        let response = try CurlTransport().send(request, timeout: 5).get()
+        #expect(response.status == 204)
+        let got = try #require(try receiver.requests().first)
+        #expect(got.path == "/hook?k=v")
+        #expect(got.headers["authorization"] == nil)
+        #expect(got.headers["expect"] == nil)
+        #expect(got.headers["x-test"] == "oneInjected: two")
+        #expect(got.headers["content-type"] == "application/json")
+        #expect(got.body.count == 4096)
+    }
+
+    @Test func headersOver64KiBEndTheAttempt() throws {
+        let receiver = try WebhookReceiver(routes: [
+            "/hook": [WebhookReceiver.Reply(status: 200, headers: ["X-Big": String(repeating: "h", count: 70_000)])]
+        ])
+        let url = try #require(URL(string: receiver.baseURL + "/hook"))
+        #expect(
+            CurlTransport().send(HTTPRequest(url: url, body: []), timeout: 5)
+                == .failure(.connection("answer headers over 65536 bytes")))
+    }
+
+    @Test func interimAnswersAreSkippedForTheFinalOne() throws {
+        let receiver = try WebhookReceiver(routes: [
+            "/hook": [WebhookReceiver.Reply(status: 202, body: "final", interim: [100, 102, 103])]
+        ])
+        let url = try #require(URL(string: receiver.baseURL + "/hook"))
+        let response = try CurlTransport().send(HTTPRequest(url: url, body: []), timeout: 5).get()
+        #expect(response.status == 202)
+        #expect(String(decoding: response.body, as: UTF8.self) == "final")
+        #expect(response.headers["content-length"] == "5")
+        #expect(!response.truncated)
+        // An empty body is sent as one (Content-Length: 0), not read from stdin.
+        #expect(try receiver.requests().map(\.body) == [[]])
+        #expect(try receiver.requests().first?.headers["content-length"] == "0")
+    }
 }

@@ -56,8 +56,8 @@ enum ZshCompletion {
 
     /// One `_arguments` spec: `'(-o --out)'{-o+,--out=}'[help]:FILE:_files'`.
     static func argument(_ option: OptionDef) -> String {
-        let help = "[" + option.help.joined(separator: " ").replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]") + "]"
+        let help = "[" + option.help.joined(separator: " ").replacing("\\", with: "\\\\")
+            .replacing("[", with: "\\[").replacing("]", with: "\\]") + "]"
         let value = option.valueName.map { ":\($0):\(action(option.completion))" } ?? ""
         let many = option.repeatable ? "*" : ""
         let long = option.flag + (option.takesValue ? "=" : "")
@@ -79,6 +79,6 @@ enum ZshCompletion {
 
     /// `text` in single quotes for zsh.
     static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }

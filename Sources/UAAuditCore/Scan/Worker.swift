@@ -41,6 +41,8 @@ final class Worker {
         }
         sink.flushProgress()
         tally.detachFamilies()
+        // Sorted here, on this thread, so that merging the chunk's clients is one pass per hour.
+        tally.clients?.finish()
         tally.lines = sink.lineNumber
         tally.newest = sink.newest
         return (tally, failure)

@@ -58,14 +58,24 @@ package final class ClientSample {
     private let state: UnsafeMutablePointer<State>
     package var bucketCount: Int { state.pointee.bucketCount }
 
-    package init(maxEntries: Int) {
+    private let pool: Pool?
+
+    /// A table of `maxEntries` clients, taken from `pool` when it has one of that size (and
+    /// given back to it, empty, by ``finish()``).
+    package init(maxEntries: Int, pool: Pool? = nil) {
         self.maxEntries = max(maxEntries, 2)
         var slotCount = 16
         while slotCount < self.maxEntries * 2 { slotCount <<= 1 }
         slotMask = slotCount - 1
         homeShift = UInt64(64 - slotCount.trailingZeroBitCount)
-        let slots = UnsafeMutablePointer<UInt64>.allocate(capacity: slotCount)
-        slots.initialize(repeating: 0, count: slotCount)
+        self.pool = pool
+        let slots: UnsafeMutablePointer<UInt64>
+        if let spare = pool?.take(slotCount: slotCount) {
+            slots = spare
+        } else {
+            slots = .allocate(capacity: slotCount)
+            slots.initialize(repeating: 0, count: slotCount)
+        }
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(slots: slots, levelOf: .allocate(capacity: 64), entriesOf: .allocate(capacity: 64)))
@@ -182,6 +192,7 @@ package final class ClientSample {
             for i in 0...slotMask {
                 let s = slots[i]
                 if s == 0 { continue }
+                slots[i] = 0  // the table goes back to the pool empty
                 let b = Self.bucket(s)
                 if i < offset(of: b) {
                     back[b] &-= 1
@@ -200,7 +211,7 @@ package final class ClientSample {
             }
             Self.insertionSort(runs, from: starts[b], to: starts[b + 1])
         }
-        slots.deallocate()
+        if let pool { pool.give(slots, slotCount: slotMask + 1) } else { slots.deallocate() }
         state.pointee.runs = runs
         state.pointee.runStarts = starts
     }
@@ -296,6 +307,32 @@ package final class ClientSample {
             var slot = home(s, level: Int(levelOf[Self.bucket(s)]))
             while slots[slot] != 0 { slot = (slot + 1) & slotMask }
             slots[slot] = s
+        }
+    }
+}
+
+extension ClientSample {
+    /// One empty table kept between the chunks of one thread: each chunk's sample takes it and
+    /// ``ClientSample/finish()`` gives it back emptied, so that a chunk neither allocates nor
+    /// zeroes its 2 MiB. Used by one thread only.
+    package final class Pool {
+        private var spare: (slots: UnsafeMutablePointer<UInt64>, count: Int)?
+
+        package init() {}
+
+        deinit { spare?.slots.deallocate() }
+
+        /// The spare table if it has `slotCount` slots (all 0), else nil.
+        func take(slotCount: Int) -> UnsafeMutablePointer<UInt64>? {
+            guard let (slots, count) = spare, count == slotCount else { return nil }
+            spare = nil
+            return slots
+        }
+
+        /// Keeps `slots` (all 0) for the next sample; a table already kept is freed.
+        func give(_ slots: UnsafeMutablePointer<UInt64>, slotCount: Int) {
+            spare?.slots.deallocate()
+            spare = (slots, slotCount)
         }
     }
 }

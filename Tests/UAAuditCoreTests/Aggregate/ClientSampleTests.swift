@@ -141,4 +141,26 @@ import Testing
             #expect(c == ClientCounts(level: 0, app: 900, alert: 200, split: 100))
         }
     }
+
+    /// Chunks of one thread share one table through a pool: finish() gives it back empty, and
+    /// the next chunk's sample starts from nothing, as with a table of its own.
+    @Test func aPooledTableComesBackEmptyForTheNextChunk() {
+        let pool = ClientSample.Pool()
+        var runs: [[UInt64]] = []
+        for chunk in 0..<3 {
+            let pooled = ClientSample(maxEntries: 1_000, pool: pool)
+            let own = ClientSample(maxEntries: 1_000)
+            for i in 0..<(chunk == 0 ? 900 : 40) {
+                for s in [pooled, own] { note(s, i % 2, "c\(chunk)-\(i)", ClientSample.app) }
+            }
+            pooled.finish()
+            own.finish()
+            #expect(pooled.count == (chunk == 0 ? 900 : 40))
+            #expect(Array(pooled.run(of: 0)) == Array(own.run(of: 0)))
+            #expect(Array(pooled.run(of: 1)) == Array(own.run(of: 1)))
+            runs.append(Array(pooled.run(of: 1)))
+        }
+        #expect(runs.map(\.count) == [450, 20, 20])
+        #expect(Set(runs[1]).isDisjoint(with: runs[2]))
+    }
 }

@@ -188,6 +188,8 @@ package final class ClientSample {
             front[b] = starts[b]
             back[b] = starts[b + 1]
         }
+        // The runs are written through raw pointers: the buckets' counts must add up to the table's.
+        precondition(starts[buckets] == total, "client sample: bucket entries do not add up")
         if total > 0 {
             for i in 0...slotMask {
                 let s = slots[i]

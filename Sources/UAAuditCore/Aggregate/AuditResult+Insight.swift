@@ -24,24 +24,12 @@ extension AuditResult {
             hours[key]?.paths[decoded] = entry
         }
         if let clients = tally.clients {
-            // The hours are taken out of the dictionary for the pass, so that each entry
-            // updates its hour's set in place (through the dictionary's subscript, every entry
-            // copied the hour's counts).
-            var taken = (0..<clients.bucketCount).map { hours.removeValue(forKey: tally.hours[$0]) }
-            for bucket in taken.indices {
-                // Room for the entries the hour's sampling level will keep (half per level above the chunk's).
-                guard let level = taken[bucket]?.clients.level else { continue }
-                let coarser = max(0, level - clients.level(of: bucket))
-                taken[bucket]?.clients.reserve(additional: clients.entries(of: bucket) >> coarser)
-            }
-            clients.forEachEntry { bucket, hash, mask in
-                taken[bucket]?.clients.add(hash: hash, mask: mask, level: clients.level(of: bucket))
-            }
+            // Each bucket's clients come sorted (the worker ran finish(); a tally made by hand
+            // is sorted here) and join their hour in one merge.
+            clients.finish()
             for bucket in 0..<clients.bucketCount {
-                guard var hour = taken[bucket] else { continue }
-                taken[bucket] = nil
-                hour.clients.sample(atLevel: clients.level(of: bucket))
-                hours[tally.hours[bucket]] = hour
+                hours[tally.hours[bucket]]?.clients.add(
+                    sortedRun: clients.run(of: bucket), level: clients.level(of: bucket))
             }
             for (bucket, keys) in clients.examples {
                 for raw in keys {

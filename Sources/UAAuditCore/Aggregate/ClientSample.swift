@@ -11,6 +11,12 @@
 /// bits, the mask in 2; 0 is an empty slot), at most half the slots used: a lookup touches one
 /// cache line, and the 131,072-client table is 2 MiB. Two clients share an entry only if their
 /// hashes agree in 44 bits (for 131,072 clients, about one chance in 2,000 that any pair does).
+///
+/// A client's slot is its hash's leading bits after the bucket's sampling-level bits (which are
+/// 0 in every hash it keeps), turned by an offset per bucket: so the slots hold each bucket's
+/// clients nearly in hash order, and ``finish()``, run by the worker at the end of its chunk,
+/// sorts them per bucket in two linear passes. The hours' sets then merge each bucket's run
+/// in one linear pass (``ClientSet/add(sortedRun:level:)``) on the merging thread.
 package final class ClientSample {
     /// Mask bits: seen with an app class, seen with the alert class.
     package static let app: UInt8 = 1
@@ -30,10 +36,17 @@ package final class ClientSample {
     package private(set) var examples: [Int: [[UInt8]]] = [:]
 
     private let slotMask: Int
-    private let slots: UnsafeMutablePointer<UInt64>
+    /// 64 minus the slot index's bits: a hash's leading bits, shifted down by this, are its home.
+    private let homeShift: UInt64
     /// What changes per request, behind a pointer: a class's stored `var` costs a dynamic
     /// exclusivity check on every access.
     private struct State {
+        /// The table, until ``finish()`` frees it.
+        var slots: UnsafeMutablePointer<UInt64>
+        /// After ``finish()``: the entries, by bucket, each bucket's ascending; and where each
+        /// bucket's run starts (`bucketCount + 1` offsets).
+        var runs: UnsafeMutablePointer<UInt64>? = nil
+        var runStarts: [Int] = []
         var count = 0
         /// Per bucket: the sampling level (it keeps the clients whose hash's top `level` bits
         /// are 0), and how many entries it has.
@@ -45,19 +58,31 @@ package final class ClientSample {
     private let state: UnsafeMutablePointer<State>
     package var bucketCount: Int { state.pointee.bucketCount }
 
-    package init(maxEntries: Int) {
+    private let pool: Pool?
+
+    /// A table of `maxEntries` clients, taken from `pool` when it has one of that size (and
+    /// given back to it, empty, by ``finish()``).
+    package init(maxEntries: Int, pool: Pool? = nil) {
         self.maxEntries = max(maxEntries, 2)
         var slotCount = 16
         while slotCount < self.maxEntries * 2 { slotCount <<= 1 }
         slotMask = slotCount - 1
-        slots = .allocate(capacity: slotCount)
-        slots.initialize(repeating: 0, count: slotCount)
+        homeShift = UInt64(64 - slotCount.trailingZeroBitCount)
+        self.pool = pool
+        let slots: UnsafeMutablePointer<UInt64>
+        if let spare = pool?.take(slotCount: slotCount) {
+            slots = spare
+        } else {
+            slots = .allocate(capacity: slotCount)
+            slots.initialize(repeating: 0, count: slotCount)
+        }
         state = .allocate(capacity: 1)
-        state.initialize(to: State(levelOf: .allocate(capacity: 64), entriesOf: .allocate(capacity: 64)))
+        state.initialize(
+            to: State(slots: slots, levelOf: .allocate(capacity: 64), entriesOf: .allocate(capacity: 64)))
     }
 
     deinit {
-        slots.deallocate()
+        if let runs = state.pointee.runs { runs.deallocate() } else { state.pointee.slots.deallocate() }
         state.pointee.levelOf.deallocate()
         state.pointee.entriesOf.deallocate()
         state.deallocate()
@@ -81,9 +106,11 @@ package final class ClientSample {
         guard bucket < ClientSample.maxBuckets else { return }
         if bucket >= bucketCount { addBuckets(through: bucket) }
         let hash = ByteHash.hash(key)
-        guard ClientSample.keeps(hash, level: Int(state.pointee.levelOf[bucket])) else { return }
+        let level = Int(state.pointee.levelOf[bucket])
+        guard ClientSample.keeps(hash, level: level) else { return }
         let identity = hash & ClientSample.hashMask | UInt64(bucket) << 2
-        var slot = Int(truncatingIfNeeded: ClientSample.spread(identity)) & slotMask
+        let slots = state.pointee.slots
+        var slot = home(identity, level: level)
         while true {
             let s = slots[slot]
             if s == 0 { break }
@@ -106,21 +133,123 @@ package final class ClientSample {
         state.pointee.entriesOf[bucket] += 1
     }
 
-    /// Calls `body` with each entry: its bucket, hash (its kept bits) and mask.
+    /// Calls `body` with each entry: its bucket, hash (its kept bits) and mask; after
+    /// ``finish()`` by bucket, then by ascending hash.
     package func forEachEntry(_ body: (_ bucket: Int, _ hash: UInt64, _ mask: UInt8) -> Void) {
-        for i in 0...slotMask where slots[i] != 0 {
-            body(Self.bucket(slots[i]), slots[i] & Self.hashMask, UInt8(slots[i] & 3))
+        func call(_ s: UInt64) { body(Self.bucket(s), s & Self.hashMask, UInt8(s & 3)) }
+        if let runs = state.pointee.runs {
+            for i in 0..<count { call(runs[i]) }
+        } else {
+            let slots = state.pointee.slots
+            for i in 0...slotMask where slots[i] != 0 { call(slots[i]) }
         }
     }
 
     @inline(__always)
     static func bucket(_ slot: UInt64) -> Int { Int((slot & ~hashMask) >> 2) }
 
-    /// Where an entry (with or without its mask bits) starts probing.
+    /// Where a bucket's clients start in the table (its home slots turned by this much).
     @inline(__always)
-    static func spread(_ slot: UInt64) -> UInt64 {
-        let x = (slot & ~3) &* 0x9E37_79B9_7F4A_7C15
-        return x ^ (x >> 32)
+    private func offset(of bucket: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bucket) &* 0x9E37_79B9_7F4A_7C15) >> 32) & slotMask
+    }
+
+    /// Where an entry of a bucket at `level` starts probing: its hash's leading bits after the
+    /// `level` that are 0 (ascending with the hash), turned by the bucket's offset.
+    @inline(__always)
+    private func home(_ entry: UInt64, level: Int) -> Int {
+        let bits = (entry & ClientSample.hashMask) &<< UInt64(truncatingIfNeeded: level)
+        return (Int(truncatingIfNeeded: bits &>> homeShift) &+ offset(of: Self.bucket(entry))) & slotMask
+    }
+
+    /// Ends the noting: sorts the entries into one ascending run per bucket, in bucket order,
+    /// and frees the table. The worker calls it at the end of its chunk, so that the merging
+    /// thread merges each run in one pass; called again, it does nothing.
+    ///
+    /// One pass over the table moves each entry to its bucket's run: those in slots from the
+    /// bucket's offset on to the front part, in slot order, and those before it (the bucket's
+    /// highest homes, turned past the table's end) to the back part, from its end; the back part
+    /// is then reversed. That is the order of their homes, but for neighbours that probing left
+    /// a few places out of order (and, rarely, the few a probe carried past the table's end),
+    /// which an insertion sort puts right.
+    func finish() {
+        guard state.pointee.runs == nil else { return }
+        let total = count
+        let buckets = bucketCount
+        let slots = state.pointee.slots
+        let runs = UnsafeMutablePointer<UInt64>.allocate(capacity: max(total, 1))
+        var starts = [Int](repeating: 0, count: buckets + 1)
+        // Per bucket: where its front part's next entry goes, and where its back part begins.
+        let front = UnsafeMutablePointer<Int>.allocate(capacity: max(buckets, 1) * 2)
+        let back = front + max(buckets, 1)
+        defer { front.deallocate() }
+        for b in 0..<buckets {
+            starts[b + 1] = starts[b] + Int(state.pointee.entriesOf[b])
+            front[b] = starts[b]
+            back[b] = starts[b + 1]
+        }
+        // The runs are written through raw pointers: the buckets' counts must add up to the table's.
+        precondition(starts[buckets] == total, "client sample: bucket entries do not add up")
+        if total > 0 {
+            for i in 0...slotMask {
+                let s = slots[i]
+                if s == 0 { continue }
+                slots[i] = 0  // the table goes back to the pool empty
+                let b = Self.bucket(s)
+                if i < offset(of: b) {
+                    back[b] &-= 1
+                    runs[back[b]] = s
+                } else {
+                    runs[front[b]] = s
+                    front[b] &+= 1
+                }
+            }
+        }
+        for b in 0..<buckets {
+            var (low, high) = (back[b], starts[b + 1] - 1)
+            while low < high {
+                (runs[low], runs[high]) = (runs[high], runs[low])
+                (low, high) = (low + 1, high - 1)
+            }
+            Self.insertionSort(runs, from: starts[b], to: starts[b + 1])
+        }
+        if let pool { pool.give(slots, slotCount: slotMask + 1) } else { slots.deallocate() }
+        state.pointee.runs = runs
+        state.pointee.runStarts = starts
+    }
+
+    /// Sorts `runs[from..<to]`, nearly sorted, in place; a run far from sorted (more moves than
+    /// a few per entry) is sorted outright instead.
+    private static func insertionSort(_ runs: UnsafeMutablePointer<UInt64>, from: Int, to: Int) {
+        var moves = 0
+        let budget = 16 * (to - from) + 1_024
+        var j = from + 1
+        while j < to {
+            let v = runs[j]
+            var k = j
+            while k > from && runs[k - 1] > v {
+                runs[k] = runs[k - 1]
+                k -= 1
+            }
+            runs[k] = v
+            moves += j - k
+            if moves > budget {
+                var all = UnsafeMutableBufferPointer(start: runs + from, count: to - from)
+                all.sort()
+                return
+            }
+            j += 1
+        }
+    }
+
+    /// The ascending entries of `bucket` (packed as the slots hold them), once ``finish()`` has
+    /// run; valid while this sample lives.
+    func run(of bucket: Int) -> UnsafeBufferPointer<UInt64> {
+        guard let runs = state.pointee.runs, bucket < bucketCount else {
+            return UnsafeBufferPointer(start: nil, count: 0)
+        }
+        let starts = state.pointee.runStarts
+        return UnsafeBufferPointer(start: runs + starts[bucket], count: starts[bucket + 1] - starts[bucket])
     }
 
     private func addBuckets(through bucket: Int) {
@@ -164,6 +293,7 @@ package final class ClientSample {
         } while total > maxEntries * 3 / 4 && estimate.contains { $0 > 0 }
         var kept: [UInt64] = []
         kept.reserveCapacity(count)
+        let slots = state.pointee.slots
         for i in 0...slotMask where slots[i] != 0 {
             let s = slots[i]
             let b = Self.bucket(s)
@@ -176,9 +306,35 @@ package final class ClientSample {
         }
         state.pointee.count = kept.count
         for s in kept {
-            var slot = Int(truncatingIfNeeded: ClientSample.spread(s)) & slotMask
+            var slot = home(s, level: Int(levelOf[Self.bucket(s)]))
             while slots[slot] != 0 { slot = (slot + 1) & slotMask }
             slots[slot] = s
+        }
+    }
+}
+
+extension ClientSample {
+    /// One empty table kept between the chunks of one thread: each chunk's sample takes it and
+    /// ``ClientSample/finish()`` gives it back emptied, so that a chunk neither allocates nor
+    /// zeroes its 2 MiB. Used by one thread only.
+    package final class Pool {
+        private var spare: (slots: UnsafeMutablePointer<UInt64>, count: Int)?
+
+        package init() {}
+
+        deinit { spare?.slots.deallocate() }
+
+        /// The spare table if it has `slotCount` slots (all 0), else nil.
+        func take(slotCount: Int) -> UnsafeMutablePointer<UInt64>? {
+            guard let (slots, count) = spare, count == slotCount else { return nil }
+            spare = nil
+            return slots
+        }
+
+        /// Keeps `slots` (all 0) for the next sample; a table already kept is freed.
+        func give(_ slots: UnsafeMutablePointer<UInt64>, slotCount: Int) {
+            spare?.slots.deallocate()
+            spare = (slots, slotCount)
         }
     }
 }

@@ -74,7 +74,7 @@ package final class Tally {
 
     package init(
         classCount: Int, sampleLimit: Int, alertTableEntries: Int = 16_384, alertArenaBytes: Int = 2 << 20,
-        families: ByteTable? = nil, clientEntries: Int = 0
+        families: ByteTable? = nil, clientEntries: Int = 0, clientPool: ClientSample.Pool? = nil
     ) {
         self.classCount = classCount
         self.width = classCount + 2 + classCount * StatusCounts.slots
@@ -83,7 +83,7 @@ package final class Tally {
         self.families = families
         self.familyCounts = CounterTable(maxEntries: families == nil ? 1 : 16_384)
         self.alertPaths = ByteTable(maxEntries: 4_096, arenaBytes: 512 << 10)
-        self.clients = clientEntries > 0 ? ClientSample(maxEntries: clientEntries) : nil
+        self.clients = clientEntries > 0 ? ClientSample(maxEntries: clientEntries, pool: clientPool) : nil
         self.storageCapacity = width * 64
         self.storage = .allocate(capacity: storageCapacity)
         self.familyWords = ((families?.maxEntries ?? 0) + 63) / 64

@@ -1,110 +1,162 @@
 /// Client hash → the kinds of request it made (``ClientSample``'s mask bits): the masks of one
 /// hour's ``ClientSet``.
 ///
-/// An open-addressing table with linear probing, at most three quarters full (as full as a
-/// `Dictionary`, so no more memory than it took). The keys are hashes
-/// already, spread once more by a multiply, so no hasher runs per entry: merging a chunk's
-/// clients into its hours (serial work after the scan) cost a SipHash per entry with a
-/// `Dictionary`. Iteration order is the table's; everything that leaves the process (the state
-/// file) is sorted by hash first.
-package struct ClientMasks: Sendable {
-    /// Per slot: 0 when empty, else 0x100 | mask.
-    private var marks: [UInt16]
-    private var keys: [UInt64]
-    private var shift: UInt64
-    package private(set) var count = 0
+/// Two parallel arrays sorted by hash (9 bytes a client), so that a chunk's clients of an hour,
+/// handed over sorted by the worker that read it (``ClientSample/finish()``), join the hour in
+/// one linear merge rather than one hashed insert each, and the clients a sampling level keeps
+/// (those below a hash threshold, see ``ClientSample/keeps(_:level:)``) are a prefix: raising the
+/// level cuts the arrays. Iteration is in hash order, which is also the state file's order.
+package struct ClientMasks: Sendable, Equatable {
+    private var keys: [UInt64] = []
+    private var marks: [UInt8] = []
 
-    package init() {
-        marks = Array(repeating: 0, count: 16)
-        keys = Array(repeating: 0, count: 16)
-        shift = 60
+    package init() {}
+
+    package var count: Int { keys.count }
+    package var isEmpty: Bool { keys.isEmpty }
+
+    /// The index of the first hash not below `hash` (the count when none is).
+    private func lowerBound(_ hash: UInt64) -> Int {
+        var (low, high) = (0, keys.count)
+        while low < high {
+            let mid = (low + high) / 2
+            if keys[mid] < hash { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
-
-    package var isEmpty: Bool { count == 0 }
-
-    @inline(__always)
-    private func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> shift) }
 
     /// The mask of `hash`, nil when absent.
     package subscript(hash: UInt64) -> UInt8? {
-        var slot = home(hash)
-        let last = marks.count - 1
-        while marks[slot] != 0 {
-            if keys[slot] == hash { return UInt8(truncatingIfNeeded: marks[slot]) }
-            slot = slot == last ? 0 : slot + 1
-        }
-        return nil
+        let i = lowerBound(hash)
+        return i < keys.count && keys[i] == hash ? marks[i] : nil
     }
 
-    /// Adds `mask`'s bits to the entry of `hash`, creating it.
-    @inline(__always)
+    /// Adds `mask`'s bits to the entry of `hash`, creating it (at the end in one step when
+    /// hashes come ascending, as a state file stores them; else in its place).
     package mutating func formUnion(_ hash: UInt64, _ mask: UInt8) {
-        if (count + 1) * 4 > marks.count * 3 { grow() }
-        var slot = home(hash)
-        let last = marks.count - 1
-        while marks[slot] != 0 {
-            if keys[slot] == hash {
-                marks[slot] |= UInt16(mask)
-                return
+        if let last = keys.last, last >= hash {
+            let i = lowerBound(hash)
+            if keys[i] == hash {
+                marks[i] |= mask
+            } else {
+                keys.insert(hash, at: i)
+                marks.insert(mask, at: i)
             }
-            slot = slot == last ? 0 : slot + 1
+            return
         }
-        marks[slot] = 0x100 | UInt16(mask)
-        keys[slot] = hash
-        count += 1
+        keys.append(hash)
+        marks.append(mask)
     }
 
-    /// Makes room for `additional` more entries at once (no doubling step by step).
+    /// Makes room for `additional` more entries at once.
     package mutating func reserve(additional: Int) {
-        var size = marks.count
-        while (count + additional) * 4 > size * 3 { size *= 2 }
-        if size > marks.count { rehash(into: size) }
+        keys.reserveCapacity(keys.count + additional)
+        marks.reserveCapacity(marks.count + additional)
     }
 
-    /// Calls `body` with every (hash, mask), in table order.
+    /// Calls `body` with every (hash, mask), by ascending hash.
     package func forEachEntry(_ body: (UInt64, UInt8) -> Void) {
-        for slot in marks.indices where marks[slot] != 0 { body(keys[slot], UInt8(truncatingIfNeeded: marks[slot])) }
+        for i in keys.indices { body(keys[i], marks[i]) }
     }
 
-    /// The entries whose hash `isIncluded` keeps, in a table sized for them once (counted
-    /// first: no doubling while they go in, and no more room than they need).
-    package func filter(_ isIncluded: (UInt64) -> Bool) -> ClientMasks {
-        var keep = 0
-        forEachEntry { hash, _ in if isIncluded(hash) { keep += 1 } }
-        var kept = ClientMasks()
-        kept.reserve(additional: keep)
-        forEachEntry { hash, mask in if isIncluded(hash) { kept.formUnion(hash, mask) } }
-        return kept
+    /// Keeps the entries whose hash `isKept` says yes to, which must hold for a prefix of the
+    /// hashes (as a sampling level's threshold does): the arrays are cut where it stops holding.
+    /// A cut of more than half also gives back the room.
+    package mutating func keepPrefix(while isKept: (UInt64) -> Bool) {
+        var (low, high) = (0, keys.count)
+        while low < high {
+            let mid = (low + high) / 2
+            if isKept(keys[mid]) { low = mid + 1 } else { high = mid }
+        }
+        guard low < keys.count else { return }
+        if low * 2 < keys.capacity {
+            keys = Array(keys[..<low])
+            marks = Array(marks[..<low])
+        } else {
+            keys.removeSubrange(low...)
+            marks.removeSubrange(low...)
+        }
     }
 
     /// Every hash, ascending.
-    package var sortedKeys: [UInt64] {
-        var all: [UInt64] = []
-        all.reserveCapacity(count)
-        forEachEntry { hash, _ in all.append(hash) }
-        return all.sorted()
+    package var sortedKeys: [UInt64] { keys }
+
+    /// Merges in the first `run.count` of a chunk's entries for this hour: ascending packed
+    /// entries as ``ClientSample`` keeps them (hash in the bits of ``ClientSample/hashMask``,
+    /// mask in the low 2), none repeated.
+    mutating func merge(sortedRun run: UnsafeBufferPointer<UInt64>) {
+        guard !run.isEmpty else { return }
+        let hashMask = ClientSample.hashMask
+        merge(otherCount: run.count) { j in (run[j] & hashMask, UInt8(truncatingIfNeeded: run[j] & 3)) }
     }
 
-    private mutating func grow() { rehash(into: marks.count * 2) }
-
-    private mutating func rehash(into size: Int) {
-        let old = (marks, keys)
-        marks = Array(repeating: 0, count: size)
-        keys = Array(repeating: 0, count: size)
-        shift = UInt64(64 - size.trailingZeroBitCount)
-        count = 0
-        for slot in old.0.indices where old.0[slot] != 0 {
-            formUnion(old.1[slot], UInt8(truncatingIfNeeded: old.0[slot]))
+    /// Merges in the entries of `other` (each hash once, masks joined).
+    package mutating func formUnion(_ other: ClientMasks) {
+        guard !other.isEmpty else { return }
+        guard !isEmpty else {
+            self = other
+            return
         }
+        merge(otherCount: other.count) { j in (other.keys[j], other.marks[j]) }
     }
-}
 
-extension ClientMasks: Equatable {
-    /// The same (hash, mask) pairs, whatever the table sizes and orders.
-    package static func == (a: ClientMasks, b: ClientMasks) -> Bool {
-        guard a.count == b.count else { return false }
-        var same = true
-        a.forEachEntry { hash, mask in if same, b[hash] != mask { same = false } }
-        return same
+    /// One linear merge of these entries with `otherCount` ascending ones, into arrays sized
+    /// for both at once.
+    @inline(__always)
+    private mutating func merge(otherCount: Int, _ entry: (Int) -> (UInt64, UInt8)) {
+        guard otherCount > 0 else { return }
+        let total = keys.count + otherCount
+        let (oldKeys, oldMarks) = (keys, marks)
+        var written = 0
+        var newKeys: [UInt64] = []
+        let newMarks = [UInt8](unsafeUninitializedCapacity: total) { markOut, markCount in
+            newKeys = [UInt64](unsafeUninitializedCapacity: total) { keyOut, keyCount in
+                oldKeys.withUnsafeBufferPointer { mine in
+                    oldMarks.withUnsafeBufferPointer { mineMarks in
+                        var (i, j, w) = (0, 0, 0)
+                        var next = entry(0)
+                        while i < mine.count {
+                            let a = mine[i]
+                            if a < next.0 {
+                                keyOut[w] = a
+                                markOut[w] = mineMarks[i]
+                                i += 1
+                            } else {
+                                keyOut[w] = next.0
+                                if a == next.0 {
+                                    markOut[w] = mineMarks[i] | next.1
+                                    i += 1
+                                } else {
+                                    markOut[w] = next.1
+                                }
+                                j += 1
+                                if j == otherCount {
+                                    w += 1
+                                    break
+                                }
+                                next = entry(j)
+                            }
+                            w += 1
+                        }
+                        while i < mine.count {
+                            keyOut[w] = mine[i]
+                            markOut[w] = mineMarks[i]
+                            (i, w) = (i + 1, w + 1)
+                        }
+                        while j < otherCount {
+                            let e = entry(j)
+                            keyOut[w] = e.0
+                            markOut[w] = e.1
+                            (j, w) = (j + 1, w + 1)
+                        }
+                        written = w
+                    }
+                }
+                keyCount = written
+            }
+            markCount = written
+        }
+        keys = newKeys
+        marks = newMarks
     }
 }

@@ -35,7 +35,23 @@ package struct ClientSet: Equatable, Sendable {
         if sourceLevel > level { raise(to: sourceLevel) }
         guard ClientSample.keeps(hash, level: level) else { return }
         masks.formUnion(hash, mask)
-        if masks.count > ClientSet.maxEntries { raise(to: level + 1) }
+        keepWithinMaxEntries()
+    }
+
+    /// Adds the clients of one hour of a chunk, sampled at `level`: ascending packed entries
+    /// (``ClientSample/run(of:)``), merged in one pass. The result is the union sampled at the
+    /// coarser of the two levels, then at the finest level from there that keeps at most
+    /// ``maxEntries``: the same set one ``add(hash:mask:level:)`` per entry gives, in any order.
+    mutating func add(sortedRun run: UnsafeBufferPointer<UInt64>, level sourceLevel: Int) {
+        if sourceLevel > level { raise(to: sourceLevel) }
+        // The kept entries are a prefix of the run (the hashes below the level's threshold).
+        var (low, high) = (0, run.count)
+        while low < high {
+            let mid = (low + high) / 2
+            if ClientSample.keeps(run[mid] & ClientSample.hashMask, level: level) { low = mid + 1 } else { high = mid }
+        }
+        masks.merge(sortedRun: UnsafeBufferPointer(rebasing: run[..<low]))
+        keepWithinMaxEntries()
     }
 
     /// Makes room for `additional` more clients before a batch of ``add(hash:mask:level:)``.
@@ -56,8 +72,11 @@ package struct ClientSet: Equatable, Sendable {
             frozen = mine
             masks = ClientMasks()
         } else {
-            other.masks.forEachEntry { hash, mask in add(hash: hash, mask: mask, level: other.level) }
             if other.level > level { raise(to: other.level) }
+            var theirs = other.masks
+            if level > other.level { theirs.keepPrefix { ClientSample.keeps($0, level: level) } }
+            masks.formUnion(theirs)
+            keepWithinMaxEntries()
         }
         for e in other.examples { addExample(e) }
     }
@@ -75,7 +94,12 @@ package struct ClientSet: Equatable, Sendable {
 
     private mutating func raise(to newLevel: Int) {
         level = newLevel
-        masks = masks.filter { ClientSample.keeps($0, level: newLevel) }
+        masks.keepPrefix { ClientSample.keeps($0, level: newLevel) }
+    }
+
+    /// Samples one level coarser while the set holds more than ``maxEntries``.
+    private mutating func keepWithinMaxEntries() {
+        while masks.count > ClientSet.maxEntries { raise(to: level + 1) }
     }
 }
 
@@ -124,9 +148,9 @@ extension ClientSet: Codable {
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(masks.count * 9)
-        for hash in masks.sortedKeys {
+        masks.forEachEntry { hash, mask in
             withUnsafeBytes(of: hash.littleEndian) { bytes.append(contentsOf: $0) }
-            bytes.append(masks[hash] ?? 0)
+            bytes.append(mask)
         }
         try c.encode(Data(bytes).base64EncodedString(), forKey: .clients)
     }

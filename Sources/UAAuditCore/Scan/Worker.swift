@@ -9,6 +9,8 @@ final class Worker {
     let classifier: Classifier
     let cache: UACache
     let progress: ProgressCounter?
+    /// The client table each chunk's tally borrows in turn.
+    let clientPool = ClientSample.Pool()
     /// Room to decode a request path for the scope rule.
     let pathScratch: UnsafeMutableBufferPointer<UInt8>
 
@@ -30,7 +32,8 @@ final class Worker {
         let tally = Tally(
             classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit,
             families: cache.families,
-            clientEntries: configuration.clientField == nil ? 0 : configuration.insight.maxClients)
+            clientEntries: configuration.clientField == nil ? 0 : configuration.insight.maxClients,
+            clientPool: clientPool)
         cache.startChunk()
         var sink = AuditSink(worker: self, tally: tally)
         var failure: InputError?
@@ -41,6 +44,8 @@ final class Worker {
         }
         sink.flushProgress()
         tally.detachFamilies()
+        // Sorted here, on this thread, so that merging the chunk's clients is one pass per hour.
+        tally.clients?.finish()
         tally.lines = sink.lineNumber
         tally.newest = sink.newest
         return (tally, failure)

@@ -51,4 +51,116 @@ import Testing
         #expect(abs(Double(c.estimate(c.split) - 20_000)) <= 4 * c.standardError(c.split))
         #expect(c.standardError(c.app) > 0)
     }
+
+    /// What the worker hands over: after finish() each bucket's entries are one ascending run,
+    /// the same entries the table held, with a busy bucket sampled (its thinning re-placed every
+    /// entry), a table small enough that probing wraps past its end, and many buckets.
+    @Test(arguments: [(4_096, 3), (64, 40), (1_000, 300)])
+    func finishSortsEachBucketsEntriesIntoOneRun(maxEntries: Int, buckets: Int) {
+        let s = ClientSample(maxEntries: maxEntries)
+        for i in 0..<30_000 {
+            // Bucket 0 gets most clients; the others a few each, some clients in several.
+            let bucket = i % 3 == 0 ? i % buckets : 0
+            note(s, bucket, "client-\(i % 9_000)", i % 7 == 0 ? ClientSample.alert : ClientSample.app)
+        }
+        var before: [Int: [UInt64: UInt8]] = [:]
+        s.forEachEntry { b, hash, mask in before[b, default: [:]][hash] = mask }
+        let count = s.count
+        s.finish()
+        s.finish()  // a second call changes nothing
+        #expect(s.count == count)
+        #expect(s.level(of: 0) > 0)
+        var total = 0
+        for b in 0..<s.bucketCount {
+            let run = Array(s.run(of: b))
+            total += run.count
+            #expect(run == run.sorted())
+            #expect(run.allSatisfy { ClientSample.bucket($0) == b })
+            #expect(run.count == s.entries(of: b))
+            let entries = Dictionary(uniqueKeysWithValues: run.map { ($0 & ClientSample.hashMask, UInt8($0 & 3)) })
+            #expect(entries == before[b] ?? [:])
+        }
+        #expect(total == count)
+        #expect(s.run(of: s.bucketCount).isEmpty)
+        // forEachEntry now goes by bucket, then by hash.
+        var order: [UInt64] = []
+        s.forEachEntry { b, hash, _ in order.append(UInt64(b) << 44 | hash >> 20) }
+        #expect(order == order.sorted())
+    }
+
+    /// An hour merging a chunk's run in one pass gets the set that adding the run's entries one
+    /// by one gives: the same level, entries and masks, also when the merge goes over the set's
+    /// limit and the hour is sampled more coarsely.
+    @Test(arguments: [(0, 0, 1_000), (2, 0, 1_000), (0, 3, 1_000), (0, 0, 200_000)])
+    func mergingARunEqualsAddingItsEntries(hourLevel: Int, runLevel: Int, clients: Int) {
+        let s = ClientSample(maxEntries: 262_144)
+        var random = SplitMix64(state: UInt64(clients + hourLevel * 10 + runLevel))
+        let key = (0..<clients).map { _ in random.next() }
+        for (i, k) in key.enumerated() {
+            withUnsafeBytes(of: k) {
+                s.note(bucket: 0, key: $0, bits: i % 5 == 0 ? ClientSample.alert : ClientSample.app)
+            }
+        }
+        s.finish()
+        var bulk = ClientSet()
+        bulk.sample(atLevel: hourLevel)
+        for k in key.prefix(clients / 2) {
+            let hash = withUnsafeBytes(of: k) { ByteHash.hash($0) } & ClientSample.hashMask
+            bulk.add(hash: hash, mask: ClientSample.app, level: hourLevel)
+        }
+        // The rule, with a dictionary: the union at the coarser level, then coarser while too big.
+        var reference: [UInt64: UInt8] = [:]
+        bulk.masks.forEachEntry { reference[$0] = $1 }
+        for e in s.run(of: 0) { reference[e & ClientSample.hashMask, default: 0] |= UInt8(e & 3) }
+        var level = max(hourLevel, runLevel)
+        reference = reference.filter { ClientSample.keeps($0.key, level: level) }
+        while reference.count > ClientSet.maxEntries {
+            level += 1
+            reference = reference.filter { ClientSample.keeps($0.key, level: level) }
+        }
+        var single = bulk
+        bulk.add(sortedRun: s.run(of: 0), level: runLevel)
+        #expect(bulk.level == level)
+        #expect(bulk.level == max(hourLevel, runLevel, clients > ClientSet.maxEntries ? 1 : 0))
+        var merged: [UInt64: UInt8] = [:]
+        bulk.masks.forEachEntry { merged[$0] = $1 }
+        #expect(merged == reference)
+        if clients <= 1_000 {
+            // Added one by one, in an order other than the run's, as the merge did before.
+            for e in s.run(of: 0).reversed() {
+                single.add(hash: e & ClientSample.hashMask, mask: UInt8(e & 3), level: runLevel)
+            }
+            single.sample(atLevel: runLevel)
+            #expect(bulk == single)
+        }
+        #expect(bulk.masks.count <= ClientSet.maxEntries)
+        let c = bulk.counts
+        #expect(c.app + c.alert - c.split == Int64(bulk.masks.count))
+        if clients == 1_000, hourLevel == 0, runLevel == 0 {
+            // Exact: every client once, the first 500 split when their run entry is alert.
+            #expect(c == ClientCounts(level: 0, app: 900, alert: 200, split: 100))
+        }
+    }
+
+    /// Chunks of one thread share one table through a pool: finish() gives it back empty, and
+    /// the next chunk's sample starts from nothing, as with a table of its own.
+    @Test func aPooledTableComesBackEmptyForTheNextChunk() {
+        let pool = ClientSample.Pool()
+        var runs: [[UInt64]] = []
+        for chunk in 0..<3 {
+            let pooled = ClientSample(maxEntries: 1_000, pool: pool)
+            let own = ClientSample(maxEntries: 1_000)
+            for i in 0..<(chunk == 0 ? 900 : 40) {
+                for s in [pooled, own] { note(s, i % 2, "c\(chunk)-\(i)", ClientSample.app) }
+            }
+            pooled.finish()
+            own.finish()
+            #expect(pooled.count == (chunk == 0 ? 900 : 40))
+            #expect(Array(pooled.run(of: 0)) == Array(own.run(of: 0)))
+            #expect(Array(pooled.run(of: 1)) == Array(own.run(of: 1)))
+            runs.append(Array(pooled.run(of: 1)))
+        }
+        #expect(runs.map(\.count) == [450, 20, 20])
+        #expect(Set(runs[1]).isDisjoint(with: runs[2]))
+    }
 }

@@ -84,17 +84,28 @@ import WebhookReceiver
         let report = String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self)
         Self.expectNoSecret([result.out, result.stderr, report], "scan output")
 
-        // The hostile UA arrives inert in every chat message.
+        // The hostile UA arrives inert in every chat message: WeCom markdown shows it in a
+        // code span (markup characters as they are, <, >, @ as look-alikes), DingTalk with
+        // every markup character replaced, Feishu as plain text, Slack in a code span with its
+        // own escaping (docs/alerts.md).
         let wecom = requests[0].text
         #expect(
             wecom.contains(
+                "`**bold** ‹＠all› ‹font color=\\\"warning\\\"›x‹/font› [link](http://evil) \\\\x1B[31m\\\\x07 "))
+        #expect(
+            requests[1].text.contains(
                 "∗∗bold∗∗ ‹＠all› ‹font color=\\\"warning\\\"›x‹/font› ［link］(http:∕∕evil) \\\\x1B［31m\\\\x07"))
+        #expect(requests[2].text.contains("**bold** ‹＠all› ‹font color=\\\"warning\\\"›x‹/font› [link](http:∕∕evil)"))
+        #expect(requests[3].text.contains("`**bold** &lt;@all&gt; &lt;font color=\\\"warning\\\"&gt;x&lt;/font&gt; [link](http://evil)"))
         #expect(wecom.contains("**2026-11-29 17:00+08:00**: 1.987% (3 of 151 requests)"))
+        // Every message says where the report is and how to explain the hour.
         for request in requests.prefix(4) {
-            for forbidden in ["<@all>", "<font", "[link]", "http://evil", "\\u001b", "\\u0007"] {
+            #expect(request.text.contains("uaaudit explain 2026-11-29T17:00:00+08:00 \(out)"), "\(request.path)")
+            for forbidden in ["<@all>", "<font", "\\u001b", "\\u0007"] {
                 #expect(!request.text.contains(forbidden), "\(request.path): \(forbidden)")
             }
         }
+        #expect(!requests[1].text.contains("[link]") && !requests[1].text.contains("http://evil"))
     }
 
     @Test func healthyHoursAndHoursUnderMinRequestsSendNothing() throws {

@@ -4,10 +4,15 @@ import UAAuditCore
 /// `uaaudit alert test`: sends a clearly marked test message through each channel and says,
 /// per channel, whether it was delivered and, if not, the channel's own error.
 struct AlertCommand {
-    static let specs: [Arguments.Spec] = AlertOptions.specs + [.init(name: "help", short: "h", takesValue: false)]
+    static let specs: [Arguments.Spec] =
+        AlertOptions.specs + [
+            .init(name: "config", short: nil, takesValue: true),
+            .init(name: "help", short: "h", takesValue: false),
+        ]
 
     static let help = """
         Usage: uaaudit alert test --webhook URL [--webhook-kind KIND] ... [--host NAME]
+               uaaudit alert test --config FILE [--webhook URL ...]
 
         Sends a test message, marked as such, through each channel, the way scan and
         run send alerts (same payloads, signing, timeout and retries), and prints
@@ -15,12 +20,15 @@ struct AlertCommand {
         as 'errcode 93000 invalid webhook url'. Secrets in URLs are shown as ***.
 
         Options:
+              --config FILE        also test every channel of run's config file (its
+                                   "alerts", and its "host"), checked as run checks it
         \(AlertOptions.help)
           -h, --help               show this help
 
         Examples:
           uaaudit alert test --webhook "$WECOM_URL"
           uaaudit alert test --webhook http://127.0.0.1:9093 --webhook-kind alertmanager
+          uaaudit alert test --config /etc/uaaudit/uaaudit.json
 
         \(ExitCode.helpText(for: [.success, .usage, .delivery]))
         """
@@ -41,7 +49,8 @@ struct AlertCommand {
             console.error("unknown alert action '\(action)'; the action is test (see uaaudit alert --help)")
             return .usage
         }
-        let alerts: AlertOptions
+        var alerts: AlertOptions
+        var configPath: String?
         do throws(CLIError) {
             let args = try Arguments(Array(words.dropFirst()), specs: AlertCommand.specs)
             if args.flag("help") {
@@ -52,12 +61,21 @@ struct AlertCommand {
                 throw CLIError("alert test takes no arguments, only options (got '\(args.positional[0])')")
             }
             alerts = try AlertOptions.parse(args, environment: environment)
+            configPath = args.value("config")
+            if let path = configPath {
+                let config = try AlertOptions.config(path, environment: environment)
+                alerts.channels = config.channels + alerts.channels
+                alerts.host = args.value("host") ?? config.host ?? alerts.host
+            }
         } catch {
             console.error(error.message)
             return .usage
         }
         if alerts.channels.isEmpty {
-            console.error("alert test needs at least one --webhook URL")
+            console.error(
+                configPath.map {
+                    "config \($0) has no channel in \"alerts\": nothing to test (add one, or give --webhook URL)"
+                } ?? "alert test needs at least one --webhook URL, or --config FILE")
             return .usage
         }
         let notification = AlertNotification.test(host: alerts.host, generatedAt: generatedAt())

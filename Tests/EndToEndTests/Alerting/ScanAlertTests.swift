@@ -134,6 +134,36 @@ import WebhookReceiver
         #expect(try receiver.requests().count == 1)
     }
 
+    /// Without a report file, the message's command scans the logs again with the options that
+    /// made the figures (relative paths made absolute), and gives the same hour.
+    @Test func withoutAReportTheCommandNamesTheLogsAndTheOptions() throws {
+        let receiver = try WebhookReceiver(routes: Self.ok)
+        let dir = try Scratch()
+        var lines = (0..<40).map { _ in Lines.uaLog(ua: Lines.urlsession) }
+        lines += (0..<20).map { _ in Lines.uaLog(ua: Lines.cfnetwork) }
+        _ = try dir.write("sparse log.log", lines.joined(separator: "\n") + "\n")
+        let result = try Tool.run(
+            [
+                "scan", "-q", "--min-requests", "50", "--client-key", "none", "--threads", "1", "--webhook",
+                "\(receiver.baseURL)/generic", "--webhook-kind", "generic", "sparse log.log",
+            ], directory: dir.url)
+        #expect(result.status == 0)
+        let body = try #require(
+            try JSONSerialization.jsonObject(with: Data(try receiver.requests()[0].body)) as? [String: Any])
+        #expect(body["report"] == nil)
+        let log = dir.path("sparse log.log")
+        #expect(
+            body["explain"] as? [String: String] == [
+                "2026-11-29T17:00:00+08:00":
+                    "uaaudit explain 2026-11-29T17:00:00+08:00 --min-requests 50 --client-key none '\(log)'"
+            ])
+        let explained = try Tool.run([
+            "explain", "2026-11-29T17:00:00+08:00", "--min-requests", "50", "--client-key", "none", log,
+        ])
+        #expect(explained.status == 0)
+        #expect(explained.out.contains("inconsistent 20 of 60 requests = 33.33%; over 0.100%: ALERT"), "\(explained.out)")
+    }
+
     struct Failure: Sendable, CustomTestStringConvertible {
         var name: String
         var replies: [Reply]?

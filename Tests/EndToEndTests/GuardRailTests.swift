@@ -250,6 +250,25 @@ import Testing
 
     // MARK: quiet failures
 
+    /// A FIFO as the state made `state show` wait for a writer for ever; a directory or a FIFO
+    /// is refused at once, naming what it is.
+    @Test(arguments: [("fifo.json", "a FIFO"), ("dir.json", "a directory")])
+    func stateShowOfANonRegularFileIsRefused(name: String, kind: String) throws {
+        let dir = try Scratch()
+        if kind == "a FIFO" {
+            #expect(mkfifo(dir.path(name), 0o644) == 0)
+        } else {
+            try FileManager.default.createDirectory(atPath: dir.path(name), withIntermediateDirectories: false)
+        }
+        let result = try Self.run(["state", "show", "--state", name], in: dir)
+        #expect(result.status == 2)
+        #expect(result.out.isEmpty)
+        #expect(
+            result.stderr
+                == "uaaudit: state file \(name): is \(kind), not a regular file; it was left as it is "
+                + "(move it away to start afresh)\n")
+    }
+
     @Test func stateShowOfAMissingStateNamesThePath() throws {
         let dir = try Scratch()
         let result = try Self.run(["state", "show", "--state", "typo.json"], in: dir)

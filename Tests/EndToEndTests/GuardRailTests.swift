@@ -362,6 +362,35 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path("m.json")))
     }
 
+    /// Two reports of one run's state, taken an hour apart: the later holds the earlier's
+    /// hours (their sources are different bytes, their ids differ), so merging them would
+    /// count the first hour twice. Two hosts' run reports of the same log path merge.
+    @Test func mergeRefusesTwoReportsOfOneRunState() throws {
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        try FileManager.default.copyItem(atPath: h.report, toPath: h.dir.path("early.json"))
+        try h.append(20, hour: 11)
+        #expect(try h.run(now: "2026-11-29T11:30:00Z").status == 0)
+        let runOf = try #require(try h.reportJSON()["run_of"] as? String)
+        #expect(runOf.hasPrefix("logs-") && runOf.count == 37)
+        let result = try Tool.run(["merge", "-q", "--out", "m.json", "early.json", h.report], directory: h.dir.url)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "uaaudit: early.json and \(h.report) overlap: they are reports of one run's state (the same host and "
+                + "logs, \(runOf)) made at different times: the later holds the earlier's hours; give only the latest; "
+                + "merging them would count those lines twice (nothing was written)\n")
+        #expect(!FileManager.default.fileExists(atPath: h.dir.path("m.json")))
+        // The same log path read on another host is another state.
+        let other = try Tool.run(
+            ["run", "-q", "--state", h.dir.path("other.json"), "--out", h.dir.path("other-report.json"), "--now",
+             "2026-11-29T11:30:00Z", "--host", "other-host", h.log])
+        #expect(other.status == 0)
+        let merged = try Tool.run(["merge", "-q", "--out", "m.json", "other-report.json", h.report], directory: h.dir.url)
+        #expect(merged.status == 0, "\(merged.stderr)")
+    }
+
     @Test func aMergedReportListsWhatItWasMadeFromAndIsNotMergedWithItAgain() throws {
         let dir = try Scratch()
         let lines = MergeTests.log()

@@ -74,6 +74,7 @@ package enum RunReport {
         content.sources = []
         content.logs = nil
         report.reportID = ReportIdentity.runID(content: content, host: settings.host, logs: settings.logs)
+        report.runOf = ReportIdentity.runOf(host: settings.host, logs: settings.logs)
         return report
     }
 }

@@ -78,6 +78,28 @@ import Testing
         #expect(merge.stderr == "uaaudit: unknown option --thresold; did you mean --threshold? see --help\n")
     }
 
+    /// A valued option given twice used to take the last value in silence; channels (one per
+    /// --webhook) still repeat.
+    @Test(arguments: [
+        (["scan", "--top", "3", "--top=5", "a.log"], "uaaudit: --top is given twice ('3' and '5'); give it once (see --help)\n"),
+        (
+            ["scan", "-j", "1", "--threads", "2", "a.log"],
+            "uaaudit: --threads is given twice ('1' and '2'); give it once (see --help)\n"
+        ),
+        (
+            ["run", "--state", "s.json", "--state", "t.json", "a.log"],
+            "uaaudit: --state is given twice ('s.json' and 't.json'); give it once (see --help)\n"
+        ),
+    ])
+    func aValuedOptionGivenTwiceIsAUsageError(args: [String], message: String) throws {
+        let dir = try Self.scratchWithLog()
+        let result = try Self.run(args, in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr == message)
+        #expect(result.out.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: dir.path("s.json")))
+    }
+
     @Test func helpForAnUnknownCommandIsAUsageError() throws {
         let result = try Tool.run(["help", "scna"])
         #expect(result.status == 2)

@@ -2,13 +2,17 @@ import UAAuditCore
 
 /// The first phase of option parsing: words into named values, with no I/O and no meaning yet.
 ///
-/// Accepts `--name value`, `--name=value`, flags, short aliases, repeated options, `--` and `-`.
+/// Accepts `--name value`, `--name=value`, flags, short aliases, `--` and `-`; a valued option
+/// given twice is an error unless it is ``repeatable``.
 struct Arguments {
     struct Spec {
         let name: String
         let short: Character?
         let takesValue: Bool
     }
+
+    /// The valued options that may be given more than once: a channel each, a bundle each.
+    static let repeatable: Set<String> = ["webhook", "webhook-kind", "webhook-secret-env", "webhook-secret-file", "bundle"]
 
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
@@ -66,6 +70,11 @@ struct Arguments {
                     guard i < words.count else { throw CLIError("--\(name) needs a value; see --help") }
                     value = words[i]
                     i += 1
+                }
+                if let earlier = values[name]?.first, !Self.repeatable.contains(name) {
+                    // The last one used to win in silence: a pasted command could change a setting unseen.
+                    throw CLIError(
+                        "--\(name) is given twice ('\(earlier)' and '\(value)'); give it once (see --help)")
                 }
                 values[name, default: []].append(value)
                 ordered.append((name, value))

@@ -19,9 +19,12 @@ import Testing
         #expect(try args.integer("threads", range: 1...8) == 3)
     }
 
-    @Test func lastValueWins() throws {
-        let args = try Arguments(["-j", "1", "--threads", "2"], specs: Self.specs)
-        #expect(args.value("threads") == "2")
+    /// The last value used to win in silence; only the channel options repeat.
+    /// (The refusal is in `errors`.)
+    @Test func theChannelOptionsRepeat() throws {
+        let specs = Self.specs + [.init(name: "webhook", short: nil, takesValue: true)]
+        let args = try Arguments(["--webhook", "a", "--webhook=b"], specs: specs)
+        #expect(args.ordered.map(\.value) == ["a", "b"])
     }
 
     static let errors: [([String], String)] = [
@@ -31,6 +34,7 @@ import Testing
         (["-x"], "unknown option -x; see --help"),
         (["--out"], "--out needs a value; see --help"),
         (["--json=yes"], "--json takes no value"),
+        (["-j", "1", "--threads", "2"], "--threads is given twice ('1' and '2'); give it once (see --help)"),
     ]
 
     @Test(arguments: errors)

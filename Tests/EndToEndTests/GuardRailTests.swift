@@ -78,6 +78,28 @@ import Testing
         #expect(merge.stderr == "uaaudit: unknown option --thresold; did you mean --threshold? see --help\n")
     }
 
+    /// A valued option given twice used to take the last value in silence; channels (one per
+    /// --webhook) still repeat.
+    @Test(arguments: [
+        (["scan", "--top", "3", "--top=5", "a.log"], "uaaudit: --top is given twice ('3' and '5'); give it once (see --help)\n"),
+        (
+            ["scan", "-j", "1", "--threads", "2", "a.log"],
+            "uaaudit: --threads is given twice ('1' and '2'); give it once (see --help)\n"
+        ),
+        (
+            ["run", "--state", "s.json", "--state", "t.json", "a.log"],
+            "uaaudit: --state is given twice ('s.json' and 't.json'); give it once (see --help)\n"
+        ),
+    ])
+    func aValuedOptionGivenTwiceIsAUsageError(args: [String], message: String) throws {
+        let dir = try Self.scratchWithLog()
+        let result = try Self.run(args, in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr == message)
+        #expect(result.out.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: dir.path("s.json")))
+    }
+
     @Test func helpForAnUnknownCommandIsAUsageError() throws {
         let result = try Tool.run(["help", "scna"])
         #expect(result.status == 2)
@@ -250,6 +272,25 @@ import Testing
 
     // MARK: quiet failures
 
+    /// A FIFO as the state made `state show` wait for a writer for ever; a directory or a FIFO
+    /// is refused at once, naming what it is.
+    @Test(arguments: [("fifo.json", "a FIFO"), ("dir.json", "a directory")])
+    func stateShowOfANonRegularFileIsRefused(name: String, kind: String) throws {
+        let dir = try Scratch()
+        if kind == "a FIFO" {
+            #expect(mkfifo(dir.path(name), 0o644) == 0)
+        } else {
+            try FileManager.default.createDirectory(atPath: dir.path(name), withIntermediateDirectories: false)
+        }
+        let result = try Self.run(["state", "show", "--state", name], in: dir)
+        #expect(result.status == 2)
+        #expect(result.out.isEmpty)
+        #expect(
+            result.stderr
+                == "uaaudit: state file \(name): is \(kind), not a regular file; it was left as it is "
+                + "(move it away to start afresh)\n")
+    }
+
     @Test func stateShowOfAMissingStateNamesThePath() throws {
         let dir = try Scratch()
         let result = try Self.run(["state", "show", "--state", "typo.json"], in: dir)
@@ -341,6 +382,35 @@ import Testing
                 == "uaaudit: early.json and later.json overlap: both counted bytes 0-\(size) of access.log; merging them would count those lines twice (nothing was written)\n"
         )
         #expect(!FileManager.default.fileExists(atPath: dir.path("m.json")))
+    }
+
+    /// Two reports of one run's state, taken an hour apart: the later holds the earlier's
+    /// hours (their sources are different bytes, their ids differ), so merging them would
+    /// count the first hour twice. Two hosts' run reports of the same log path merge.
+    @Test func mergeRefusesTwoReportsOfOneRunState() throws {
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        try FileManager.default.copyItem(atPath: h.report, toPath: h.dir.path("early.json"))
+        try h.append(20, hour: 11)
+        #expect(try h.run(now: "2026-11-29T11:30:00Z").status == 0)
+        let runOf = try #require(try h.reportJSON()["run_of"] as? String)
+        #expect(runOf.hasPrefix("logs-") && runOf.count == 37)
+        let result = try Tool.run(["merge", "-q", "--out", "m.json", "early.json", h.report], directory: h.dir.url)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "uaaudit: early.json and \(h.report) overlap: they are reports of one run's state (the same host and "
+                + "logs, \(runOf)) made at different times: the later holds the earlier's hours; give only the latest; "
+                + "merging them would count those lines twice (nothing was written)\n")
+        #expect(!FileManager.default.fileExists(atPath: h.dir.path("m.json")))
+        // The same log path read on another host is another state.
+        let other = try Tool.run(
+            ["run", "-q", "--state", h.dir.path("other.json"), "--out", h.dir.path("other-report.json"), "--now",
+             "2026-11-29T11:30:00Z", "--host", "other-host", h.log])
+        #expect(other.status == 0)
+        let merged = try Tool.run(["merge", "-q", "--out", "m.json", "other-report.json", h.report], directory: h.dir.url)
+        #expect(merged.status == 0, "\(merged.stderr)")
     }
 
     @Test func aMergedReportListsWhatItWasMadeFromAndIsNotMergedWithItAgain() throws {

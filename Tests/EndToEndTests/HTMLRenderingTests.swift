@@ -68,7 +68,75 @@ import Testing
         #expect(Self.occurrences(of: "<g class=\"stack\"", in: dom) == 2)
         #expect(Self.occurrences(of: "<rect fill=", in: dom) == 10)
         #expect(dom.contains("<line class=\"threshold\""))
-        #expect(dom.contains(">threshold 0.100%</text>"))
+        // The threshold is named in the legend, not on the chart, where it covered bars; the
+        // legend names every kind of bar.
+        #expect(!dom.contains("threshold-label"))
+        #expect(
+            dom.contains(
+                "<p class=\"legend\" id=\"share-legend\"><span><i style=\"background:#d62728\"></i>over the threshold</span> "
+                    + "<span><i style=\"background:#4a78b5\"></i>at or below the threshold</span> "
+                    + "<span><i style=\"background:#b9cbe3\"></i>fewer than 100 requests (never alerts)</span> "
+                    + "<span><i class=\"dash\"></i>threshold 0.100%</span></p>"))
+        // Cost, split clients and drift, as the summary and explain give them.
+        #expect(
+            dom.contains(
+                "<tr data-hour=\"2024-03-31T23:00:00+08:00\"><td>2024-03-31 23:00+08:00</td><td data-field=\"count\">5</td>"
+                    + "<td data-field=\"403\">1</td><td data-field=\"401\">0</td>"
+                    + "<td data-field=\"path\"><code>/api/v1/feed</code> 2 (0 refused)</td>"
+                    + "<td data-field=\"split\">1 of 1 (100%) by $remote_addr</td><td data-field=\"drift\">no baseline</td></tr>"))
+        #expect(dom.contains("<td data-field=\"drift\">new: <code>curl/#.#.#</code> 3, "))
+        #expect(
+            dom.contains(
+                "<div class=\"value\">0 of 2</div><div class=\"note\">above 0.100% with at least 100 requests: 0; UA drift: 0</div>"))
+        // Two hours: a label under each, at 23:00 and 00:00, and the date where it changes.
+        #expect(Self.occurrences(of: "<text class=\"hour\"", in: dom) == 4)
+        #expect(Self.occurrences(of: "<text class=\"date\"", in: dom) == 4)
+    }
+
+    /// A week of hours starting at 05:00: one label a day, at 00:00 (never every 14 hours at
+    /// odd places), the same under both charts.
+    @Test(.requires(.chromium)) func aWeekPageHasALabelEachDayAtMidnight() throws {
+        guard let chromium = Self.chromium() else { return }
+        let dir = try Scratch()
+        var lines: [String] = []
+        for h in 0..<168 {
+            let day = 23 + (h + 5) / 24
+            let hour = (h + 5) % 24
+            let dd = day > 30 ? String(format: "%02d/Dec", day - 30) : "\(day)/Nov"
+            lines.append(Lines.uaLog(time: "\(dd)/2026:\(String(format: "%02d", hour)):10:00 +0000", ua: Lines.urlsession))
+        }
+        let log = try dir.write("week.log", lines.joined(separator: "\n") + "\n")
+        let html = dir.path("week.html")
+        #expect(try Tool.run(["scan", "-q", "--html", html, log]).status == 0)
+        let page = try Self.render(chromium, html)
+        #expect(page.console == [])
+        let hours = page.dom.components(separatedBy: "<text class=\"hour\"").dropFirst().map {
+            String($0.split(separator: ">", maxSplits: 1)[1].prefix(5))
+        }
+        #expect(hours == Array(repeating: "00:00", count: 14))
+        #expect(Self.occurrences(of: ">2026-11-24</text>", in: page.dom) == 2)
+        #expect(Self.occurrences(of: ">2026-11-30</text>", in: page.dom) == 2)
+        #expect(!page.dom.contains(">2026-11-23</text>"))
+    }
+
+    /// A run's page: its totals cover the state's hours, its inputs table what this run read,
+    /// and the page says so instead of "N of N lines" beside a table of other counts.
+    @Test(.requires(.chromium)) func aRunPageSaysItsFiguresCoverTheStatesHours() throws {
+        guard let chromium = Self.chromium() else { return }
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        try h.append(4, hour: 11)
+        let html = h.dir.path("run.html")
+        #expect(try h.run(now: "2026-11-29T11:30:00Z", extra: ["--html", html]).status == 0)
+        let page = try Self.render(chromium, html)
+        #expect(page.console == [])
+        #expect(
+            page.dom.contains(
+                "<div class=\"value\">154</div><div class=\"note\">in the 2 hours the state keeps</div>"))
+        #expect(!page.dom.contains("of 154 lines"))
+        #expect(page.dom.contains("<p class=\"note\">What this run read; the figures above cover every hour the state keeps.</p>"))
+        #expect(page.dom.contains("<td>4 lines</td>"))
     }
 
     @Test(.requires(.chromium)) func hostileUserAgentsStayText() throws {

@@ -36,6 +36,13 @@ import WebhookReceiver
         #expect(body["host"] as? String == "test-host")
         #expect((body["hours"] as? [[String: Any]])?.map { $0["hour"] as? String } == ["2026-11-29T10:00:00+00:00"])
         #expect(try pending(h).isEmpty)
+        // The message names the report and the command that explains the hour; the command works.
+        #expect(body["report"] as? String == h.report)
+        let command = "uaaudit explain 2026-11-29T10:00:00+00:00 \(h.report)"
+        #expect(body["explain"] as? [String: String] == ["2026-11-29T10:00:00+00:00": command])
+        let explained = try Tool.run(command.split(separator: " ").dropFirst().map(String.init))
+        #expect(explained.status == 0)
+        #expect(explained.out.contains("2026-11-29 10:00+00:00"), "\(explained.out)")
     }
 
     @Test func aRefusedAlertIsKeptAndDeliveredByTheNextRun() throws {

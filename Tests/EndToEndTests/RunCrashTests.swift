@@ -20,14 +20,18 @@ import Testing
 
     /// The report without `sources` (what the last run itself read: nothing, when the killed
     /// run had already committed) and with the scenario's directory taken out of paths. The
-    /// `report_id` hashes the log's resolved path, which differs between scenarios; it is
-    /// checked to be a run id, and the content it hashes is the rest of the report.
+    /// `report_id` and `run_of` hash the log's resolved path, which differs between scenarios;
+    /// they are checked to be a run id and a run_of, and the content is the rest of the report.
     func outcome(_ h: RunHarness) throws -> (report: String, ledger: String) {
         var json = try unwrap(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.report))) as? [String: Any])
         json["sources"] = nil
         #expect((json["report_id"] as? String)?.hasPrefix("run-") == true)
         json["report_id"] = nil
+        // run_of hashes the host and the log's resolved path too: the same in every report of
+        // one scenario, different between scenarios.
+        #expect((json["run_of"] as? String)?.hasPrefix("logs-") == true)
+        json["run_of"] = nil
         let data = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
         let report = String(decoding: data, as: UTF8.self).replacingOccurrences(of: h.dir.url.path, with: "DIR")
             .replacingOccurrences(of: h.dir.url.path.replacingOccurrences(of: "/", with: "\\/"), with: "DIR")

@@ -4,11 +4,18 @@ import UAAuditCore
 /// `uaaudit alert test`: sends a clearly marked test message through each channel and says,
 /// per channel, whether it was delivered and, if not, the channel's own error.
 struct AlertCommand {
-    static let options = AlertOptions.options + [CommonOptions.help]
+    /// run's `--config`, here to test the channels of its "alerts".
+    static let config = RunCommand.config.described([
+        "also test every channel of run's config file (its", "\"alerts\", and its \"host\"), checked as run checks it",
+    ])
+    static let options = [config] + AlertOptions.options + [CommonOptions.help]
 
     static let spec = CommandSpec(
         "alert", label: "alert test", summary: ["send a test message through each --webhook"],
-        usage: ["uaaudit alert test --webhook URL [--webhook-kind KIND] ... [--host NAME]"],
+        usage: [
+            "uaaudit alert test --webhook URL [--webhook-kind KIND] ... [--host NAME]",
+            "uaaudit alert test --config FILE [--webhook URL ...]",
+        ],
         about: """
             Sends a test message, marked as such, through each channel, the way scan and
             run send alerts (same payloads, signing, timeout and retries), and prints
@@ -22,12 +29,14 @@ struct AlertCommand {
         \(spec.about)
 
         Options:
+        \(OptionHelp.render([config]))
         \(AlertOptions.help)
         \(OptionHelp.render([CommonOptions.help]))
 
         Examples:
           uaaudit alert test --webhook "$WECOM_URL"
           uaaudit alert test --webhook http://127.0.0.1:9093 --webhook-kind alertmanager
+          uaaudit alert test --config /etc/uaaudit/uaaudit.json
 
         \(ExitCode.helpText(for: [.success, .usage, .delivery]))
         """
@@ -48,7 +57,8 @@ struct AlertCommand {
             console.error("unknown alert action '\(action)'; the action is test (see uaaudit alert --help)")
             return .usage
         }
-        let alerts: AlertOptions
+        var alerts: AlertOptions
+        var configPath: String?
         do throws(CLIError) {
             let args = try Arguments(Array(words.dropFirst()), options: AlertCommand.options)
             if args.flag(CommonOptions.help) {
@@ -59,12 +69,21 @@ struct AlertCommand {
                 throw CLIError("alert test takes no arguments, only options (got '\(args.positional[0])')")
             }
             alerts = try AlertOptions.parse(args, environment: environment)
+            configPath = args.value(AlertCommand.config)
+            if let path = configPath {
+                let config = try AlertOptions.config(path, environment: environment)
+                alerts.channels = config.channels + alerts.channels
+                alerts.host = args.value(AlertOptions.host) ?? config.host ?? alerts.host
+            }
         } catch {
             console.error(error.message)
             return .usage
         }
         if alerts.channels.isEmpty {
-            console.error("alert test needs at least one --webhook URL")
+            console.error(
+                configPath.map {
+                    "config \($0) has no channel in \"alerts\": nothing to test (add one, or give --webhook URL)"
+                } ?? "alert test needs at least one --webhook URL, or --config FILE")
             return .usage
         }
         let notification = AlertNotification.test(host: alerts.host, generatedAt: generatedAt())

@@ -100,4 +100,32 @@ struct AlertOptions {
         AlertDispatcher(options: delivery, environment: environment, transport: CurlTransport())
             .deliverWhole(notification, to: channels)
     }
+
+    /// The channels and host of run's config at `path`, each channel resolved (a bad URL, an
+    /// unset variable, an unreadable file is a usage error, as for `run`).
+    static func config(_ path: String, environment: [String: String]) throws(CLIError) -> (
+        channels: [AlertChannel], host: String?
+    ) {
+        let config: RunConfig
+        do {
+            config = try RunConfig.load(path: path)
+        } catch {
+            throw CLIError(error.description)
+        }
+        let channels = try resolved(config.alerts ?? [], environment: environment)
+        return (channels, config.host)
+    }
+
+    /// A config's channels, each resolved once (a bad URL, an unset variable, an unreadable
+    /// file is a usage error before any work is done).
+    static func resolved(_ channels: [AlertChannel], environment: [String: String]) throws(CLIError) -> [AlertChannel] {
+        for channel in channels {
+            do {
+                _ = try channel.resolve(environment: environment)
+            } catch {
+                throw CLIError("config alerts: \(channel): \(error.description)")
+            }
+        }
+        return channels
+    }
 }

@@ -184,7 +184,7 @@ struct RunExecution {
             options: job.delivery, environment: environment, transport: CurlTransport(), stop: stop.delivery)
         let outcome = LedgerDelivery.deliver(
             &state.alerts, report: report, host: job.settings.host, channels: job.channels,
-            mode: job.settings.alertMode, dispatcher: dispatcher, at: report.generatedAt,
+            mode: job.settings.alertMode, dispatcher: dispatcher, at: report.generatedAt, links: ExplainLinks.run(job),
             shouldStop: { stop.caught != nil },
             afterEach: { attempt in
                 let what = "hours \(attempt.hours.joined(separator: ", "))"

@@ -85,15 +85,7 @@ struct RunJob {
             now = parsed
         }
         let alerts = try AlertOptions.parse(args, environment: environment)
-        var channels = config.alerts ?? []
-        for channel in channels {
-            do {
-                _ = try channel.resolve(environment: environment)
-            } catch {
-                throw CLIError("config alerts: \(channel): \(error.description)")
-            }
-        }
-        channels += alerts.channels
+        let channels = try AlertOptions.resolved(config.alerts ?? [], environment: environment) + alerts.channels
         let settings = RunSettings(
             scan: scan, logs: logs, now: now,
             graceSeconds: Int64(try args.integer(R.grace, ConfigValues.graceSeconds) ?? Int(config.graceSeconds ?? 300)),

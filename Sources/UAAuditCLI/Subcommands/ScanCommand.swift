@@ -170,7 +170,9 @@ struct ScanCommand {
             status = .alert
         }
         // Alerts go out after the report is written and shown; a failure outranks the rest.
-        if !alerts.channels.isEmpty, let notification = AlertNotification(report: report, host: alerts.host) {
+        if !alerts.channels.isEmpty, let notification = AlertNotification(
+                report: report, host: alerts.host, links: ExplainLinks.scan(args, reportPath: target("--out")))
+        {
             for result in alerts.deliver(notification, environment: environment) {
                 if !result.delivered { status = .delivery }
                 if !result.delivered || !args.flag(P.quiet) {

@@ -14,4 +14,13 @@ package enum AlertPolicy {
     package static func alerts(_ hour: RunState.HourState) -> Bool {
         hour.closed && hour.breached
     }
+
+    /// Whether an hour of merged reports alerts: its summed counts breach, and no `run` among
+    /// the inputs had left it open (`closed` false); a scan's hour has no `closed`.
+    package static func alerts(
+        alertCount: Int64, requests: Int64, threshold: Threshold, minRequests: Int64, closed: Bool?
+    ) -> Bool {
+        closed != false
+            && breaches(alertCount: alertCount, requests: requests, threshold: threshold, minRequests: minRequests)
+    }
 }

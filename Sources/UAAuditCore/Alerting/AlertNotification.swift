@@ -26,9 +26,13 @@ package struct AlertNotification: Codable, Equatable, Sendable {
     package var hours: [Report.HourEntry]
     /// When the report (or the test) was made.
     package var generatedAt: String
+    /// The JSON report's path, when one was written to a file.
+    package var report: String?
+    /// Per hour, the `uaaudit explain` command that shows it, ready to paste (``AlertLinks``).
+    package var explain: [String: String]?
 
     enum CodingKeys: String, CodingKey {
-        case schema, id, test, host, threshold, from, to, hours
+        case schema, id, test, host, threshold, from, to, hours, report, explain
         case alertClass = "alert_class"
         case classOrder = "class_order"
         case minRequests = "min_requests"
@@ -69,7 +73,7 @@ package struct AlertNotification: Codable, Equatable, Sendable {
     /// The notification for the report's breached hours (``Report/HourEntry/alert``: share
     /// strictly above the threshold with at least `min_requests` requests), or, with `hours`,
     /// for the report's hours of those names (an alert the cron mode kept); nil when none is.
-    package init?(report: Report, host: String, hours: [String]? = nil) {
+    package init?(report: Report, host: String, hours: [String]? = nil, links: AlertLinks = AlertLinks()) {
         let chosen = hours.map { Set($0) }
         var selected = report.hours.filter { chosen?.contains($0.hour) ?? $0.alerted }
         if selected.isEmpty { return nil }
@@ -83,13 +87,25 @@ package struct AlertNotification: Codable, Equatable, Sendable {
             host: host, alertClass: report.rules.alertClass, classOrder: report.rules.order + ["other", "missing"],
             threshold: report.threshold, minRequests: report.minRequests, hours: selected,
             generatedAt: report.generatedAt)
+        link(links)
+    }
+
+    /// Adds the report's path and each hour's `uaaudit explain` command.
+    package mutating func link(_ links: AlertLinks) {
+        if links.isEmpty { return }
+        report = links.reportPath
+        explain = Dictionary(
+            hours.map { ($0.hour, links.explainCommand(hour: $0.hour)) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The same alert with only `hours` (some of its own): one of several messages of a backlog.
     package func with(hours: [Report.HourEntry]) -> AlertNotification {
-        AlertNotification(
+        var part = AlertNotification(
             host: host, alertClass: alertClass, classOrder: classOrder, threshold: threshold,
             minRequests: minRequests, hours: hours, generatedAt: generatedAt, test: test)
+        part.report = report
+        part.explain = explain?.filter { hour, _ in hours.contains { $0.hour == hour } }
+        return part
     }
 
     /// A clearly marked test message, with no hours.

@@ -6,9 +6,12 @@ import FoundationEssentials
 /// Labels: `alertname` (`UAAuditShareOverThreshold`), `host`, `class` (the alert class),
 /// `hour` (so each hour is its own alert) and `alert_id` (the hour's ``HourAlertID``, the same
 /// in every message that repeats the hour). Annotations: `summary`, `description`, `share`,
-/// `threshold`, `requests`, `count`, `top_uas`, `id` (the hour's id too). `startsAt` is the start of the hour;
-/// `endsAt` is one hour after sending, so the alert fires now and resolves by itself (uaaudit
-/// sends no resolve). A test message is one `UAAuditTest` alert that ends after 5 minutes.
+/// `threshold`, `requests`, `count`, `top_uas`, `id` (the hour's id too), and, when known,
+/// `report` (the report's path) and `explain` (the `uaaudit explain` command of the hour).
+/// `startsAt` is the start of the hour; `endsAt` is one hour after the later of the clock and
+/// the report's time (`run --now`), so the alert fires now, also for a run whose `--now` is
+/// ahead of the clock, and resolves by itself (uaaudit sends no resolve). A test message is
+/// one `UAAuditTest` alert that ends after 5 minutes.
 struct AlertmanagerFormat: ChannelFormat {
     static let alertName = "UAAuditShareOverThreshold"
     static let testAlertName = "UAAuditTest"
@@ -65,7 +68,8 @@ struct AlertmanagerFormat: ChannelFormat {
                     startsAt: utc(now), endsAt: utc(now.addingTimeInterval(testFiring)))
             ]
         }
-        let ends = utc(now.addingTimeInterval(firing))
+        let reportTime = InstantText.parse(n.generatedAt).map { Date(timeIntervalSince1970: Double($0)) }
+        let ends = utc(max(now, reportTime ?? now).addingTimeInterval(firing))
         let threshold = MessageComposer.percent(n.threshold)
         return n.hours.map { hour in
             let count = hour.classes[n.alertClass] ?? 0
@@ -74,23 +78,26 @@ struct AlertmanagerFormat: ChannelFormat {
             let top = hour.top.prefix(topLimit).map {
                 "\($0.count) × \(UntrustedText.neutralise($0.ua, limit: MessageComposer.uaLimit))"
             }
+            var annotations = [
+                "summary":
+                    "\(n.alertClass) UAs at \(MessageComposer.percent(hour.share)) of requests on \(host) "
+                    + "in the hour \(MessageComposer.shortHour(hour.hour)) (threshold \(threshold))",
+                "description": "\(count) of \(hour.requests) requests; \(classes)",
+                "share": "\(hour.share)",
+                "threshold": "\(n.threshold)",
+                "requests": "\(hour.requests)",
+                "count": "\(count)",
+                "top_uas": top.joined(separator: "\n"),
+                "id": hour.id ?? n.id,
+            ]
+            if let report = n.report { annotations["report"] = report }
+            if let command = n.explain?[hour.hour] { annotations["explain"] = command }
             return Alert(
                 labels: [
                     "alertname": alertName, "host": n.host, "class": n.alertClass, "hour": hour.hour,
                     "alert_id": hour.id ?? n.id,
                 ],
-                annotations: [
-                    "summary":
-                        "\(n.alertClass) UAs at \(MessageComposer.percent(hour.share)) of requests on \(host) "
-                        + "in the hour \(MessageComposer.shortHour(hour.hour)) (threshold \(threshold))",
-                    "description": "\(count) of \(hour.requests) requests; \(classes)",
-                    "share": "\(hour.share)",
-                    "threshold": "\(n.threshold)",
-                    "requests": "\(hour.requests)",
-                    "count": "\(count)",
-                    "top_uas": top.joined(separator: "\n"),
-                    "id": hour.id ?? n.id,
-                ],
+                annotations: annotations,
                 startsAt: start ?? utc(now), endsAt: ends)
         }
     }

@@ -23,7 +23,7 @@ struct MessageComposer {
         var counts: [String: Int64] = [:]
         for hour in notification.hours { for entry in hour.top { counts[entry.ua, default: 0] += entry.count } }
         return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            .map { (UntrustedText.neutralise($0.key, limit: Self.uaLimit), $0.value) }
+            .map { (UntrustedText.shown($0.key, limit: Self.uaLimit, style: style), $0.value) }
     }
 
     /// The longest message that `fits` accepts: UAs are dropped from the end of their list
@@ -82,6 +82,7 @@ struct MessageComposer {
             var lines = [head]
             if !classes.isEmpty { lines.append(classes) }
             lines += insightLines(hour)
+            if let command = n.explain?[hour.hour] { lines.append("explain: " + style.code(command)) }
             paragraphs.append(lines.joined(separator: style.lineBreak))
         }
         if hours < count { paragraphs.append("(+\(count - hours) more hours not shown)") }
@@ -91,6 +92,7 @@ struct MessageComposer {
             if uaCount < uas.count { list.append("(+\(uas.count - uaCount) more UAs not shown)") }
             paragraphs.append(list.joined(separator: style.lineBreak))
         }
+        if let report = n.report { paragraphs.append("report: " + style.code(report)) }
         paragraphs.append("id \(n.id)")
         return paragraphs.joined(separator: "\n\n")
     }

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The markup of a channel's message text.
 enum MessageStyle: Sendable {
     /// WeCom markdown.
@@ -24,6 +26,19 @@ enum MessageStyle: Sendable {
         switch self {
         case .markdown, .dingTalkMarkdown: return "- "
         case .plain, .slack: return "• "
+        }
+    }
+
+    /// Text of uaaudit's own (a command, a path) in a code span where the channel has one,
+    /// so that it is shown as it is and can be copied.
+    func code(_ text: String) -> String {
+        switch self {
+        case .markdown: return "`\(text)`"
+        case .slack:
+            let escaped = text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+                .replacing(">", with: "&gt;")
+            return "`\(escaped)`"
+        case .plain, .dingTalkMarkdown: return text
         }
     }
 }

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Makes text that uaaudit does not control (UAs, host names) inert in a chat message.
 ///
 /// A UA is whatever a client sends, so in a WeCom, DingTalk, Feishu or Slack message it could
@@ -13,13 +15,22 @@ enum UntrustedText {
     ]
 
     /// `text` made inert, at most `limit` characters long (the last one `…` when cut).
-    static func neutralise(_ text: String, limit: Int) -> String {
+    /// `keep`: characters shown as they are (the channel does not interpret them where the
+    /// text goes); `breakLinks`: whether `://` is broken (where the channel makes links).
+    static func neutralise(
+        _ text: String, limit: Int, keep: Set<Unicode.Scalar> = [], breakLinks: Bool = true
+    ) -> String {
         let scalars = Array(text.unicodeScalars)
         var pieces: [String] = []
         var i = 0
         while i < scalars.count {
             let scalar = scalars[i]
-            if scalar == ":", i + 2 < scalars.count, scalars[i + 1] == "/", scalars[i + 2] == "/" {
+            if keep.contains(scalar) {
+                pieces.append(String(scalar))
+                i += 1
+                continue
+            }
+            if breakLinks, scalar == ":", i + 2 < scalars.count, scalars[i + 1] == "/", scalars[i + 2] == "/" {
                 pieces.append(":\u{2215}\u{2215}")
                 i += 3
                 continue
@@ -54,5 +65,30 @@ enum UntrustedText {
     static func isInvisible(_ v: UInt32) -> Bool {
         (0x200B...0x200F).contains(v) || (0x2028...0x202E).contains(v) || (0x2060...0x206F).contains(v)
             || v == 0xFEFF || v == 0x00AD || v == 0x061C
+    }
+
+    /// A UA (or other text from the log) as `style` shows it: verbatim where the channel has a
+    /// code span (WeCom markdown, Slack) or no markup (WeCom text, Feishu) for the characters
+    /// it does not interpret there, so it can be pasted into `grep` or `uaaudit classify`;
+    /// every other character as above. docs/alerts.md has the table.
+    static func shown(_ text: String, limit: Int, style: MessageStyle) -> String {
+        let markup: Set<Unicode.Scalar> = ["*", "_", "~", "[", "]", "#", "|"]
+        switch style {
+        case .markdown:
+            // `<`, `>`, `@`, `&` keep their look-alikes: WeCom renders <font> and entities everywhere.
+            return "`" + neutralise(text, limit: limit, keep: markup, breakLinks: false) + "`"
+        case .slack:
+            // Slack's own escaping, which it shows as the character: `<@U1>`, `<!here>` stay text.
+            let kept = neutralise(text, limit: limit, keep: markup.union(["@", "<", ">", "&"]), breakLinks: false)
+            return "`"
+                + kept.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+                .replacing(">", with: "&gt;") + "`"
+        case .plain:
+            // No markup; Feishu reads <at user_id="all"> in text, and clients make links.
+            return neutralise(text, limit: limit, keep: markup.union(["`", "&"]))
+        case .dingTalkMarkdown:
+            // No code span in DingTalk's markdown: every markup character is replaced.
+            return neutralise(text, limit: limit)
+        }
     }
 }

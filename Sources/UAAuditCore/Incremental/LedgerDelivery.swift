@@ -24,7 +24,7 @@ package enum LedgerDelivery {
 
     package static func deliver(
         _ ledger: inout AlertLedger, report: Report, host: String, channels: [AlertChannel],
-        mode: AlertLedger.Mode, dispatcher: AlertDispatcher, at time: String,
+        mode: AlertLedger.Mode, dispatcher: AlertDispatcher, at time: String, links: AlertLinks = AlertLinks(),
         shouldStop: () -> Bool = { false }, afterEach: (Attempt) -> Void = { _ in }
     ) -> Outcome {
         var outcome = Outcome()
@@ -35,7 +35,8 @@ package enum LedgerDelivery {
                 outcome.stopped = true
                 break
             }
-            guard let notification = AlertNotification(report: report, host: host, hours: hours) else { continue }
+            guard let notification = AlertNotification(report: report, host: host, hours: hours, links: links)
+            else { continue }
             for (index, batch) in dispatcher.batches(of: notification, for: channel).enumerated() {
                 if index > 0 && shouldStop() {
                     outcome.stopped = true

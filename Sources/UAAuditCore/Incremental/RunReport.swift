@@ -20,38 +20,28 @@ package enum RunReport {
         let configuration = settings.scan
         let rules = configuration.rules
         let names = rules.classNames
-        var totals = [String: Int64](uniqueKeysWithValues: names.map { ($0, 0) })
-        var errors: Int64 = 0
-        var outOfScope: Int64 = 0
         var hours: [Report.HourEntry] = []
         var inputs: [InsightReport.HourInput] = []
         let keyed = state.hours.compactMap { iso, hour in HourKey(iso8601: iso).map { ($0, hour) } }
         for (key, hour) in keyed.sorted(by: { $0.0 < $1.0 }) {
-            var classes = [String: Int64](uniqueKeysWithValues: names.map { ($0, 0) })
-            for (name, n) in hour.classes where classes[name] != nil { classes[name] = n }
-            let requests = classes.values.reduce(0, +) + hour.errors
-            for (name, n) in classes { totals[name, default: 0] += n }
-            errors += hour.errors
-            outOfScope += hour.outOfScope
-            let alertCount = classes[rules.alertClass] ?? 0
-            let top = hour.uas.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-                .prefix(configuration.top).map { Report.TopEntry(ua: $0.key, count: $0.value) }
-            hours.append(
-                Report.HourEntry(
-                    hour: key.iso8601, requests: requests, classes: classes,
-                    shares: classes.mapValues { ReportBuilder.share($0, requests) },
-                    share: ReportBuilder.share(alertCount, requests),
-                    alert: AlertPolicy.alerts(hour),
-                    errors: hour.errors, outOfScope: hour.outOfScope, top: Array(top),
-                    topApproximate: hour.uasApproximate, closed: hour.closed, late: hour.late))
-            if let entry = state.alerts.hours[key.iso8601] {
-                hours[hours.count - 1].id = entry.id
-                hours[hours.count - 1].alertStatus = entry.status.rawValue
+            var entry = HourFigures.entry(
+                hour: key, classes: hour.classes, classNames: names, alertClass: rules.alertClass,
+                errors: hour.errors, outOfScope: hour.outOfScope,
+                top: hour.uas.map { Report.TopEntry(ua: $0.key, count: $0.value) },
+                topApproximate: hour.uasApproximate, limit: configuration.top
+            ) { _, _ in AlertPolicy.alerts(hour) }
+            entry.closed = hour.closed
+            entry.late = hour.late
+            if let alert = state.alerts.hours[key.iso8601] {
+                entry.id = alert.id
+                entry.alertStatus = alert.status.rawValue
             }
-            if hour.incomplete == true { hours[hours.count - 1].incomplete = true }
+            if hour.incomplete == true { entry.incomplete = true }
+            hours.append(entry)
             inputs.append(
                 InsightReport.HourInput(
-                    key: key, requests: requests, classes: classes, insight: hour.insight ?? HourInsight()))
+                    key: key, requests: entry.requests, classes: entry.classes,
+                    insight: hour.insight ?? HourInsight()))
         }
         InsightReport.fill(&hours, from: inputs, configuration: configuration)
         for i in hours.indices {
@@ -60,9 +50,12 @@ package enum RunReport {
             // An open hour alerts for nothing yet (AlertPolicy.alerts).
             if hours[i].closed != true { hours[i].drift?.alert = false }
         }
-        let requests = totals.values.reduce(0, +) + errors
-        let malformed = state.malformed.values.reduce(0, +)
         let format = configuration.format
+        var totals = HourFigures.totals(
+            of: hours, classNames: names, alertClass: rules.alertClass,
+            malformed: state.malformed.values.reduce(0, +), driftAlerts: configuration.insight.alertsOnDrift)
+        totals.future = state.totals?.future
+        totals.pendingAlertHours = state.alerts.pending.isEmpty ? nil : state.alerts.pending
         var report = Report(
             generatedAt: generatedAt,
             sources: sources.map {
@@ -70,15 +63,7 @@ package enum RunReport {
             },
             format: Report.FormatEntry(name: format.name, string: format.string, escape: format.escape),
             rules: rules.summary, threshold: configuration.threshold.value, minRequests: configuration.minRequests,
-            totals: Report.Totals(
-                lines: requests + malformed + outOfScope, requests: requests, malformed: malformed,
-                outOfScope: outOfScope,
-                errors: errors, classes: totals, share: ReportBuilder.share(totals[rules.alertClass] ?? 0, requests),
-                alertHours: hours.filter(\.alert).map(\.hour),
-                driftAlertHours: configuration.insight.alertsOnDrift
-                    ? hours.filter { $0.drift?.alert == true }.map(\.hour) : nil,
-                future: state.totals?.future,
-                pendingAlertHours: state.alerts.pending.isEmpty ? nil : state.alerts.pending),
+            totals: totals,
             hours: hours, malformedSamples: state.malformedSamples, gaps: state.gaps, logs: logs)
         // A run report covers the state's hours, not only the bytes this run read: it is
         // known by its content, without generated_at and without what this run happened to
@@ -89,6 +74,7 @@ package enum RunReport {
         content.sources = []
         content.logs = nil
         report.reportID = ReportIdentity.runID(content: content, host: settings.host, logs: settings.logs)
+        report.runOf = ReportIdentity.runOf(host: settings.host, logs: settings.logs)
         return report
     }
 }

@@ -167,15 +167,21 @@ package struct StateError: Error, Equatable, CustomStringConvertible {
 }
 
 extension RunState {
-    /// Reads the state at `path`; a missing file is a fresh state.
+    /// Reads the state at `path`; a missing file is a fresh state. Anything but a regular file
+    /// (a FIFO would block the read for ever, a device never end) is an error.
     package static func load(path: String) throws(StateError) -> RunState {
-        let exists: Bool
+        let status: FileStatus?
         do {
-            exists = try Syscalls.status(path) != nil
+            status = try Syscalls.status(path)
         } catch {
             throw StateError(path: path, reason: "cannot stat: \(error.description)")
         }
-        guard exists else { return RunState() }
+        guard let status else { return RunState() }
+        guard status.isRegular else {
+            let kind = Syscalls.fileKind(path, followingLinks: true) ?? .other
+            throw StateError(
+                path: path, reason: kind == .other ? "is not a regular file" : "is \(kind.rawValue), not a regular file")
+        }
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.readAll(path: path, limit: 256 << 20)

@@ -55,11 +55,11 @@ enum HTMLCharts {
                 + "width=\"\(n(barWidth))\" height=\"\(n(top + plotHeight - y(hour.share)))\">"
                 + "<title>\(HTMLText.escape(tip))</title></rect>\n"
         }
+        // The threshold is named in the legend under the chart: a label on the line would cover bars.
         let ty = y(report.threshold)
         svg +=
-            "<line class=\"threshold\" x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(ty))\" y2=\"\(n(ty))\"/>\n"
-            + "<text class=\"threshold-label\" x=\"\(n(width - right - 4))\" y=\"\(n(ty - 5))\" text-anchor=\"end\">"
-            + "threshold \(HTMLReport.percent(report.threshold))</text>\n"
+            "<line class=\"threshold\" x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(ty))\" y2=\"\(n(ty))\">"
+            + "<title>threshold \(HTMLReport.percent(report.threshold))</title></line>\n"
         svg += hourLabels(hours, slot: slot)
         return svg + "</svg>\n"
     }
@@ -107,19 +107,32 @@ enum HTMLCharts {
             + "<text class=\"tick\" x=\"\(n(left - 6))\" y=\"\(n(y + 4))\" text-anchor=\"end\">\(label)</text>\n"
     }
 
-    /// The hour under every k-th bar (at most about 12 labels), with the date where it changes.
-    private static func hourLabels(_ hours: [Report.HourEntry], slot: Double) -> String {
+    /// Hours between two labels: the smallest of 1, 2, 3, 4, 6, 12 hours or 1, 2, 3, 7 days
+    /// that gives at most 12 labels.
+    static func labelStep(hours count: Int) -> Int {
+        let steps = [1, 2, 3, 4, 6, 12, 24, 48, 72, 168]
+        return steps.first { (count + $0 - 1) / $0 <= 12 } ?? 168 * ((count + 168 * 12 - 1) / (168 * 12))
+    }
+
+    /// A label under each bar whose local hour is a multiple of ``labelStep(hours:)`` (every
+    /// 6 hours at 00:00, 06:00…; every day at 00:00), so ticks fall at regular, round places
+    /// whatever hour the report starts at; the date under the first label of each day.
+    static func hourLabels(_ hours: [Report.HourEntry], slot: Double) -> String {
         guard !hours.isEmpty else { return "" }
-        let every = max(1, (hours.count + 11) / 12)
+        let step = labelStep(hours: hours.count)
         var out = ""
         var lastDate = ""
-        for (i, hour) in hours.enumerated() where i % every == 0 {
+        for (i, hour) in hours.enumerated() {
             let text = Array(hour.hour)
-            guard text.count >= 16 else { continue }
+            guard text.count >= 16, let key = HourKey(iso8601: hour.hour), key.localHour % Int64(step) == 0 else {
+                continue
+            }
             let x = left + slot * (Double(i) + 0.5)
             let date = String(text[0..<10])
             out +=
-                "<text class=\"hour\" x=\"\(n(x))\" y=\"\(n(top + plotHeight + 16))\" text-anchor=\"middle\">"
+                "<line class=\"tick\" x1=\"\(n(x))\" x2=\"\(n(x))\" y1=\"\(n(top + plotHeight))\" "
+                + "y2=\"\(n(top + plotHeight + 4))\"/>"
+                + "<text class=\"hour\" x=\"\(n(x))\" y=\"\(n(top + plotHeight + 16))\" text-anchor=\"middle\">"
                 + "\(HTMLText.escape(String(text[11..<16])))</text>"
             if date != lastDate {
                 out +=

@@ -28,12 +28,19 @@ package enum HTMLReport {
 
             """
         html += "<section id=\"totals\" class=\"cards\">\n"
-        html += card("requests", "Requests", String(t.requests), "of \(t.lines) lines")
-        html += card("share", "\(alert) share", percent(t.share), "\(t.classes[report.rules.alertClass] ?? 0) requests")
+        // A run's totals cover the hours its state keeps, not the lines this run read (its inputs table).
+        let isRun = report.hours.contains { $0.closed != nil } || report.logs != nil
         html += card(
-            "alert-hours", "Alert hours", "\(t.alertHours.count) of \(report.hours.count)",
-            "above \(percent(report.threshold)) with at least \(report.minRequests) requests",
-            alert: !t.alertHours.isEmpty)
+            "requests", "Requests", String(t.requests),
+            isRun ? "in the \(report.hours.count) hours the state keeps" : "of \(t.lines) lines")
+        html += card("share", "\(alert) share", percent(t.share), "\(t.classes[report.rules.alertClass] ?? 0) requests")
+        let alerted = report.hours.filter(\.alerted).count
+        let drifted = report.hours.filter { $0.drift?.alert == true }.count
+        html += card(
+            "alert-hours", "Alert hours", "\(alerted) of \(report.hours.count)",
+            "above \(percent(report.threshold)) with at least \(report.minRequests) requests: \(t.alertHours.count)"
+                + "; UA drift: \(drifted)",
+            alert: alerted > 0)
         html += card("malformed", "Malformed lines", String(t.malformed), "not matching the log format")
         html += card("errors", "Unclassifiable", String(t.errors), "a pattern hit its match limit")
         html += card("out-of-scope", "Out of scope", String(t.outOfScope), "outside the rules' path scope")
@@ -41,8 +48,10 @@ package enum HTMLReport {
 
         html += "<section id=\"share-chart\">\n<h2>Hourly \(alert) share against the threshold</h2>\n"
         html += report.hours.isEmpty ? "<p>No requests.</p>\n" : HTMLCharts.shareChart(report)
-        html += "<p class=\"note\">Red: over the threshold. Pale: fewer than \(report.minRequests) requests, "
-        html += "never alerts. Dashed: the threshold.</p>\n</section>\n"
+        html += "<p class=\"legend\" id=\"share-legend\"><span><i style=\"background:#d62728\"></i>over the threshold</span> "
+        html += "<span><i style=\"background:#4a78b5\"></i>at or below the threshold</span> "
+        html += "<span><i style=\"background:#b9cbe3\"></i>fewer than \(report.minRequests) requests (never alerts)</span> "
+        html += "<span><i class=\"dash\"></i>threshold \(percent(report.threshold))</span></p>\n</section>\n"
         html += "<section id=\"class-chart\">\n<h2>Requests per hour by class</h2>\n"
         html += report.hours.isEmpty ? "<p>No requests.</p>\n" : HTMLCharts.classChart(report)
         html += "<p class=\"legend\">"
@@ -51,6 +60,7 @@ package enum HTMLReport {
         }
         html += "</p>\n</section>\n"
         html += hoursTable(report)
+        html += HTMLInsight.section(report)
         html += topSection(report)
         html += coverageSection(report)
         html += details(report)
@@ -153,7 +163,12 @@ package enum HTMLReport {
             }
             html += "</tbody></table>\n</section>\n"
         }
-        html += "<section id=\"inputs\">\n<h2>Inputs and rules</h2>\n<table><tbody>\n"
+        let isRun = report.hours.contains { $0.closed != nil } || report.logs != nil
+        html += "<section id=\"inputs\">\n<h2>Inputs and rules</h2>\n"
+        if isRun {
+            html += "<p class=\"note\">What this run read; the figures above cover every hour the state keeps.</p>\n"
+        }
+        html += "<table><tbody>\n"
         for source in report.sources {
             html += "<tr><td><code>\(HTMLText.escape(source.path))</code></td><td>\(source.lines) lines</td>"
             html += "<td>\(source.bytes) bytes</td><td>\(HTMLText.escape(source.error ?? ""))</td></tr>\n"
@@ -189,15 +204,16 @@ package enum HTMLReport {
         .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:10px}
         .card{border:1px solid #ddd;border-radius:6px;padding:8px 12px}.card .label{color:#555;font-size:12px}.card .value{font-size:22px;font-weight:600}
         .card .note{font-size:11px}.card.alert{border-color:#d62728}.card.alert .value{color:#d62728}
-        svg{width:100%;height:auto;display:block}svg text{font-size:11px;fill:#555}
+        svg{width:100%;height:auto;display:block}svg text{font-size:11px;fill:#555}line.tick{stroke:#999}
         .grid{stroke:#e5e5e5}.bar{fill:#4a78b5}.bar.alert{fill:#d62728}.bar.quiet{fill:#b9cbe3}
-        .threshold{stroke:#d62728;stroke-width:1.5;stroke-dasharray:6 4}svg .threshold-label{fill:#d62728;font-weight:600;paint-order:stroke;stroke:#fff;stroke-width:4px}
+        .threshold{stroke:#d62728;stroke-width:1.5;stroke-dasharray:6 4}
         .legend span{margin-right:12px;white-space:nowrap}.legend i{display:inline-block;width:10px;height:10px;
-        margin-right:4px;border-radius:2px}
+        margin-right:4px;border-radius:2px}.legend i.dash{width:18px;height:0;border-top:2px dashed #d62728;
+        border-radius:0;vertical-align:middle}
         table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
         th,td{border-bottom:1px solid #eee;padding:3px 8px;text-align:right;vertical-align:top}
         th:first-child,td:first-child{text-align:left}tr.alert td{background:#fdecea;color:#a11}
-        table.uas td:last-child,table.uas th:last-child,#malformed td,#inputs td,#gaps td{text-align:left}
+        table.uas td:last-child,table.uas th:last-child,#malformed td,#inputs td,#gaps td,#insight td:nth-child(n+5),#insight th:nth-child(n+5){text-align:left}
         table.uas td:first-child{text-align:right;width:4em}#malformed td:not(:last-child){white-space:nowrap}
         code{font:12px ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
         details{margin:6px 0}summary{cursor:pointer}.warnings li{color:#a11}

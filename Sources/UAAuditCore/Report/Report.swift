@@ -25,11 +25,16 @@ public struct Report: Codable, Equatable, Sendable {
     /// `uaaudit merge` only: the ids of the merged reports (a content hash for a report
     /// without an id), in the order given.
     public var mergedFrom: [String]? = nil
+    /// `uaaudit run` only: a hash of the run's host and its logs' resolved paths, the same in
+    /// every report of one state, so `merge` can refuse two of them (the later holds the
+    /// earlier's hours). Absent from reports written before it was added.
+    public var runOf: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema, sources, format, rules, threshold, totals, hours, gaps, logs
         case reportID = "report_id"
         case mergedFrom = "merged_from"
+        case runOf = "run_of"
         case generatedAt = "generated_at"
         case minRequests = "min_requests"
         case malformedSamples = "malformed_samples"

@@ -1,53 +1,35 @@
-/// Builds the ``Report`` of an ``AuditResult``: shares, breaches and top lists are computed here.
+/// Builds the ``Report`` of an ``AuditResult``: its hours' figures come from ``HourFigures``,
+/// the breach decision from ``AlertPolicy``.
 package enum ReportBuilder {
     package static func build(_ result: AuditResult, configuration: ScanConfiguration, generatedAt: String) -> Report {
         let rules = configuration.rules
         let names = rules.classNames
         let classCount = rules.classCount
-        var totalCounts = [Int64](repeating: 0, count: classCount + 2)
         var hours: [Report.HourEntry] = []
         var inputs: [InsightReport.HourInput] = []
         for key in result.hours.keys.sorted() {
             let hour = result.hours[key]!
-            for slot in 0..<(classCount + 2) { totalCounts[slot] += hour.counts[slot] }
-            let requests = result.requests(in: hour)
-            let alertCount = hour.counts[rules.alertIndex]
-            hours.append(
-                Report.HourEntry(
-                    hour: key.iso8601,
-                    requests: requests,
-                    classes: classMap(names, hour.counts),
-                    shares: Dictionary(
-                        uniqueKeysWithValues: names.enumerated().map { ($1, share(hour.counts[$0], requests)) }),
-                    share: share(alertCount, requests),
-                    alert: AlertPolicy.breaches(
-                        alertCount: alertCount, requests: requests, threshold: configuration.threshold,
-                        minRequests: configuration.minRequests),
-                    errors: hour.counts[classCount],
-                    outOfScope: hour.counts[classCount + 1],
-                    top: top(hour.alertUAs, limit: configuration.top),
-                    topApproximate: hour.untrackedAlertUAs > 0))
-            if hour.detailsDropped { hours[hours.count - 1].detailsDropped = true }
+            var entry = HourFigures.entry(
+                hour: key, classes: classMap(names, hour.counts), classNames: names, alertClass: rules.alertClass,
+                errors: hour.counts[classCount], outOfScope: hour.counts[classCount + 1],
+                top: hour.alertUAs.map { Report.TopEntry(ua: ReportText.render($0.key), count: $0.value) },
+                topApproximate: hour.untrackedAlertUAs > 0, limit: configuration.top
+            ) {
+                AlertPolicy.breaches(
+                    alertCount: $0, requests: $1, threshold: configuration.threshold,
+                    minRequests: configuration.minRequests)
+            }
+            if hour.detailsDropped { entry.detailsDropped = true }
+            hours.append(entry)
             inputs.append(
                 InsightReport.HourInput(
-                    key: key, requests: requests, classes: hours[hours.count - 1].classes,
+                    key: key, requests: entry.requests, classes: entry.classes,
                     insight: HourInsight(hour, configuration: configuration)))
         }
         InsightReport.fill(&hours, from: inputs, configuration: configuration)
-        let requests = totalCounts[0...classCount].reduce(0, +)
-        let malformed = result.malformed
-        let outOfScope = totalCounts[classCount + 1]
-        let totals = Report.Totals(
-            lines: requests + malformed + outOfScope,
-            requests: requests,
-            malformed: malformed,
-            outOfScope: outOfScope,
-            errors: totalCounts[classCount],
-            classes: classMap(names, totalCounts),
-            share: share(totalCounts[rules.alertIndex], requests),
-            alertHours: hours.filter(\.alert).map(\.hour),
-            driftAlertHours: configuration.insight.alertsOnDrift
-                ? hours.filter { $0.drift?.alert == true }.map(\.hour) : nil)
+        let totals = HourFigures.totals(
+            of: hours, classNames: names, alertClass: rules.alertClass, malformed: result.malformed,
+            driftAlerts: configuration.insight.alertsOnDrift)
         let format = configuration.format
         return Report(
             generatedAt: generatedAt,
@@ -71,13 +53,6 @@ package enum ReportBuilder {
     }
 
     static func share(_ count: Int64, _ requests: Int64) -> Double {
-        requests > 0 ? Double(count) / Double(requests) : 0
-    }
-
-    /// The `limit` most frequent UAs, ties broken by the UA text, so the list is stable.
-    static func top(_ counts: [[UInt8]: Int64], limit: Int) -> [Report.TopEntry] {
-        let entries = counts.map { (ua: ReportText.render($0.key), count: $0.value) }
-        let sorted = entries.sorted { $0.count != $1.count ? $0.count > $1.count : $0.ua < $1.ua }
-        return sorted.prefix(limit).map { Report.TopEntry(ua: $0.ua, count: $0.count) }
+        HourFigures.share(count, requests)
     }
 }

@@ -117,7 +117,12 @@ package enum ReportIdentity {
             + digest(encoded(RunBasis(content: contentID(content), host: host, logs: logs.map(PathIdentity.resolved))))
     }
 
-    /// What a merged report's id is a hash of.
+    /// What every report of one `run` state shares: its host and its logs' resolved paths.
+    package static func runOf(host: String, logs: [String]) -> String {
+        "logs-" + digest(encoded(RunBasis(content: "", host: host, logs: logs.map(PathIdentity.resolved))))
+    }
+
+        /// What a merged report's id is a hash of.
     struct MergeBasis: Encodable {
         var mergedFrom: [String]
         var threshold: Double
@@ -147,8 +152,8 @@ package enum ReportIdentity {
     package static func id(of report: Report) -> String { report.reportID ?? contentID(report) }
 
     /// Why some of `inputs` must not be merged: the same report twice, a report already merged
-    /// into another, or a source byte range that two reports both counted. Nil when they are
-    /// disjoint.
+    /// into another, two reports of one `run` state, or a source byte range that two reports
+    /// both counted. Nil when they are disjoint.
     package static func overlap(_ inputs: [ReportMerge.Input]) -> MergeError? {
         let ids = inputs.map { id(of: $0.report) }
         for (i, a) in inputs.enumerated() {
@@ -160,6 +165,12 @@ package enum ReportIdentity {
                 {
                     return .overlapping(
                         first: a.path, other: b.path, why: "\(x.path) already holds \(y.path) (\(inner))")
+                }
+                if let run = a.report.runOf, run == b.report.runOf {
+                    return .overlapping(
+                        first: a.path, other: b.path,
+                        why: "they are reports of one run's state (the same host and logs, \(run)) made at different "
+                            + "times: the later holds the earlier's hours; give only the latest")
                 }
                 if let shared = sharedRange(a.report, b.report) {
                     return .overlapping(first: a.path, other: b.path, why: shared)

@@ -119,30 +119,19 @@ package enum ReportMerge {
         }
         let names = rules.order + ["other", "missing"]
         var entries: [Report.HourEntry] = []
-        var classTotals = [String: Int64](uniqueKeysWithValues: names.map { ($0, 0) })
-        var errors: Int64 = 0
-        var outOfScope: Int64 = 0
         for key in hours.keys.sorted() {
             let sum = hours[key]!
-            let classes = Dictionary(uniqueKeysWithValues: names.map { ($0, sum.classes[$0] ?? 0) })
-            for (name, n) in classes { classTotals[name, default: 0] += n }
-            errors += sum.errors
-            outOfScope += sum.outOfScope
-            let requests = classes.values.reduce(0, +) + sum.errors
-            let alertCount = classes[rules.alertClass] ?? 0
-            let top = sum.uas.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-                .prefix(options.top).map { Report.TopEntry(ua: $0.key, count: $0.value) }
-            var entry = Report.HourEntry(
-                hour: key.iso8601, requests: requests, classes: classes,
-                shares: classes.mapValues { ReportBuilder.share($0, requests) },
-                share: ReportBuilder.share(alertCount, requests),
-                // An hour a run had not closed yet does not alert (AlertPolicy.alerts).
-                alert: sum.closed != false
-                    && AlertPolicy.breaches(
-                        alertCount: alertCount, requests: requests, threshold: threshold, minRequests: minRequests),
-                errors: sum.errors, outOfScope: sum.outOfScope, top: Array(top),
-                topApproximate: sum.approximate || (sum.reports > 1 && sum.cutLists > 0),
-                closed: sum.closed, late: sum.late)
+            var entry = HourFigures.entry(
+                hour: key, classes: sum.classes, classNames: names, alertClass: rules.alertClass,
+                errors: sum.errors, outOfScope: sum.outOfScope,
+                top: sum.uas.map { Report.TopEntry(ua: $0.key, count: $0.value) },
+                topApproximate: sum.approximate || (sum.reports > 1 && sum.cutLists > 0), limit: options.top
+            ) {
+                AlertPolicy.alerts(
+                    alertCount: $0, requests: $1, threshold: threshold, minRequests: minRequests, closed: sum.closed)
+            }
+            entry.closed = sum.closed
+            entry.late = sum.late
             sum.fillInsight(&entry, top: options.top, minRequests: minRequests, rules: rules)
             entries.append(entry)
         }
@@ -151,19 +140,14 @@ package enum ReportMerge {
                 "split clients and UA drift cannot be combined across reports: hours found in more than one "
                     + "report have neither in the merged report")
         }
-        let requests = classTotals.values.reduce(0, +) + errors
-        let malformed = inputs.reduce(0) { $0 + $1.report.totals.malformed }
         let gaps = inputs.compactMap(\.report.gaps)
         var report = Report(
             generatedAt: options.generatedAt,
             sources: inputs.flatMap(\.report.sources),
             format: first.report.format, rules: rules, threshold: threshold.value, minRequests: minRequests,
-            totals: Report.Totals(
-                lines: requests + malformed + outOfScope, requests: requests, malformed: malformed,
-                outOfScope: outOfScope, errors: errors, classes: classTotals,
-                share: ReportBuilder.share(classTotals[rules.alertClass] ?? 0, requests),
-                alertHours: entries.filter(\.alert).map(\.hour),
-                driftAlertHours: driftAlerts ? entries.filter { $0.drift?.alert == true }.map(\.hour) : nil),
+            totals: HourFigures.totals(
+                of: entries, classNames: names, alertClass: rules.alertClass,
+                malformed: inputs.reduce(0) { $0 + $1.report.totals.malformed }, driftAlerts: driftAlerts),
             hours: entries,
             malformedSamples: Array(inputs.flatMap(\.report.malformedSamples).prefix(options.sampleLimit)),
             gaps: gaps.isEmpty ? nil : gaps.flatMap { $0 })

@@ -56,7 +56,7 @@ import WebhookReceiver
             "uaaudit: alert needs an action: uaaudit alert test --webhook URL ... (see uaaudit alert --help)\n"
         ),
         (["alert", "send"], "uaaudit: unknown alert action 'send'; the action is test (see uaaudit alert --help)\n"),
-        (["alert", "test"], "uaaudit: alert test needs at least one --webhook URL\n"),
+        (["alert", "test"], "uaaudit: alert test needs at least one --webhook URL, or --config FILE\n"),
         (
             ["alert", "test", "x", "--webhook", "http://h/"],
             "uaaudit: alert test takes no arguments, only options (got 'x')\n"
@@ -75,5 +75,58 @@ import WebhookReceiver
         #expect(result.out.hasPrefix("Usage: uaaudit alert test --webhook URL"))
         #expect(result.out.contains("  4  an alert could not be delivered"))
         #expect(result.out.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+
+    /// `--config FILE` tests every channel of run's config, with its host, and the command
+    /// line's --webhook after them; exit 4 when one is not delivered.
+    @Test func aConfigFilesChannelsAreEachSentATestMessage() throws {
+        let receiver = try WebhookReceiver(routes: [
+            "/g": [Reply(status: 204)],
+            "/slack": [Reply(status: 500), Reply(status: 500), Reply(status: 500)],
+            "/extra": [Reply(status: 204)],
+        ])
+        let base = receiver.baseURL
+        let dir = try Scratch()
+        let config = try dir.write(
+            "uaaudit.json",
+            """
+            {"logs": ["/var/log/nginx/access.log"], "state": "/tmp/s.json", "host": "edge-7",
+             "alerts": [{"kind": "generic", "url": "\(base)/g"},
+                        {"kind": "slack", "url": "\(base)/slack"}]}
+            """)
+        let result = try Tool.run([
+            "alert", "test", "--config", config, "--webhook-retries", "0", "--webhook", "\(base)/extra",
+            "--webhook-kind", "generic",
+        ])
+        #expect(result.status == 4)
+        #expect(
+            result.out == """
+                delivered to generic \(Redaction.url(base + "/g")) (1 attempt)
+                not delivered to slack \(Redaction.url(base + "/slack")) (1 attempt): HTTP 500
+                delivered to generic \(Redaction.url(base + "/extra")) (1 attempt)
+
+                """)
+        let first = try #require(
+            try JSONSerialization.jsonObject(with: Data(try receiver.requests()[0].body)) as? [String: Any])
+        #expect(first["host"] as? String == "edge-7")
+        #expect(first["test"] as? Bool == true)
+    }
+
+    @Test func aConfigWithoutChannelsOrWithABadKeyIsAUsageError() throws {
+        let dir = try Scratch()
+        let empty = try dir.write("empty.json", #"{"logs": ["a.log"], "state": "s.json", "alerts": []}"#)
+        var result = try Tool.run(["alert", "test", "--config", empty])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "uaaudit: config \(empty) has no channel in \"alerts\": nothing to test (add one, or give --webhook URL)\n")
+        let typo = try dir.write("typo.json", #"{"alert": [{"kind": "generic", "url": "http://127.0.0.1:1/"}]}"#)
+        result = try Tool.run(["alert", "test", "--config", typo])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("uaaudit: config \(typo): unknown key 'alert'; did you mean 'alerts'?"))
+        result = try Tool.run(["alert", "test", "--config", dir.path("missing.json")])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("uaaudit: config \(dir.path("missing.json")): cannot read"))
+        #expect(result.out == "")
     }
 }

@@ -142,6 +142,9 @@ import WebhookReceiver
                 == "inconsistent UAs at 1.333% of requests on web-1 in the hour 2026-11-29 17:00+08:00 (threshold 0.1%)"
         )
         #expect(annotations["id"] == ids[0])
+        // No report was written: the command scans the log again.
+        #expect(annotations["explain"] == "uaaudit explain 2026-11-29T17:00:00+08:00 \(log)")
+        #expect(annotations["report"] == nil)
 
         // alert test pushes one clearly marked test alert.
         let test = try Tool.run([

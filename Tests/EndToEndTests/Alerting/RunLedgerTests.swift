@@ -118,7 +118,8 @@ import WebhookReceiver
             return try unwrap(body["text"] as? String)
         }
         #expect(texts.map(\.utf8.count).allSatisfy { $0 <= 4000 })
-        #expect(texts.count == 2)
+        // Three messages since each hour carries its `uaaudit explain` command.
+        #expect(texts.count == 3)
         #expect(!texts.contains { $0.contains("more hours not shown") })
         for (hour, entry) in ledger {
             #expect(texts.filter { $0.contains("id \(entry.id.prefix(8))") }.count == 1, "\(hour)")

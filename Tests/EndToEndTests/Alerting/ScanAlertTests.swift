@@ -84,17 +84,28 @@ import WebhookReceiver
         let report = String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self)
         Self.expectNoSecret([result.out, result.stderr, report], "scan output")
 
-        // The hostile UA arrives inert in every chat message.
+        // The hostile UA arrives inert in every chat message: WeCom markdown shows it in a
+        // code span (markup characters as they are, <, >, @ as look-alikes), DingTalk with
+        // every markup character replaced, Feishu as plain text, Slack in a code span with its
+        // own escaping (docs/alerts.md).
         let wecom = requests[0].text
         #expect(
             wecom.contains(
+                "`**bold** ‹＠all› ‹font color=\\\"warning\\\"›x‹/font› [link](http://evil) \\\\x1B[31m\\\\x07 "))
+        #expect(
+            requests[1].text.contains(
                 "∗∗bold∗∗ ‹＠all› ‹font color=\\\"warning\\\"›x‹/font› ［link］(http:∕∕evil) \\\\x1B［31m\\\\x07"))
+        #expect(requests[2].text.contains("**bold** ‹＠all› ‹font color=\\\"warning\\\"›x‹/font› [link](http:∕∕evil)"))
+        #expect(requests[3].text.contains("`**bold** &lt;@all&gt; &lt;font color=\\\"warning\\\"&gt;x&lt;/font&gt; [link](http://evil)"))
         #expect(wecom.contains("**2026-11-29 17:00+08:00**: 1.987% (3 of 151 requests)"))
+        // Every message says where the report is and how to explain the hour.
         for request in requests.prefix(4) {
-            for forbidden in ["<@all>", "<font", "[link]", "http://evil", "\\u001b", "\\u0007"] {
+            #expect(request.text.contains("uaaudit explain 2026-11-29T17:00:00+08:00 \(out)"), "\(request.path)")
+            for forbidden in ["<@all>", "<font", "\\u001b", "\\u0007"] {
                 #expect(!request.text.contains(forbidden), "\(request.path): \(forbidden)")
             }
         }
+        #expect(!requests[1].text.contains("[link]") && !requests[1].text.contains("http://evil"))
     }
 
     @Test func healthyHoursAndHoursUnderMinRequestsSendNothing() throws {
@@ -121,6 +132,36 @@ import WebhookReceiver
             ])
         #expect(loud.status == 0)
         #expect(try receiver.requests().count == 1)
+    }
+
+    /// Without a report file, the message's command scans the logs again with the options that
+    /// made the figures (relative paths made absolute), and gives the same hour.
+    @Test func withoutAReportTheCommandNamesTheLogsAndTheOptions() throws {
+        let receiver = try WebhookReceiver(routes: Self.ok)
+        let dir = try Scratch()
+        var lines = (0..<40).map { _ in Lines.uaLog(ua: Lines.urlsession) }
+        lines += (0..<20).map { _ in Lines.uaLog(ua: Lines.cfnetwork) }
+        _ = try dir.write("sparse log.log", lines.joined(separator: "\n") + "\n")
+        let result = try Tool.run(
+            [
+                "scan", "-q", "--min-requests", "50", "--client-key", "none", "--threads", "1", "--webhook",
+                "\(receiver.baseURL)/generic", "--webhook-kind", "generic", "sparse log.log",
+            ], directory: dir.url)
+        #expect(result.status == 0)
+        let body = try #require(
+            try JSONSerialization.jsonObject(with: Data(try receiver.requests()[0].body)) as? [String: Any])
+        #expect(body["report"] == nil)
+        let log = dir.path("sparse log.log")
+        #expect(
+            body["explain"] as? [String: String] == [
+                "2026-11-29T17:00:00+08:00":
+                    "uaaudit explain 2026-11-29T17:00:00+08:00 --min-requests 50 --client-key none '\(log)'"
+            ])
+        let explained = try Tool.run([
+            "explain", "2026-11-29T17:00:00+08:00", "--min-requests", "50", "--client-key", "none", log,
+        ])
+        #expect(explained.status == 0)
+        #expect(explained.out.contains("inconsistent 20 of 60 requests = 33.33%; over 0.100%: ALERT"), "\(explained.out)")
     }
 
     struct Failure: Sendable, CustomTestStringConvertible {

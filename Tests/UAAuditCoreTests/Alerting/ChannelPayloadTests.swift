@@ -57,6 +57,20 @@ import Testing
         try Self.check("test-\(name)", Self.rendered(request))
     }
 
+    /// How each channel shows the malicious UA (docs/alerts.md has the table): in a code span
+    /// where the channel has one, as plain text where it has no markup, with every markup
+    /// character replaced where neither.
+    static let maliciousShown: [String: String] = [
+        "wecom-markdown":
+            #"`**bold** ‹＠all› ‹font color=\"warning\"›x‹/font› [link](http://evil) \\x1B[31m\\x07\\x00 com.apple.CFNetwork`"#,
+        "wecom-text": #"**bold** ‹＠all› ‹font color=\"warning\"›x‹/font› [link](http:∕∕evil) \\x1B[31m\\x07\\x00"#,
+        "feishu": #"**bold** ‹＠all› ‹font color=\"warning\"›x‹/font› [link](http:∕∕evil) \\x1B[31m\\x07\\x00"#,
+        "slack":
+            #"`**bold** &lt;@all&gt; &lt;font color=\"warning\"&gt;x&lt;/font&gt; [link](http://evil) \\x1B[31m\\x07\\x00"#,
+        "dingtalk": #"∗∗bold∗∗ ‹＠all› ‹font color=\"warning\"›x‹/font› ［link］(http:∕∕evil) \\x1B［31m"#,
+        "alertmanager": #"∗∗bold∗∗ ‹＠all› ‹font color=\"warning\"›x‹/font› ［link］(http:∕∕evil) \\x1B［31m"#,
+    ]
+
     @Test func theMaliciousUAReachesNoChannelAsMarkup() throws {
         let notification = try AlertFixtures.notification()
         #expect(notification.hours[0].top.map(\.ua).contains(AlertFixtures.maliciousReported))
@@ -64,9 +78,9 @@ import Testing
             let channel = try AlertFixtures.channel(try #require(Self.channels[name]))
             let request = try channel.kind.format.request(for: notification, to: channel, now: AlertFixtures.now)
             let body = String(decoding: request.body, as: UTF8.self)
-            #expect(
-                body.contains("∗∗bold∗∗ ‹＠all› ‹font color=\\\"warning\\\"›x‹/font› ［link］(http:∕∕evil)"), "\(name)")
-            for forbidden in ["**bold", "<@all>", "<font", "[link]", "http://evil", "\\u001b", "\\u0007", "\\u0000"] {
+            let shown = try #require(Self.maliciousShown[name.replacingOccurrences(of: "-signed", with: "")])
+            #expect(body.contains(shown), "\(name)")
+            for forbidden in ["<@all>", "<font", "\\u001b", "\\u0007", "\\u0000"] {
                 #expect(!body.contains(forbidden), "\(name): \(forbidden)")
             }
         }

@@ -46,14 +46,19 @@ import Testing
         let text = composer.fitted(fits)
         #expect(fits(text))
         #expect(text.hasSuffix("\n\nid \(n.id)"))
-        let listed = text.components(separatedBy: " × LongSDK/").count - 1
+        // WeCom markdown and Slack show each UA in a code span.
+        let listed = text.replacingOccurrences(of: " × `", with: " × ").components(separatedBy: " × LongSDK/").count - 1
         #expect(listed == shown)
         if shown < 100 {
             #expect(text.contains("(+\(100 - shown) more UAs not shown)"))
             #expect(!fits(composer.render(hours: 1, uas: composer.topUAs, uaCount: shown + 1)))
         }
         // Each UA is cut to 120 characters, ending in an ellipsis.
-        #expect(composer.topUAs.allSatisfy { $0.ua.count == 120 && $0.ua.hasSuffix("…") })
+        let code = entry.style == .markdown || entry.style == .slack
+        #expect(
+            composer.topUAs.allSatisfy {
+                code ? $0.ua.count == 122 && $0.ua.hasSuffix("…`") : $0.ua.count == 120 && $0.ua.hasSuffix("…")
+            })
     }
 
     /// The same through the formats, measured on what is sent (Feishu limits the whole body).

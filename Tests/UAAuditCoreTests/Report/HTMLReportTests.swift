@@ -89,4 +89,26 @@ import Testing
     func tickLabelsHaveNoTrailingZeros(share: Double, text: String) {
         #expect(HTMLCharts.tickPercent(share) == text)
     }
+
+    /// An hour alerted only for a UA drift counts in "Alert hours" (AlertPolicy: share or
+    /// drift), is marked in the insight table with its reason, and the card says which is which.
+    @Test func aDriftAlertCountsAsAnAlertHour() throws {
+        var report = try Self.smallReport()
+        let quiet = try #require(report.hours.firstIndex { !$0.alert })
+        report.hours[quiet].drift = Report.DriftEntry(
+            baselineHours: 1, newFamilies: [], newRequests: 0, approximate: false, appShares: [], alert: true,
+            reasons: ["urlsession share fell to 0% from 50% in the baseline"])
+        let html = HTMLReport.render(report)
+        #expect(
+            html.contains(
+                #"<div class="value">2 of 2</div><div class="note">above 0.100% with at least 100 requests: 1; UA drift: 1</div>"#))
+        #expect(
+            html.contains(
+                #"<td data-field="drift"><strong>alert</strong>: urlsession share fell to 0% from 50% in the baseline</td>"#))
+    }
+
+    @Test(arguments: [(1, 1), (12, 1), (13, 2), (48, 4), (72, 6), (168, 24), (200, 24), (400, 48), (2016, 168)])
+    func labelsFallEveryRoundNumberOfHours(hours: Int, step: Int) {
+        #expect(HTMLCharts.labelStep(hours: hours) == step)
+    }
 }

@@ -1,0 +1,76 @@
+import Testing
+
+@testable import UAAuditCore
+
+/// The one builder of an hour's figures: what scan, run and merge all get from it.
+@Suite struct HourFiguresTests {
+    static let names = ["webview", "urlsession", "inconsistent", "other", "missing"]
+
+    static func entry(
+        _ classes: [String: Int64], errors: Int64 = 0, top: [Report.TopEntry] = [], limit: Int = 2
+    ) -> Report.HourEntry {
+        HourFigures.entry(
+            hour: HourKey(iso8601: "2026-11-29T17:00:00+08:00")!, classes: classes, classNames: names,
+            alertClass: "inconsistent", errors: errors, outOfScope: 3, top: top, topApproximate: false,
+            limit: limit
+        ) {
+            AlertPolicy.breaches(
+                alertCount: $0, requests: $1, threshold: Threshold(parsing: "0.1%")!, minRequests: 100)
+        }
+    }
+
+    @Test func requestsAreEveryClassPlusErrorsAndSharesAreOfThem() {
+        let e = Self.entry(["webview": 150, "inconsistent": 40, "unknown": 99], errors: 10)
+        #expect(e.requests == 200)
+        #expect(e.classes == ["webview": 150, "urlsession": 0, "inconsistent": 40, "other": 0, "missing": 0])
+        #expect(e.share == 0.2)
+        #expect(e.shares["webview"] == 0.75)
+        #expect(e.shares["missing"] == 0)
+        #expect(e.outOfScope == 3)
+        #expect(e.alert)
+    }
+
+    @Test func anHourUnderMinRequestsDoesNotAlertAndAnEmptyHourHasShareZero() {
+        #expect(!Self.entry(["inconsistent": 99]).alert)
+        #expect(Self.entry(["inconsistent": 100]).alert)
+        let empty = Self.entry([:])
+        #expect(empty.requests == 0)
+        #expect(empty.share == 0)
+        #expect(!empty.alert)
+    }
+
+    @Test func theTopListIsByCountThenByTextAndCut() {
+        let e = Self.entry(
+            ["inconsistent": 9],
+            top: [.init(ua: "b", count: 3), .init(ua: "c", count: 5), .init(ua: "a", count: 3)])
+        #expect(e.top == [.init(ua: "c", count: 5), .init(ua: "a", count: 3)])
+    }
+
+    @Test func totalsAddTheHoursUpAndListTheAlertingOnes() {
+        var quiet = Self.entry(["webview": 50])
+        quiet.drift = Report.DriftEntry(
+            baselineHours: 1, newFamilies: [], newRequests: 0, approximate: false, appShares: [], alert: true,
+            reasons: ["x"])
+        let loud = Self.entry(["webview": 150, "inconsistent": 40], errors: 10)
+        let totals = HourFigures.totals(
+            of: [quiet, loud], classNames: Self.names, alertClass: "inconsistent", malformed: 7, driftAlerts: true)
+        #expect(totals.requests == 250)
+        #expect(totals.lines == 250 + 7 + 6)
+        #expect(totals.classes["webview"] == 200)
+        #expect(totals.errors == 10)
+        #expect(totals.outOfScope == 6)
+        #expect(totals.share == 40.0 / 250.0)
+        #expect(totals.alertHours == [loud.hour])
+        #expect(totals.driftAlertHours == [quiet.hour])
+        let without = HourFigures.totals(
+            of: [quiet], classNames: Self.names, alertClass: "inconsistent", malformed: 0, driftAlerts: false)
+        #expect(without.driftAlertHours == nil)
+    }
+
+    @Test func aMergedHourThatARunLeftOpenDoesNotAlert() {
+        let t = Threshold(parsing: "0.1%")!
+        #expect(AlertPolicy.alerts(alertCount: 50, requests: 100, threshold: t, minRequests: 100, closed: nil))
+        #expect(AlertPolicy.alerts(alertCount: 50, requests: 100, threshold: t, minRequests: 100, closed: true))
+        #expect(!AlertPolicy.alerts(alertCount: 50, requests: 100, threshold: t, minRequests: 100, closed: false))
+    }
+}

@@ -93,6 +93,11 @@ public enum UAAuditCLI {
             console.error(unknownCommand(command, doing: "unknown command"))
             status = .usage
         }
+        // A closed pipe ends quietly; any other failed write to stdout is an output error.
+        if let failure = console.stdoutFailure {
+            console.error("cannot write to standard output: \(failure)")
+            return max(status.rawValue, ExitCode.output.rawValue)
+        }
         return status.rawValue
     }
 }

@@ -55,13 +55,19 @@ enum ManPage {
         ".PD 0\n" + lines.map { ".HP 4\n" + Roff.escape($0) }.joined(separator: "\n") + "\n.PD"
     }
 
-    /// The default and the config key, when the help does not already say them.
-    private static func extra(_ option: OptionDef) -> String {
+    /// The default and whether it repeats, when the help does not already say them, each a
+    /// sentence after the help's own (which gets its full stop).
+    static func extra(_ option: OptionDef) -> String {
         var notes: [String] = []
         let help = option.help.joined(separator: " ")
         if let value = option.defaultValue, !help.contains("default") { notes.append("Default: \(value).") }
-        if option.repeatable, !help.contains("repeat") { notes.append("May be repeated.") }
-        return notes.isEmpty ? "" : " " + Roff.escape(notes.joined(separator: " "))
+        if option.repeatable, !help.contains("repeat") {
+            // The channel's settings (alerts[].kind …) pair with the --webhook before them.
+            let perChannel = option.configKey?.hasPrefix("alerts[].") == true && option.name != "webhook"
+            notes.append(perChannel ? "Once per --webhook." : "May be repeated.")
+        }
+        guard !notes.isEmpty else { return "" }
+        return (help.hasSuffix(".") ? " " : ". ") + Roff.escape(notes.joined(separator: " "))
     }
 
     static let description = """

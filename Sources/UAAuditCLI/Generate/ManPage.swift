@@ -85,8 +85,16 @@ enum ManPage {
 
     static let configurationIntro = """
         uaaudit run --config FILE reads a JSON object (version 1); each key below is
-        also set by the option named with it, and an option given on the command line
-        wins over the key. An unknown key, or one given twice, is exit 2.
+        also set by the option named with it. An unknown key, or one given twice, is
+        exit 2.
+
+        Given on the command line, an option that stands for a single value wins over
+        its key. The alerts are added to: each --webhook (with the --webhook-kind and
+        secret options after it) is one more channel besides the config's alerts. The
+        format is replaced as a whole: any of --format, --log-format, --escape or
+        --nginx-conf replaces the config's whole format object, so keys of it that the
+        options do not give are not kept. A flag can only switch on: --show-client-keys
+        cannot switch off "show_client_keys": true in the config.
         """
 
     /// What a config key sets, in roff: the option of run that stands for it, or a note.

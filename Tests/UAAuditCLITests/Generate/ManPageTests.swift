@@ -73,6 +73,19 @@ import UAAuditCore
                 == ". May be repeated.")
     }
 
+    /// What a command-line option does to its config key, per kind: a value wins, alerts are
+    /// added to, the format is replaced whole, a flag cannot switch a key off.
+    @Test func theConfigurationSaysWhatAnOptionDoesToItsKey() {
+        let start = Self.page.range(of: ".SH CONFIGURATION\n")!.upperBound
+        let rest = Self.page[start...]
+        let intro = String(rest[..<rest.range(of: "\n.TP\n")!.lowerBound])
+        #expect(!intro.contains("wins over the key"))
+        #expect(intro.contains("an option that stands for a single value wins over\nits key."))
+        #expect(intro.contains("is one more channel besides the config's alerts."))
+        #expect(intro.contains("replaces the config's whole format object"))
+        #expect(intro.contains("\\-\\-show\\-client\\-keys\ncannot switch off \"show_client_keys\": true in the config."))
+    }
+
     /// Every key of run's config is described: by its option, or by a note.
     @Test func everyConfigKeyIsListedWithWhatItSets() {
         for key in ConfigKeys.runConfig.paths {

@@ -80,18 +80,33 @@ public enum UAAuditCLI {
         case "generate":
             status = GenerateCommand(console: console).run(rest)
         case "help", "-h", "--help":
-            guard let text = helpText(of: rest.first ?? "help") else {
-                console.error(unknownCommand(rest.first ?? "", doing: "no help for"))
+            // `help --help` is the general help; `help scan` is scan's.
+            let topic = rest.first.map { ["-h", "--help"].contains($0) ? "help" : $0 } ?? "help"
+            guard let text = helpText(of: topic) else {
+                console.error(unknownCommand(topic, doing: "no help for"))
+                return ExitCode.usage.rawValue
+            }
+            if rest.count > 1, !["-h", "--help"].contains(rest[1]) || rest.count > 2 {
+                console.error("help takes one command, not '\(TerminalText.escape(rest[1], limit: 40))'; see uaaudit help")
                 return ExitCode.usage.rawValue
             }
             console.out(text + "\n")
             status = .success
         case "version", "--version":
+            if let extra = rest.first {
+                console.error("version takes no options or operands, not '\(TerminalText.escape(extra, limit: 40))'")
+                return ExitCode.usage.rawValue
+            }
             console.out("uaaudit \(version) (commit \(commit))\n")
             status = .success
         default:
             console.error(unknownCommand(command, doing: "unknown command"))
             status = .usage
+        }
+        // A closed pipe ends quietly; any other failed write to stdout is an output error.
+        if let failure = console.stdoutFailure {
+            console.error("cannot write to standard output: \(failure)")
+            return max(status.rawValue, ExitCode.output.rawValue)
         }
         return status.rawValue
     }

@@ -49,6 +49,25 @@ import Testing
         #expect(badFormat.stderr.hasPrefix("uaaudit: log format has no $http_user_agent"))
     }
 
+    /// `help --help` is the general help; extra words after `version` or a help topic are
+    /// usage errors, not silently ignored.
+    static let helpAndVersionWords: [([String], Int32, String)] = [
+        (["help", "--help"], 0, ""),
+        (["help", "-h"], 0, ""),
+        (["help", "scan", "--help"], 0, ""),
+        (["version", "--bogus"], 2, "uaaudit: version takes no options or operands, not '--bogus'\n"),
+        (["version", "extra"], 2, "uaaudit: version takes no options or operands, not 'extra'\n"),
+        (["help", "scan", "--bogus"], 2, "uaaudit: help takes one command, not '--bogus'; see uaaudit help\n"),
+    ]
+
+    @Test(arguments: helpAndVersionWords)
+    func helpAndVersionTakeNoStrayWords(args: [String], status: Int32, stderr: String) throws {
+        let result = try Tool.run(args)
+        #expect(result.status == status)
+        #expect(result.stderr == stderr)
+        if status == 0 { #expect(result.out.hasPrefix(args[1] == "scan" ? "Usage: uaaudit scan" : "uaaudit ")) }
+    }
+
     @Test(arguments: [["scan", "--help"], ["classify", "--help"], ["help"], ["help", "scan"]])
     func helpListsOptionsAndExitCodes(args: [String]) throws {
         let result = try Tool.run(args)

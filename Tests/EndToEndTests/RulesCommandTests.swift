@@ -37,6 +37,15 @@ import UAAuditCore
         ),
         (["rules"], "uaaudit: usage: uaaudit rules init|test|lint …; see uaaudit rules --help\n"),
         (["rules", "lint"], "uaaudit: usage: uaaudit rules lint FILE\n"),
+        // An option of init given to test or lint says whose it is.
+        (
+            ["rules", "test", "r.json", "--bundle", "x"],
+            "uaaudit: --bundle belongs to rules init, not rules test; see uaaudit rules --help\n"
+        ),
+        (
+            ["rules", "lint", "r.json", "-o", "x.json"],
+            "uaaudit: --out belongs to rules init, not rules lint; see uaaudit rules --help\n"
+        ),
     ])
     func badUsageIsExitTwo(args: [String], message: String) throws {
         let result = try Tool.run(args)

@@ -28,13 +28,18 @@ struct Arguments {
                 continue
             }
             if !word.hasPrefix("--") {
+                // A long name after one dash (`-webhook=URL`) would read as letters: refuse it.
+                let name = word.dropFirst().prefix { $0 != "=" }
+                if name.count > 1, options.contains(where: { $0.name == name }) {
+                    throw CLIError("unknown option \(Self.shown(word)); did you mean --\(name)? see --help")
+                }
                 // Short forms: flags, then at most one valued option, which takes the rest of
                 // the word or the next word.
                 var rest = Substring(word.dropFirst())
                 while let letter = rest.first {
                     rest = rest.dropFirst()
                     guard let option = options.first(where: { $0.short == letter }) else {
-                        throw CLIError("unknown option -\(letter)\(word.count > 2 ? " (in \(word))" : ""); see --help")
+                        throw Self.unknown(letter, in: word)
                     }
                     guard option.takesValue else {
                         flags.insert(option.name)
@@ -44,6 +49,10 @@ struct Arguments {
                         guard i < words.count else { throw CLIError("-\(letter) needs a value; see --help") }
                         try add(option, words[i])
                         i += 1
+                    } else if rest.first == "=" {
+                        // `-o=FILE` is not `-o FILE`: it would write a file named `=FILE`.
+                        throw CLIError(
+                            "-\(letter)=VALUE is not understood; write -\(letter) VALUE or \(option.flag)=VALUE (see --help)")
                     } else {
                         try add(option, String(rest))
                     }
@@ -76,12 +85,38 @@ struct Arguments {
     }
 
     private mutating func add(_ option: OptionDef, _ value: String) throws(CLIError) {
+        if value.isEmpty, option.completion == .file || option.completion == .directory {
+            let what = option.completion == .file ? "a file name" : "a directory name"
+            throw CLIError("\(option.flag) needs \(what), not an empty value; see --help")
+        }
         if !option.repeatable, let earlier = values[option.name]?.first {
             throw CLIError(
                 "\(option.flag) is given twice ('\(earlier)' and '\(value)'); give it once (see --help)")
         }
         values[option.name, default: []].append(value)
         ordered.append((option, value))
+    }
+
+    /// A single-dash word as a message shows it: never its value (it may be a secret, as in
+    /// `-webhook=URL`), only up to `=`, escaped and cut to 40 characters.
+    private static func shown(_ word: String) -> String {
+        let name = String(word.prefix { $0 != "=" })
+        return TerminalText.escape(name, limit: 40) + (name.count < word.count ? "=…" : "")
+    }
+
+    /// An unknown short option: the word it was in (without its value), or the commands whose
+    /// option it is.
+    private static func unknown(_ letter: Character, in word: String) -> CLIError {
+        let within = word.count > 2 ? " (in \(shown(word)))" : ""
+        let owners = CommandSpec.all.filter { $0.options.contains { $0.short == letter } }
+        let names = Set(owners.flatMap { $0.options.filter { $0.short == letter }.map(\.flag) }).sorted()
+        if !owners.isEmpty {
+            return CLIError(
+                "unknown option -\(letter)\(within); -\(letter) is an option of "
+                    + "\(owners.map(\.name).joined(separator: " and ")) (\(names.joined(separator: ", "))), "
+                    + "not of this command; see --help")
+        }
+        return CLIError("unknown option -\(letter)\(within); see --help")
     }
 
     /// An unknown long option: the closest name, or the commands whose option it is.

@@ -55,13 +55,19 @@ enum ManPage {
         ".PD 0\n" + lines.map { ".HP 4\n" + Roff.escape($0) }.joined(separator: "\n") + "\n.PD"
     }
 
-    /// The default and the config key, when the help does not already say them.
-    private static func extra(_ option: OptionDef) -> String {
+    /// The default and whether it repeats, when the help does not already say them, each a
+    /// sentence after the help's own (which gets its full stop).
+    static func extra(_ option: OptionDef) -> String {
         var notes: [String] = []
         let help = option.help.joined(separator: " ")
         if let value = option.defaultValue, !help.contains("default") { notes.append("Default: \(value).") }
-        if option.repeatable, !help.contains("repeat") { notes.append("May be repeated.") }
-        return notes.isEmpty ? "" : " " + Roff.escape(notes.joined(separator: " "))
+        if option.repeatable, !help.contains("repeat") {
+            // The channel's settings (alerts[].kind …) pair with the --webhook before them.
+            let perChannel = option.configKey?.hasPrefix("alerts[].") == true && option.name != "webhook"
+            notes.append(perChannel ? "Once per --webhook." : "May be repeated.")
+        }
+        guard !notes.isEmpty else { return "" }
+        return (help.hasSuffix(".") ? " " : ". ") + Roff.escape(notes.joined(separator: " "))
     }
 
     static let description = """
@@ -79,8 +85,16 @@ enum ManPage {
 
     static let configurationIntro = """
         uaaudit run --config FILE reads a JSON object (version 1); each key below is
-        also set by the option named with it, and an option given on the command line
-        wins over the key. An unknown key, or one given twice, is exit 2.
+        also set by the option named with it. An unknown key, or one given twice, is
+        exit 2.
+
+        Given on the command line, an option that stands for a single value wins over
+        its key. The alerts are added to: each --webhook (with the --webhook-kind and
+        secret options after it) is one more channel besides the config's alerts. The
+        format is replaced as a whole: any of --format, --log-format, --escape or
+        --nginx-conf replaces the config's whole format object, so keys of it that the
+        options do not give are not kept. A flag can only switch on: --show-client-keys
+        cannot switch off "show_client_keys": true in the config.
         """
 
     /// What a config key sets, in roff: the option of run that stands for it, or a note.

@@ -46,14 +46,17 @@ struct CommandSpec: Sendable {
         CommandSpec("version", label: "version", summary: ["print the version and the commit it was built from"], usage: ["uaaudit version"]),
     ]
 
-    /// The top-level help's list of commands: each label, then its summary from column 20.
+    /// The top-level help's list of commands: each label, then its summary from column 20; a
+    /// label too long for that puts its summary on the next line.
     static var listing: String {
-        all.map { spec in
+        let indent = String(repeating: " ", count: 20)
+        return all.map { spec in
             let label = "  " + spec.label
-            let pad = String(repeating: " ", count: max(18 - label.count, 0) + 2)
-            let indent = String(repeating: " ", count: 20)
-            return ([label + pad + spec.summary[0]] + spec.summary.dropFirst().map { indent + $0 })
-                .joined(separator: "\n")
+            let first =
+                label.count <= 18
+                ? [label + String(repeating: " ", count: 20 - label.count) + spec.summary[0]]
+                : [label, indent + spec.summary[0]]
+            return (first + spec.summary.dropFirst().map { indent + $0 }).joined(separator: "\n")
         }.joined(separator: "\n")
     }
 }

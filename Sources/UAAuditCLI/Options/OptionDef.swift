@@ -57,6 +57,14 @@ struct OptionDef: Sendable {
             repeatable: repeatable, completion: completion)
     }
 
+    /// The same option with other help text and another default (nil: none, as for merge,
+    /// which keeps the reports' own values unless the option is given).
+    func described(_ help: [String], default value: String?) -> OptionDef {
+        OptionDef(
+            name, short: short, value: valueName, help: help, defaultValue: value, configKey: configKey,
+            repeatable: repeatable, completion: completion)
+    }
+
     /// `-o, --out FILE` or `--json`, as `--help` and the man page show it.
     var signature: String {
         (short.map { "-\($0), " } ?? "") + flag + (valueName.map { " " + $0 } ?? "")

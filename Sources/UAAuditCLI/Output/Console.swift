@@ -3,11 +3,15 @@ import UAAuditCore
 
 /// Where the CLI writes: stdout for results, stderr for messages. The only place that prints.
 ///
-/// A closed stdout (`uaaudit … | head`) is noticed, and the run ends quietly.
+/// A closed stdout (`uaaudit … | head`) is noticed, and the run ends quietly. Any other
+/// failed write to stdout (a full disk) also stops the output, and is kept in
+/// ``stdoutFailure`` for the CLI to report and turn into an exit status.
 final class Console {
     let stdoutIsTerminal: Bool
     let stderrIsTerminal: Bool
     private(set) var stdoutClosed = false
+    /// The first error writing to stdout other than a closed pipe (EPIPE); nil when none.
+    private(set) var stdoutFailure: SystemError?
 
     init() {
         signal(SIGPIPE, SIG_IGN)
@@ -46,13 +50,12 @@ final class Console {
     }
 
     private func write(_ bytes: [UInt8], fd: Int32) {
-        let failed: Bool
-        do {
+        do throws(SystemError) {
             try Syscalls.writeAll(fd, bytes)
-            failed = false
         } catch {
-            failed = true
+            guard fd == 1 else { return }
+            stdoutClosed = true
+            if error.errno != EPIPE, stdoutFailure == nil { stdoutFailure = error }
         }
-        if failed, fd == 1 { stdoutClosed = true }
     }
 }

@@ -3,11 +3,13 @@ import UAAuditCore
 /// `uaaudit merge`: one report out of the reports of many hosts (or of parts of one log).
 struct MergeCommand {
     typealias P = PolicyOptions
-    static let threshold = P.threshold.described([
-        "the merged report's threshold (0.001 or 0.1%);", "needed when the reports' thresholds differ;",
-        "above 0.05 needs its % (0.1 would mean 10%)",
-    ])
-    static let minRequests = P.minRequests.described(["the merged report's minimum; needed when they differ"])
+    static let threshold = P.threshold.described(
+        [
+            "the merged report's threshold (0.001 or 0.1%;", "default: the reports' own, which must agree);",
+            "above 0.05 needs its % (0.1 would mean 10%)",
+        ], default: nil)
+    static let minRequests = P.minRequests.described(
+        ["the merged report's minimum (default: the reports'", "own, which must agree)"], default: nil)
     static let failOnAlert = P.failOnAlert.described(["exit 1 when a merged hour is over the threshold"])
     static let json = P.json.described(["print the merged JSON report on stdout (no summary)"])
     static let out = P.out.described([

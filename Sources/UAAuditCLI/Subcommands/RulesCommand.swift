@@ -79,12 +79,12 @@ struct RulesCommand {
             guard rest.isEmpty else { return usage("rules init takes no file; write with --out FILE") }
             return initRules(args)
         case "test":
-            guard args.values.isEmpty, (1...2).contains(rest.count) else {
-                return usage("usage: uaaudit rules test FILE [UA-LIST | -]")
-            }
+            if let misplaced = initOnly(args, action: "test") { return misplaced }
+            guard (1...2).contains(rest.count) else { return usage("usage: uaaudit rules test FILE [UA-LIST | -]") }
             return test(path: rest[0], list: rest.count == 2 ? rest[1] : nil)
         case "lint":
-            guard args.values.isEmpty, rest.count == 1 else { return usage("usage: uaaudit rules lint FILE") }
+            if let misplaced = initOnly(args, action: "lint") { return misplaced }
+            guard rest.count == 1 else { return usage("usage: uaaudit rules lint FILE") }
             return lint(path: rest[0])
         case let action?:
             let guess = Suggestion.closest(to: action, among: ["init", "test", "lint"]).map {
@@ -96,6 +96,13 @@ struct RulesCommand {
         case nil:
             return usage("usage: uaaudit rules init|test|lint …; see uaaudit rules --help")
         }
+    }
+
+    /// The options only `rules init` takes, given to `test` or `lint`: named, with their owner.
+    private func initOnly(_ args: Arguments, action: String) -> ExitCode? {
+        guard let first = args.ordered.first else { return nil }
+        return usage(
+            "\(first.option.flag) belongs to rules init, not rules \(action); see uaaudit rules --help")
     }
 
     private func usage(_ message: String) -> ExitCode {

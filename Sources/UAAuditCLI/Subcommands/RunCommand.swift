@@ -48,8 +48,11 @@ struct RunCommand {
         "nothing else went wrong",
     ])
 
-    static let options: [OptionDef] =
+    /// run's own options; its --help lists those with a config key apart from the others.
+    static let ownOptions =
         [config, state, out, html, prom, lock, lockWait, historyHours, grace, now, threshold, P.minRequests, P.top]
+    static let options: [OptionDef] =
+        ownOptions
         + AuditOptions.formatOptions + AuditOptions.ruleOptions + InsightOptions.options + AlertOptions.options
         + [json, quiet, heartbeat, failOnAlert, CommonOptions.help]
 
@@ -79,8 +82,11 @@ struct RunCommand {
 
         \(spec.about)
 
+        Options:
+        \(OptionHelp.render(ownOptions.filter { $0.configKey == nil }))
+
         Options (each is also a config key):
-        \(OptionHelp.render([config, state, out, html, prom, lock, lockWait, historyHours, grace, now, threshold, P.minRequests, P.top]))
+        \(OptionHelp.render(ownOptions.filter { $0.configKey != nil }))
 
         Log format and rules (each also a config key):
         \(AuditOptions.formatHelp)

@@ -3,7 +3,7 @@ import Testing
 @testable import UAAuditCLI
 
 @Suite struct ArgumentsTests {
-    static let out = OptionDef("out", short: "o", value: "FILE", help: ["write it"])
+    static let out = OptionDef("out", short: "o", value: "FILE", help: ["write it"], completion: .file)
     static let json = OptionDef("json", help: ["print it"])
     static let quiet = OptionDef("quiet", short: "q", help: ["say nothing"])
     static let threads = OptionDef("threads", short: "j", value: "N", help: ["threads"])
@@ -64,6 +64,26 @@ import Testing
         (["-j", "1", "--threads", "2"], "--threads is given twice ('1' and '2'); give it once (see --help)"),
         (["-qj1", "-j1"], "--threads is given twice ('1' and '1'); give it once (see --help)"),
         (["--out=a", "-ob"], "--out is given twice ('a' and 'b'); give it once (see --help)"),
+        // `-o=FILE` would write a file named `=FILE`.
+        (["-o=rep.json"], "-o=VALUE is not understood; write -o VALUE or --out=VALUE (see --help)"),
+        (["-qj=2"], "-j=VALUE is not understood; write -j VALUE or --threads=VALUE (see --help)"),
+        // A word's value is never echoed (it may hold a secret), and a long name after one
+        // dash is pointed at its two-dash form.
+        (
+            ["-webhook=https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=SECRETKEY"],
+            "unknown option -webhook=…; did you mean --webhook? see --help"
+        ),
+        (["-xy=SECRET"], "unknown option -x (in -xy=…); see --help"),
+        (
+            ["-x" + String(repeating: "y", count: 100) + "=SECRET"],
+            "unknown option -x (in -x" + String(repeating: "y", count: 37) + "…=…); see --help"
+        ),
+        (["-x\u{1B}[2J"], "unknown option -x (in -x\\x1B[2J); see --help"),
+        // A short option of another command says whose it is, as a long one does.
+        (["-c", "c.json"], "unknown option -c; -c is an option of run and state (--config), not of this command; see --help"),
+        // A path option needs a path: an empty one would be a confusing write error.
+        (["--out="], "--out needs a file name, not an empty value; see --help"),
+        (["-o", ""], "--out needs a file name, not an empty value; see --help"),
     ]
 
     @Test(arguments: errors)

@@ -19,12 +19,24 @@ import Testing
         deinit { try? FileManager.default.removeItem(at: url) }
     }
 
-    /// What bash offers when the words are `words`, the cursor at the end of the last one.
-    static func complete(_ words: [String], in directory: Directory) throws -> [String] {
-        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+    static func quote(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    static let bashCompletion = "/usr/share/bash-completion/bash_completion"
+
+    /// What bash offers when the words are `words`, the cursor at the end of the last one; with
+    /// `line`, COMP_LINE as the user typed it (bash splits words at ':' and '='). Run under
+    /// `set -e`, as some users' shells are: the shell must survive completing. With
+    /// `bashCompletion`, the bash-completion package's helpers are loaded first.
+    static func complete(
+        _ words: [String], line: String? = nil, bashCompletion: Bool = false, in directory: Directory
+    ) throws -> [String] {
+        let quoted = words.map(quote).joined(separator: " ")
         let code = """
+            \(bashCompletion ? "source \(Self.bashCompletion)" : "")
+            set -e
             source ./uaaudit.bash
             COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
+            \(line.map { "COMP_LINE=\(quote($0)); COMP_POINT=${#COMP_LINE}" } ?? "")
             _uaaudit
             for w in "${COMPREPLY[@]}"; do printf '%s\\n' "$w"; done
             """
@@ -72,12 +84,46 @@ import Testing
         (["uaaudit", "help", "me"], ["merge"]),
         (["uaaudit", "classify", "--j"], ["--json"]),
         (["uaaudit", "version", ""], []),
+        // After '--' every word is an operand: files only, no options.
+        (["uaaudit", "scan", "--", "-"], []),
+        (["uaaudit", "scan", "--", "--out", "acc"], ["access.log"]),
+        // '-' is an operand (stdin): doctor takes one, so nothing more is offered.
+        (["uaaudit", "doctor", "-", ""], []),
+        // -qj wants a number next, not a file.
+        (["uaaudit", "scan", "-qj", ""], []),
+        (["uaaudit", "scan", "-qo", "rep"], ["report.json"]),
     ]
 
     @Test(arguments: cases)
     func completes(words: [String], offered: [String]) throws {
         let directory = try Directory()
         #expect(try Self.complete(words, in: directory) == offered)
+    }
+
+    /// `(( operands++ ))` is 0, a failure that ends a shell running with `set -e`.
+    @Test func aShellWithSetESurvivesCompletingAnOperand() throws {
+        let directory = try Directory()
+        #expect(try Self.complete(["uaaudit", "state", "show", ""], in: directory) == [])
+        #expect(try Self.complete(["uaaudit", "scan", "x.log", ""], in: directory).contains("access.log"))
+    }
+
+    /// bash splits `https://h/x` at ':' into three words; they are one operand again, with
+    /// bash-completion's helper or without it.
+    @Test(arguments: [false, true])
+    func aColonInAnEarlierWordDoesNotBreakCompletion(bashCompletion: Bool) throws {
+        if bashCompletion, !FileManager.default.fileExists(atPath: Self.bashCompletion) { return }
+        let directory = try Directory()
+        #expect(
+            try Self.complete(
+                ["uaaudit", "alert", "--webhook", "https", ":", "//h/x", ""], line: "uaaudit alert --webhook https://h/x ",
+                bashCompletion: bashCompletion, in: directory) == ["test"])
+        #expect(
+            try Self.complete(
+                ["uaaudit", "alert", "--webhook", "=", "https", ":", "//h/x", "t"],
+                line: "uaaudit alert --webhook=https://h/x t", bashCompletion: bashCompletion, in: directory) == ["test"])
+        // A colon typed apart stays a word of its own.
+        #expect(
+            try Self.complete(["uaaudit", "state", ":", ""], line: "uaaudit state : ", in: directory) == [])
     }
 
     /// Every declared option of a command, and nothing else, is offered after `-`: a declared

@@ -45,6 +45,47 @@ import UAAuditCore
         #expect(Self.section("doctor").contains("last lines of each log to check (default 20)\n"))
     }
 
+    /// merge keeps the reports' own threshold and minimum unless given: no default of scan's.
+    @Test func mergesPolicyOptionsHaveNoDefaultOfTheirOwn() {
+        let merge = Self.section("merge")
+        #expect(
+            merge.contains(
+                ".TP\n\\fB\\-\\-min\\-requests\\fR \\fIN\\fR\n"
+                    + "the merged report's minimum (default: the reports' own, which must agree)\n"))
+        #expect(merge.contains("default: the reports' own, which must agree); above 0.05 needs its %"))
+        #expect(!merge.contains("Default:"))
+        #expect(MergeCommand.threshold.defaultValue == nil)
+        #expect(MergeCommand.minRequests.defaultValue == nil)
+    }
+
+    /// A note after the help is a sentence of its own; a channel's settings go once per --webhook.
+    @Test func notesAfterTheHelpAreSentences() {
+        #expect(
+            Self.section("scan").contains(
+                "alertmanager (needed unless the URL's host tells it). Once per \\-\\-webhook.\n"))
+        #expect(
+            ManPage.extra(OptionDef("lines", value: "N", help: ["lines to check"], defaultValue: "20"))
+                == ". Default: 20.")
+        #expect(
+            ManPage.extra(OptionDef("tag", value: "T", help: ["a tag."], repeatable: true)) == " May be repeated.")
+        #expect(
+            ManPage.extra(OptionDef("webhook", value: "URL", help: ["a channel"], configKey: "alerts[].url", repeatable: true))
+                == ". May be repeated.")
+    }
+
+    /// What a command-line option does to its config key, per kind: a value wins, alerts are
+    /// added to, the format is replaced whole, a flag cannot switch a key off.
+    @Test func theConfigurationSaysWhatAnOptionDoesToItsKey() {
+        let start = Self.page.range(of: ".SH CONFIGURATION\n")!.upperBound
+        let rest = Self.page[start...]
+        let intro = String(rest[..<rest.range(of: "\n.TP\n")!.lowerBound])
+        #expect(!intro.contains("wins over the key"))
+        #expect(intro.contains("an option that stands for a single value wins over\nits key."))
+        #expect(intro.contains("is one more channel besides the config's alerts."))
+        #expect(intro.contains("replaces the config's whole format object"))
+        #expect(intro.contains("\\-\\-show\\-client\\-keys\ncannot switch off \"show_client_keys\": true in the config."))
+    }
+
     /// Every key of run's config is described: by its option, or by a note.
     @Test func everyConfigKeyIsListedWithWhatItSets() {
         for key in ConfigKeys.runConfig.paths {

@@ -29,6 +29,32 @@ import UAAuditCore
         }
     }
 
+    /// The options of a `--help` section, by long name (`-c, --config FILE  …` → `config`).
+    static func optionsUnder(_ heading: String, in help: String) -> [String] {
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: Substring(heading)) else { return [] }
+        return lines[(start + 1)...].prefix { !$0.isEmpty }.compactMap { line in
+            // An option's line starts with its signature (a further line of help text, at column 27).
+            let text = line.drop(while: { $0 == " " })
+            guard line.count - text.count <= 6, text.hasPrefix("-"), let dashes = line.range(of: "--") else { return nil }
+            return String(line[dashes.upperBound...].prefix { $0 != " " })
+        }
+    }
+
+    /// run's --help lists the options without a config key apart from those with one.
+    @Test func runsHelpPutsOnlyOptionsWithAConfigKeyUnderThatHeading() {
+        #expect(Self.optionsUnder("Options:", in: RunCommand.help) == ["config", "now"])
+        let keyed = Self.optionsUnder("Options (each is also a config key):", in: RunCommand.help)
+        #expect(
+            keyed == [
+                "state", "out", "html", "prom", "lock", "lock-wait", "history-hours", "grace",
+                "threshold", "min-requests", "top",
+            ])
+        for name in Self.optionsUnder("Log format and rules (each also a config key):", in: RunCommand.help) {
+            #expect(RunCommand.options.first { $0.name == name }?.configKey != nil, "\(name)")
+        }
+    }
+
     @Test func runsConfigKeysAreTheDecodedOnes() {
         #expect(
             ConfigKeys.runConfig.paths == [
@@ -69,6 +95,19 @@ import UAAuditCore
         #expect(repeatable == ["webhook", "webhook-kind", "webhook-secret-env", "webhook-secret-file", "bundle"])
     }
 
+    /// A command whose label leaves no room before column 20 has its summary on the next line.
+    @Test func theCommandListKeepsEverySummaryAtColumn20() {
+        let lines = CommandSpec.listing.split(separator: "\n")
+        #expect(lines.contains("  rules init|test|lint"))
+        #expect(lines.contains("                    write rules for your app; test and lint rules files"))
+        #expect(lines.contains("  generate man|bash|zsh"))
+        #expect(lines.contains("                    print the man page or a completion script"))
+        #expect(lines.contains("  explain HOUR ...  one hour on one page: share, cost, split clients, drift"))
+        for line in lines where line.count > 20 {
+            #expect(line.prefix(20).hasSuffix("  ") || !line.dropFirst(2).contains("  "), "\(line)")
+        }
+    }
+
     @Test func helpLinesAreRenderedAtTheirColumn() {
         #expect(
             OptionHelp.render(PolicyOptions.out)
@@ -104,7 +143,8 @@ import UAAuditCore
 
     @Test func theTopLevelHelpListsEveryCommand() {
         for spec in CommandSpec.all {
-            #expect(UAAuditCLI.help.contains("\n  " + spec.label + " "))
+            let label = "\n  " + spec.label
+            #expect(UAAuditCLI.help.contains(label + " ") || UAAuditCLI.help.contains(label + "\n"), "\(spec.name)")
         }
         #expect(UAAuditCLI.helpText(of: "scna") == nil)
     }

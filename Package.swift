@@ -47,7 +47,7 @@ let package = Package(
             exclude: ["receiver.py", "test-tls.crt", "test-tls.key", "test-tls-other.crt", "test-tls-other.key"]),
         .testTarget(
             name: "UAAuditCoreTests", dependencies: ["UAAuditCore", "UAAuditCurl", "WebhookReceiver"],
-            exclude: ["Report/Fixtures", "Alerting/Golden"]),
+            exclude: ["Report/Fixtures", "Alerting/Channels/Golden"]),
         .testTarget(name: "UAAuditCLITests", dependencies: ["UAAuditCLI", "UAAuditCore"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["UAAuditCore", "uaaudit", "WebhookReceiver"], exclude: ["Fixtures"]),

@@ -5,7 +5,7 @@
 //
 // The SHA-NI block function follows Jeffrey Walton's public-domain sha256-x86.c
 // (https://github.com/noloader/SHA-Intrinsics, itself after Intel's code and Sean Gulley's
-// for miTLS), folded from 16 unrolled groups of four rounds into a loop over them.
+// for miTLS), its 16 groups of four rounds written as one loop that the compiler unrolls.
 #include "csha256.h"
 
 #include <string.h>
@@ -86,6 +86,9 @@ __attribute__((target("sha,sse4.1"))) static void blocks_shani(uint32_t state[8]
     while (blocks-- > 0) {
         const __m128i abef = state0, cdgh = state1;
         __m128i w[4];
+        // Unrolled as in the reference (the loop's tests and indices fold away): about 2.1 GB/s
+        // here, as libcrypto's assembly; the rolled loop managed 1.5.
+#pragma clang loop unroll(full)
         for (int i = 0; i < 16; i++) {
             if (i < 4) w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * i)), mask);
             __m128i msg = _mm_add_epi32(w[i & 3], _mm_loadu_si128((const __m128i *)&K[4 * i]));

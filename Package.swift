@@ -18,11 +18,6 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        .systemLibrary(
-            name: "COpenSSL",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
         // libcurl's headers only: the library is loaded with dlopen on the first delivery (no
         // pkgConfig, which would link it into every run; see Sources/CCurl/shim.h).
         .systemLibrary(
@@ -31,9 +26,12 @@ let package = Package(
         ),
         // The tokenizer's byte scanning and the table hash, in C with SSE2 (every amd64 has it).
         .target(name: "CUAScan"),
+        // SHA-256 in C (portable, and the x86 SHA extensions chosen at run time), so that
+        // the binary does not load libcrypto for two hash functions.
+        .target(name: "CSHA256"),
         .target(
             name: "UAAuditCore",
-            dependencies: ["CPCRE2", "CZlib", "COpenSSL", "CUAScan"]
+            dependencies: ["CPCRE2", "CZlib", "CSHA256", "CUAScan"]
         ),
         // The version and commit for `--version`, written from VERSION and git before each build.
         .plugin(name: "BuildInfoPlugin", capability: .buildTool()),

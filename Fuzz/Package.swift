@@ -9,10 +9,10 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CFuzzerDriver"),
         .target(name: "CUAScan"),
-        .target(name: "UAAuditCore", dependencies: ["CPCRE2", "CZlib", "COpenSSL", "CUAScan"]),
+        .target(name: "CSHA256"),
+        .target(name: "UAAuditCore", dependencies: ["CPCRE2", "CZlib", "CSHA256", "CUAScan"]),
         .executableTarget(name: "uaaudit-fuzz", dependencies: ["UAAuditCore", "CFuzzerDriver"]),
     ],
     swiftLanguageModes: [.v6]

@@ -49,6 +49,38 @@ $libs"; fi
     say "  $lib: $owner"
   done < <(awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$libs")
 
+  say "a webhook to a loopback receiver: libcurl (dlopen'ed, so not in ldd) loads from libcurl4"
+  grep -qE '(^|, )libcurl4( |,|$)' <<<"$depends" || fail "Depends: ($depends) lacks libcurl4"
+  scratch=$(mktemp -d)
+  # Answers 200 to each POST and notes its path; prints its port once it listens.
+  python3 -c '
+import http.server, sys
+class Receiver(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        open(sys.argv[1], "a").write(self.path + "\n")
+        self.send_response(200); self.send_header("Content-Length", "2"); self.end_headers(); self.wfile.write(b"ok")
+    def log_message(self, *args): pass
+server = http.server.HTTPServer(("127.0.0.1", 0), Receiver)
+print(server.server_port, flush=True)
+server.serve_forever()' "$scratch/posts" >"$scratch/port" &
+  receiver=$!
+  for _ in $(seq 50); do [ -s "$scratch/port" ] && break; sleep 0.1; done
+  port=$(cat "$scratch/port")
+  [ -n "$port" ] || fail "the loopback receiver did not start"
+  got=$(LD_DEBUG=libs LD_DEBUG_OUTPUT="$scratch/ld" uaaudit alert test --webhook "http://127.0.0.1:$port/check-deb" \
+    --webhook-kind generic 2>&1) || fail "uaaudit alert test exited $?: $got"
+  kill "$receiver"
+  grep -q "^delivered to generic http://127.0.0.1:$port/" <<<"$got" || fail "the test webhook was not delivered: $got"
+  grep -qx /check-deb "$scratch/posts" || fail "the receiver got no POST /check-deb"
+  curl_lib=$(cat "$scratch"/ld.* | sed -n 's/.*calling init: \(.*libcurl\.so\.4\)$/\1/p' | head -1)
+  [ -n "$curl_lib" ] || fail "no libcurl.so.4 was loaded for the webhook (LD_DEBUG=libs)"
+  owner=$(dpkg -S "$curl_lib" 2>/dev/null || dpkg -S "$(readlink -f "$curl_lib")" 2>/dev/null) ||
+    fail "$curl_lib belongs to no package"
+  [ "${owner%%:*}" = libcurl4 ] || fail "$curl_lib is ${owner%%:*}'s, not libcurl4's"
+  say "  $got; libcurl from $curl_lib (libcurl4)"
+  rm -rf "$scratch"
+
   say "uaaudit --version is 'uaaudit $version (commit $commit)'"
   got=$(uaaudit --version) || fail "uaaudit --version exited $?"
   [ "$got" = "uaaudit $version (commit $commit)" ] || fail "uaaudit --version says '$got'"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages uaaudit builds and tests with. Run as root, or with sudo available.
 #   libpcre2-dev zlib1g-dev pkg-config  build (PCRE2 and zlib system-library targets)
-#   libssl-dev                          build (OpenSSL's libcrypto: HMAC-SHA256 for signed webhooks)
-#   libcurl4-openssl-dev                build (libcurl: the webhook transport, TLS with OpenSSL)
+#   libcurl4-openssl-dev                build (libcurl's headers: the webhook transport, loaded at run
+#                                       time, TLS with OpenSSL; SHA-256 and HMAC are uaaudit's own C)
 #   nginx                               the end-to-end tests run a real nginx on 127.0.0.1
 #   prometheus-alertmanager             the alert tests push to a real Alertmanager on 127.0.0.1
 #   gzip curl python3                   SampleLogs/make-samples.sh (gzip and raw-socket requests),
 #                                       the alert tests' webhook receiver (python3) and curl
+#   openssl                             the signing tests check uaaudit's HMAC-SHA256 with openssl dgst
 #   prometheus                          promtool checks --prom output, the example rules and the
 #                                       dashboard's queries; a Prometheus server scrapes the metrics
 #   prometheus-node-exporter            serves uaaudit's textfile on 127.0.0.1 (--collector.textfile)
@@ -22,8 +23,8 @@
 #   bash-completion systemd             check-deb.sh: bash loads the completion, systemd-analyze
 #                                       verifies the units
 set -euo pipefail
-packages=(libpcre2-dev zlib1g-dev libssl-dev libcurl4-openssl-dev pkg-config nginx prometheus-alertmanager gzip
-  curl python3 prometheus prometheus-node-exporter chromium bsdutils python3-pip python3-yaml logrotate man-db
+packages=(libpcre2-dev zlib1g-dev libcurl4-openssl-dev pkg-config nginx prometheus-alertmanager gzip
+  curl openssl python3 prometheus prometheus-node-exporter chromium bsdutils python3-pip python3-yaml logrotate man-db
   groff-base zsh dpkg-dev binutils lintian bash-completion systemd)
 missing=()
 for p in "${packages[@]}"; do

@@ -6,7 +6,8 @@
 # VERSION (the repository's VERSION file) is the package's version; `uaaudit --version` says
 # the same and the commit (Plugins/BuildInfoPlugin). The binary is a release build with the
 # Swift runtime linked in (--static-swift-stdlib), so a server needs no Swift toolchain;
-# Depends: is what dpkg-shlibdeps finds the binary needs, plus adduser for postinst. The man
+# Depends: is what dpkg-shlibdeps finds the binary needs, plus libcurl4 (loaded with dlopen,
+# so no tool can see it) and adduser for postinst. The man
 # page and the completions are what the built binary's `uaaudit generate man|bash|zsh`
 # prints. Layout, maintainer scripts and the copyright are in packaging/debian/;
 # packaging/debian/README.Debian (installed) says what goes where and what removal and purge
@@ -127,7 +128,9 @@ uaaudit ($version) unstable; urgency=medium
 EOF
 
 # Control files. Depends: the shared libraries the binary loads, as dpkg-shlibdeps finds them
-# (with the versions their symbols need), and adduser for postinst.
+# (with the versions their symbols need); libcurl4, which sends the webhooks but is opened with
+# dlopen("libcurl.so.4") on the first one (Sources/CCurl/shim.h), so neither ldd nor
+# dpkg-shlibdeps sees it; and adduser for postinst.
 install -m 755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm "$pkg/DEBIAN/"
 install -m 644 packaging/debian/conffiles "$pkg/DEBIAN/conffiles"
 install -d "$pkg/usr/share/lintian/overrides"
@@ -139,7 +142,7 @@ shlibs=$(cd "$work" && dpkg-shlibdeps -O -e"debian/uaaudit/usr/bin/uaaudit" 2>"$
 }
 shlibs=${shlibs#shlibs:Depends=}
 [ -n "$shlibs" ] || die "dpkg-shlibdeps found no libraries: is the binary dynamically linked to libc?"
-depends="$shlibs, adduser"
+depends="$shlibs, libcurl4, adduser"
 installed_size=$(du -sk --exclude=DEBIAN "$pkg" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@DEPENDS@|$depends|" -e "s|@INSTALLED_SIZE@|$installed_size|" \
   packaging/debian/control.in >"$pkg/DEBIAN/control"

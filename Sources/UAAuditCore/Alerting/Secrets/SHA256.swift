@@ -1,62 +1,51 @@
-import COpenSSL
+import CSHA256
 
-/// SHA-256 and HMAC-SHA256 from OpenSSL's libcrypto (the one file that imports `COpenSSL`).
+/// SHA-256 and HMAC-SHA256 (RFC 2104), on the C implementation in `Sources/CSHA256` (the one
+/// file that imports it): portable C, or the x86 SHA extensions where the CPU has them.
 ///
-/// Both calls fail only when libcrypto cannot allocate or has no SHA-256 at all (a broken
-/// installation), never because of their input, so a failure stops the program.
+/// Nothing here can fail: no allocation in C, and every input is a valid message.
 enum SHA256 {
     static func hash(_ message: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let ok = message.withUnsafeBytes { data in
-            EVP_Digest(data.baseAddress, data.count, &digest, &length, EVP_sha256(), nil)
+        let stream = Stream()
+        message.withUnsafeBytes { data in
+            if let base = data.baseAddress { stream.update(base, count: data.count) }
         }
-        precondition(ok == 1 && length == 32, "libcrypto EVP_Digest(SHA-256) failed")
-        return Array(digest.prefix(32))
+        return stream.finish()
     }
 
+    /// HMAC-SHA256 (RFC 2104): a key longer than the 64-byte block is hashed first.
     static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let result = key.withUnsafeBytes { keyBytes in
-            message.withUnsafeBytes { data in
-                HMAC(
-                    EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count),
-                    data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count, &digest, &length)
-            }
-        }
-        precondition(result != nil && length == 32, "libcrypto HMAC(SHA-256) failed")
-        return Array(digest.prefix(32))
+        var block = key.count > 64 ? hash(key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        return hash(block.map { $0 ^ 0x5c } + hash(block.map { $0 ^ 0x36 } + message))
     }
 
     /// SHA-256 of bytes that arrive piece by piece (stdin, read once): ``update(_:count:)``
     /// each piece, then ``finish()``.
     final class Stream: @unchecked Sendable {
-        private let context: OpaquePointer?
+        private var context = ua_sha256_ctx()
         private var done = false
 
-        init() {
-            context = EVP_MD_CTX_new()
-            precondition(
-                context != nil && EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1, "libcrypto SHA-256 init failed")
-        }
+        init() { ua_sha256_init(&context) }
 
-        deinit { EVP_MD_CTX_free(context) }
+        /// A hash on the portable path (`shaExtensions` false) or on the SHA-NI one; nil when
+        /// the CPU lacks the SHA extensions. For the tests, which compare the two.
+        init?(shaExtensions: Bool) {
+            let path = shaExtensions ? Int32(UA_SHA256_SHANI) : Int32(UA_SHA256_PORTABLE)
+            guard ua_sha256_init_path(&context, path) == 1 else { return nil }
+        }
 
         func update(_ bytes: UnsafeRawPointer, count: Int) {
             guard !done, count > 0 else { return }
-            precondition(EVP_DigestUpdate(context, bytes, count) == 1, "libcrypto EVP_DigestUpdate failed")
+            ua_sha256_update(&context, bytes, count)
         }
 
         /// The digest of everything given; later updates are ignored.
         func finish() -> [UInt8] {
-            var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-            var length: UInt32 = 0
-            precondition(
-                EVP_DigestFinal_ex(context, &digest, &length) == 1 && length == 32,
-                "libcrypto EVP_DigestFinal_ex failed")
+            var digest = [UInt8](repeating: 0, count: 32)
+            ua_sha256_final(&context, &digest)
             done = true
-            return Array(digest.prefix(32))
+            return digest
         }
     }
 

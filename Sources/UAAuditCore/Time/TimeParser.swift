@@ -6,6 +6,8 @@ package struct TimeParser {
     private var cachedPrefix: (UInt64, UInt64) = (0, 0)
     private var cachedOffset: UInt64 = 0
     private var cachedKey: HourKey?
+    /// Seconds since the start of the hour of the last time ``parseLocal(_:count:)`` accepted.
+    package private(set) var secondOfHour = 0
 
     package init() {}
 
@@ -19,6 +21,7 @@ package struct TimeParser {
             let minute = TimeParser.twoDigits(p, 15), minute < 60,
             let second = TimeParser.twoDigits(p, 18), second <= 60
         else { return nil }
+        secondOfHour = minute * 60 + second
         let prefix = (p.loadUnaligned(as: UInt64.self), p.loadUnaligned(fromByteOffset: 6, as: UInt64.self))
         let offsetBytes = p.loadUnaligned(fromByteOffset: 18, as: UInt64.self) & 0xFFFF_FFFF_FFFF_0000
         if let key = cachedKey, prefix == cachedPrefix, offsetBytes == cachedOffset { return key }

@@ -382,7 +382,11 @@ package final class LineTokenizer {
         switch roles[k] {
         case .timeLocal:
             guard let key = state.pointee.timeParser.parseLocal(start, count: count) else { return false }
-            if k == timeField { setTime(key, minuteAt: start + 15, secondAt: start + 18) }
+            if k == timeField {
+                // The parser has just read the minute and second: no second reading of them.
+                state.pointee.hour = key
+                state.pointee.secondOfHour = state.pointee.timeParser.secondOfHour
+            }
             return true
         case .timeISO8601:
             guard let key = TimeParser.parseISO8601(start, count: count) else { return false }

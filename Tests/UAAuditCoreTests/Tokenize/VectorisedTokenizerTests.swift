@@ -124,6 +124,30 @@ import Testing
         #expect(result.different.prefix(3).map { String(decoding: $0, as: UTF8.self) } == [])
     }
 
+    /// The status, digit and decimal checks (eight bytes at a time in C) on every byte value at
+    /// every place of values of 1 to 9 bytes, and with one or two dots.
+    @Test func typedFieldsHoldingAnyByteAreCheckedAsTheScalarTokenizerChecksThem() {
+        var lines: [[UInt8]] = []
+        for length in 1...9 {
+            for at in 0..<length {
+                for byte in 0...255 where byte != 0x20 && byte != 0x22 {
+                    var v = [UInt8](repeating: 0x37, count: length)
+                    v[at] = UInt8(byte)
+                    let (ok, half, dotted) = (Array("200".utf8), Array("0.5".utf8), [0x31, 0x2E] + v)
+                    for (status, bytes, time) in [(v, ok, half), (ok, v, half), (ok, ok, v), (ok, ok, dotted)] {
+                        lines.append(
+                            Array(#"1.2.3.4 - - [01/Nov/2026:00:00:00 +0800] "GET / HTTP/1.1" "#.utf8) + status + [0x20]
+                                + bytes + Array(#" "-" "UA" rt="#.utf8) + time
+                                + Array(#" uct="-" uht="-" urt="-""#.utf8))
+                    }
+                }
+            }
+        }
+        let result = Self.compare(lines, format: Self.formats[0])
+        #expect(result.matched > 300)
+        #expect(result.different.prefix(5).map { String(decoding: $0, as: UTF8.self) } == [])
+    }
+
     @Test func findsEitherByteAcrossBlockAndTailBoundaries() {
         for length in 0..<70 {
             for at in 0..<max(length, 1) {

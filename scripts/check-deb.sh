@@ -12,7 +12,9 @@
 # refuses to start when /etc/uaaudit, /var/lib/uaaudit or /var/log/uaaudit exist without the
 # package (a hand-made install, cron/README.md, that the purge would delete). A system user
 # uaaudit without them (the end-to-end tests' CronInstallTests make one) is deleted first, so
-# that postinst's creation of it is what gets checked.
+# that postinst's creation of it is what gets checked, and made again as it was at the end
+# (also when a check fails); the user the package made is deleted at the end, since the purge
+# keeps it (README.Debian).
 set -euo pipefail
 self=$(readlink -f "$0")
 cd "$(dirname "$0")/.."
@@ -202,8 +204,27 @@ fi
 for dir in /etc/uaaudit /var/lib/uaaudit /var/log/uaaudit; do
   [ ! -e "$dir" ] || fail "$dir exists without the package (a hand-made install?): the purge would delete it"
 done
-if getent passwd uaaudit >/dev/null; then
-  say "deleting the system user uaaudit made outside the package, so that postinst's is checked"
+# The account as it was before the check ("" when there was none), made again at the end.
+saved_user=$(getent passwd uaaudit || true)
+saved_groups=$(id -nG uaaudit 2>/dev/null || true)
+restore_user() {
+  if [ "$(getent passwd uaaudit || true)" = "$saved_user" ]; then return 0; fi
+  if dpkg-query -W -f='${Status}' uaaudit 2>/dev/null | grep -q 'installed\|config-files'; then
+    "${as_root[@]}" dpkg -P uaaudit >/dev/null || true
+  fi
+  if getent passwd uaaudit >/dev/null; then "${as_root[@]}" userdel uaaudit; fi
+  if [ -n "$saved_user" ]; then
+    local uid gid gecos home shell extra
+    IFS=: read -r _ _ uid gid gecos home shell <<<"$saved_user"
+    "${as_root[@]}" useradd --system --no-create-home -u "$uid" -g "$gid" -c "$gecos" -d "$home" -s "$shell" uaaudit
+    extra=$(tr ' ' '\n' <<<"$saved_groups" | grep -vx "$(getent group "$gid" | cut -d: -f1)" | paste -sd, - || true)
+    if [ -n "$extra" ]; then "${as_root[@]}" usermod -a -G "$extra" uaaudit; fi
+    say "the system user uaaudit is back as it was: $(getent passwd uaaudit)"
+  fi
+}
+trap restore_user EXIT
+if [ -n "$saved_user" ]; then
+  say "deleting the system user uaaudit made outside the package (made again at the end), so that postinst's is checked"
   "${as_root[@]}" userdel uaaudit
 fi
 
@@ -260,8 +281,13 @@ done <"$root/dist/files.txt"
 for gone in /etc/uaaudit /var/lib/uaaudit /var/log/uaaudit /etc/systemd/system/timers.target.wants/uaaudit.timer; do
   if [ -e "$gone" ] || [ -L "$gone" ]; then fail "$gone remains after dpkg -P"; fi
 done
-if getent passwd uaaudit >/dev/null; then fail "the user uaaudit remains after dpkg -P"; fi
-say "after dpkg -P: none of the package's $(wc -l <"$root/dist/files.txt") paths, no config, state, log," \
-  "timer link or user left"
+getent passwd uaaudit >/dev/null || fail "dpkg -P deleted the user uaaudit (README.Debian: purge keeps it)"
+say "after dpkg -P: none of the package's $(wc -l <"$root/dist/files.txt") paths, no config, state, log or" \
+  "timer link left; the user uaaudit is kept"
+if [ -z "$saved_user" ]; then
+  say "deleting the user uaaudit the package made, to leave the machine as the check found it"
+  "${as_root[@]}" userdel uaaudit
+fi
+restore_user
 rm -f "$root/dist/files.txt"
 say "all checks passed in $((SECONDS - start)) s"

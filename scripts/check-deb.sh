@@ -52,7 +52,8 @@ $libs"; fi
   done < <(awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$libs")
 
   say "a webhook to a loopback receiver: libcurl (dlopen'ed, so not in ldd) loads from libcurl4"
-  grep -qE '(^|, )libcurl4( |,|$)' <<<"$depends" || fail "Depends: ($depends) lacks libcurl4"
+  # 7.85.0: CURLOPT_PROTOCOLS_STR (scripts/package-deb.sh, Sources/CCurl/shim.h).
+  grep -qE '(^|, )libcurl4 \(>= 7\.85\.0\)(,|$)' <<<"$depends" || fail "Depends: ($depends) lacks libcurl4 (>= 7.85.0)"
   scratch=$(mktemp -d)
   # Answers 200 to each POST and notes its path; prints its port once it listens.
   python3 -c '

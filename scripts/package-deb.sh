@@ -142,7 +142,10 @@ shlibs=$(cd "$work" && dpkg-shlibdeps -O -e"debian/uaaudit/usr/bin/uaaudit" 2>"$
 }
 shlibs=${shlibs#shlibs:Depends=}
 [ -n "$shlibs" ] || die "dpkg-shlibdeps found no libraries: is the binary dynamically linked to libc?"
-depends="$shlibs, libcurl4, adduser"
+# libcurl4 (>= 7.85.0): CurlTransport sets CURLOPT_PROTOCOLS_STR, new in curl 7.85.0 (it
+# also calls curl_multi_poll, 7.66.0's); bookworm has 7.88.1. The shim checks the loaded
+# library's version too (UAAUDIT_CURL_MINIMUM in Sources/CCurl/shim.h: keep the two the same).
+depends="$shlibs, libcurl4 (>= 7.85.0), adduser"
 installed_size=$(du -sk --exclude=DEBIAN "$pkg" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@DEPENDS@|$depends|" -e "s|@INSTALLED_SIZE@|$installed_size|" \
   packaging/debian/control.in >"$pkg/DEBIAN/control"

@@ -266,6 +266,13 @@ for kept in /etc/uaaudit/uaaudit.json /etc/cron.d/uaaudit /var/lib/uaaudit/state
 done
 getent passwd uaaudit >/dev/null || fail "dpkg -r deleted the user uaaudit (README.Debian: removal keeps it)"
 say "after dpkg -r: the conffiles, the state, the log and the user are kept"
+say "the cron line, once enabled, does nothing after dpkg -r (its conffile stays)"
+cron_command=$(sed -n 's/^#\{0,1\}[0-9*][^ ]* [^ ]* [^ ]* [^ ]* [^ ]*  *uaaudit  *//p' /etc/cron.d/uaaudit)
+[ -n "$cron_command" ] || fail "no cron line for uaaudit in /etc/cron.d/uaaudit"
+log_lines=$(wc -l </var/log/uaaudit/uaaudit.log)
+cron_out=$(cd / && runuser -u uaaudit -- sh -c "$cron_command" 2>&1) || true
+[ -z "$cron_out" ] || fail "the cron line ($cron_command) prints after dpkg -r, so cron mails it: $cron_out"
+[ "$(wc -l </var/log/uaaudit/uaaudit.log)" = "$log_lines" ] || fail "the cron line ran the wrapper after dpkg -r"
 
 say "dpkg -P uaaudit"
 "${as_root[@]}" dpkg -P uaaudit

@@ -248,6 +248,21 @@ state=$(systemctl is-enabled uaaudit.timer 2>/dev/null || true)
 if grep -q '^[^#]*uaaudit-cron' /etc/cron.d/uaaudit; then fail "/etc/cron.d/uaaudit has an active line"; fi
 dpkg-query -L uaaudit >"$root/dist/files.txt"
 
+say "postinst repairs the owner and mode of existing state and log directories, unless dpkg-statoverride sets them"
+"${as_root[@]}" chown root:root /var/lib/uaaudit
+"${as_root[@]}" chmod 777 /var/log/uaaudit
+"${as_root[@]}" dpkg-statoverride --add root root 0755 /var/lib/uaaudit
+"${as_root[@]}" chmod 755 /var/lib/uaaudit
+"${as_root[@]}" /var/lib/dpkg/info/uaaudit.postinst configure "$version"
+[ "$(stat -c %U:%G:%a /var/log/uaaudit)" = uaaudit:adm:750 ] ||
+  fail "postinst left /var/log/uaaudit $(stat -c %U:%G:%a /var/log/uaaudit), not uaaudit:adm:750"
+[ "$(stat -c %U:%G:%a /var/lib/uaaudit)" = root:root:755 ] ||
+  fail "postinst changed /var/lib/uaaudit ($(stat -c %U:%G:%a /var/lib/uaaudit)) despite dpkg-statoverride"
+"${as_root[@]}" dpkg-statoverride --remove /var/lib/uaaudit
+"${as_root[@]}" /var/lib/dpkg/info/uaaudit.postinst configure "$version"
+[ "$(stat -c %U:%G:%a /var/lib/uaaudit)" = uaaudit:adm:750 ] ||
+  fail "postinst left /var/lib/uaaudit $(stat -c %U:%G:%a /var/lib/uaaudit), not uaaudit:adm:750"
+
 tc=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
 say "in a mount namespace with $tc hidden:"
 # shellcheck disable=SC2016 # the inner shell expands its own arguments

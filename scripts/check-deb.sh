@@ -158,6 +158,14 @@ $merged"
   SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no "$unitdir/uaaudit.service" "$unitdir/uaaudit.timer" \
     2>&1 | tee "$scratch/verify" || fail "systemd-analyze verify failed"
   [ ! -s "$scratch/verify" ] || fail "systemd-analyze verify complained (above)"
+  exposure=$(systemd-analyze security --offline=yes "$unitdir/uaaudit.service" 2>/dev/null |
+    sed -n 's/.*Overall exposure level for uaaudit.service: \([0-9.]*\).*/\1/p')
+  [ -n "$exposure" ] || fail "systemd-analyze security --offline=yes gave no exposure level"
+  awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }' ||
+    fail "systemd-analyze security rates uaaudit.service $exposure, over 2.0: is the sandboxing gone?"
+  grep -qx 'ReadWritePaths=/var/lib/uaaudit /var/log/uaaudit -/var/lib/prometheus/node-exporter' \
+    "$unitdir/uaaudit.service" || fail "uaaudit.service does not let the run write its state, log and metrics"
+  say "  systemd-analyze security --offline=yes: exposure $exposure"
 
   say "a configured run as the account, through the cron wrapper: one heartbeat line"
   cat >/etc/uaaudit/check-deb.json <<EOF

@@ -177,6 +177,14 @@ EOF
   tail -1 /var/log/uaaudit/uaaudit.log | grep -q "uaaudit: run: lines $lines, .* exit 0$" ||
     fail "no heartbeat 'lines $lines … exit 0' in /var/log/uaaudit/uaaudit.log: $(tail -3 /var/log/uaaudit/uaaudit.log)"
   [ -s /var/lib/uaaudit/state.json ] || fail "the run wrote no /var/lib/uaaudit/state.json"
+
+  say "logrotate -d /etc/logrotate.d/uaaudit, then a forced rotation of the heartbeat log"
+  logrotate -d /etc/logrotate.d/uaaudit >"$scratch/logrotate" 2>&1 || fail "logrotate -d exited $?: $(cat "$scratch/logrotate")"
+  if grep -qi 'error' "$scratch/logrotate"; then fail "logrotate -d complained: $(cat "$scratch/logrotate")"; fi
+  logrotate -f -s "$scratch/logrotate.state" /etc/logrotate.d/uaaudit || fail "logrotate -f exited $?"
+  [ -s /var/log/uaaudit/uaaudit.log.1 ] || fail "logrotate left no /var/log/uaaudit/uaaudit.log.1"
+  [ "$(stat -c %U:%G:%a /var/log/uaaudit/uaaudit.log)" = uaaudit:adm:640 ] ||
+    fail "the new log is $(stat -c %U:%G:%a /var/log/uaaudit/uaaudit.log), not uaaudit:adm:640"
   rm -rf "$scratch"
   exit 0
 fi

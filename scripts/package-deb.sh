@@ -102,6 +102,8 @@ for unit in uaaudit.service uaaudit.timer; do
   fi
 done
 install -m 644 packaging/debian/cron.d "$pkg/etc/cron.d/uaaudit"
+install -d "$pkg/etc/logrotate.d"
+install -m 644 packaging/debian/logrotate "$pkg/etc/logrotate.d/uaaudit"
 install -m 644 cron/uaaudit.json "$pkg/etc/uaaudit/uaaudit.json"
 
 # Docs: copyright and README.Debian as they are, other text over 4 KiB gzipped (as dh_compress

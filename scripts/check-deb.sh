@@ -95,13 +95,15 @@ server.serve_forever()' "$scratch/posts" >"$scratch/port" &
   grep -qx "lines $lines: requests $lines, malformed 0" <<<"$summary" ||
     fail "uaaudit scan's summary lacks 'lines $lines: requests $lines, malformed 0':
 $summary"
-  say "uaaudit scan --json, merge, and classify with each example rules file"
+  say "uaaudit scan --json, merge, and rules lint and classify with each example rules file"
   scratch=$(mktemp -d)
   uaaudit scan --json "$doc/examples/$sample" >"$scratch/a.json" || fail "scan --json exited $?"
   merged=$(uaaudit merge "$scratch/a.json") || fail "merge exited $?"
   grep -qx "lines $lines: requests $lines, malformed 0" <<<"$merged" || fail "merge's summary is not scan's:
 $merged"
   for rules in "$doc"/examples/rules/*.json; do
+    got=$(uaaudit rules lint "$rules" 2>&1) || fail "uaaudit rules lint $rules exited $?: $got"
+    grep -q "^$rules: no findings" <<<"$got" || fail "a shipped example fails uaaudit rules lint: $got"
     got=$(uaaudit classify --rules "$rules" 'curl/8.5.0') || fail "uaaudit classify --rules $rules exited $?"
     grep -q 'curl/8.5.0' <<<"$got" || fail "uaaudit classify --rules $rules does not name the UA: $got"
   done

@@ -241,7 +241,12 @@ restore_user() {
     say "the system user uaaudit is back as it was: $(getent passwd uaaudit)"
   fi
 }
-trap restore_user EXIT
+override_added=
+cleanup() {
+  if [ -n "$override_added" ]; then "${as_root[@]}" dpkg-statoverride --remove /var/lib/uaaudit || true; fi
+  restore_user
+}
+trap cleanup EXIT
 if [ -n "$saved_user" ]; then
   say "deleting the system user uaaudit made outside the package (made again at the end), so that postinst's is checked"
   "${as_root[@]}" userdel uaaudit
@@ -269,7 +274,9 @@ dpkg-query -L uaaudit >"$root/dist/files.txt"
 say "postinst repairs the owner and mode of existing state and log directories, unless dpkg-statoverride sets them"
 "${as_root[@]}" chown root:root /var/lib/uaaudit
 "${as_root[@]}" chmod 777 /var/log/uaaudit
+! dpkg-statoverride --list /var/lib/uaaudit >/dev/null || fail "/var/lib/uaaudit already has a dpkg-statoverride"
 "${as_root[@]}" dpkg-statoverride --add root root 0755 /var/lib/uaaudit
+override_added=1
 "${as_root[@]}" chmod 755 /var/lib/uaaudit
 "${as_root[@]}" /var/lib/dpkg/info/uaaudit.postinst configure "$version"
 [ "$(stat -c %U:%G:%a /var/log/uaaudit)" = uaaudit:adm:750 ] ||
@@ -277,6 +284,7 @@ say "postinst repairs the owner and mode of existing state and log directories, 
 [ "$(stat -c %U:%G:%a /var/lib/uaaudit)" = root:root:755 ] ||
   fail "postinst changed /var/lib/uaaudit ($(stat -c %U:%G:%a /var/lib/uaaudit)) despite dpkg-statoverride"
 "${as_root[@]}" dpkg-statoverride --remove /var/lib/uaaudit
+override_added=
 "${as_root[@]}" /var/lib/dpkg/info/uaaudit.postinst configure "$version"
 [ "$(stat -c %U:%G:%a /var/lib/uaaudit)" = uaaudit:adm:750 ] ||
   fail "postinst left /var/lib/uaaudit $(stat -c %U:%G:%a /var/lib/uaaudit), not uaaudit:adm:750"

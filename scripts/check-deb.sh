@@ -12,7 +12,9 @@
 # refuses to start when /etc/uaaudit, /var/lib/uaaudit or /var/log/uaaudit exist without the
 # package (a hand-made install, cron/README.md, that the purge would delete). A system user
 # uaaudit without them (the end-to-end tests' CronInstallTests make one) is deleted first, so
-# that postinst's creation of it is what gets checked.
+# that postinst's creation of it is what gets checked, and made again as it was at the end
+# (also when a check fails); the user the package made is deleted at the end, since the purge
+# keeps it (README.Debian).
 set -euo pipefail
 self=$(readlink -f "$0")
 cd "$(dirname "$0")/.."
@@ -50,7 +52,8 @@ $libs"; fi
   done < <(awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$libs")
 
   say "a webhook to a loopback receiver: libcurl (dlopen'ed, so not in ldd) loads from libcurl4"
-  grep -qE '(^|, )libcurl4( |,|$)' <<<"$depends" || fail "Depends: ($depends) lacks libcurl4"
+  # 7.85.0: CURLOPT_PROTOCOLS_STR (scripts/package-deb.sh, Sources/CCurl/shim.h).
+  grep -qE '(^|, )libcurl4 \(>= 7\.85\.0\)(,|$)' <<<"$depends" || fail "Depends: ($depends) lacks libcurl4 (>= 7.85.0)"
   scratch=$(mktemp -d)
   # Answers 200 to each POST and notes its path; prints its port once it listens.
   python3 -c '
@@ -92,13 +95,15 @@ server.serve_forever()' "$scratch/posts" >"$scratch/port" &
   grep -qx "lines $lines: requests $lines, malformed 0" <<<"$summary" ||
     fail "uaaudit scan's summary lacks 'lines $lines: requests $lines, malformed 0':
 $summary"
-  say "uaaudit scan --json, merge, and classify with each example rules file"
+  say "uaaudit scan --json, merge, and rules lint and classify with each example rules file"
   scratch=$(mktemp -d)
   uaaudit scan --json "$doc/examples/$sample" >"$scratch/a.json" || fail "scan --json exited $?"
   merged=$(uaaudit merge "$scratch/a.json") || fail "merge exited $?"
   grep -qx "lines $lines: requests $lines, malformed 0" <<<"$merged" || fail "merge's summary is not scan's:
 $merged"
   for rules in "$doc"/examples/rules/*.json; do
+    got=$(uaaudit rules lint "$rules" 2>&1) || fail "uaaudit rules lint $rules exited $?: $got"
+    grep -q "^$rules: no findings" <<<"$got" || fail "a shipped example fails uaaudit rules lint: $got"
     got=$(uaaudit classify --rules "$rules" 'curl/8.5.0') || fail "uaaudit classify --rules $rules exited $?"
     grep -q 'curl/8.5.0' <<<"$got" || fail "uaaudit classify --rules $rules does not name the UA: $got"
   done
@@ -155,6 +160,14 @@ $merged"
   SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no "$unitdir/uaaudit.service" "$unitdir/uaaudit.timer" \
     2>&1 | tee "$scratch/verify" || fail "systemd-analyze verify failed"
   [ ! -s "$scratch/verify" ] || fail "systemd-analyze verify complained (above)"
+  exposure=$(systemd-analyze security --offline=yes "$unitdir/uaaudit.service" 2>/dev/null |
+    sed -n 's/.*Overall exposure level for uaaudit.service: \([0-9.]*\).*/\1/p')
+  [ -n "$exposure" ] || fail "systemd-analyze security --offline=yes gave no exposure level"
+  awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }' ||
+    fail "systemd-analyze security rates uaaudit.service $exposure, over 2.0: is the sandboxing gone?"
+  grep -qx 'ReadWritePaths=/var/lib/uaaudit /var/log/uaaudit -/var/lib/prometheus/node-exporter' \
+    "$unitdir/uaaudit.service" || fail "uaaudit.service does not let the run write its state, log and metrics"
+  say "  systemd-analyze security --offline=yes: exposure $exposure"
 
   say "a configured run as the account, through the cron wrapper: one heartbeat line"
   cat >/etc/uaaudit/check-deb.json <<EOF
@@ -166,6 +179,14 @@ EOF
   tail -1 /var/log/uaaudit/uaaudit.log | grep -q "uaaudit: run: lines $lines, .* exit 0$" ||
     fail "no heartbeat 'lines $lines … exit 0' in /var/log/uaaudit/uaaudit.log: $(tail -3 /var/log/uaaudit/uaaudit.log)"
   [ -s /var/lib/uaaudit/state.json ] || fail "the run wrote no /var/lib/uaaudit/state.json"
+
+  say "logrotate -d /etc/logrotate.d/uaaudit, then a forced rotation of the heartbeat log"
+  logrotate -d /etc/logrotate.d/uaaudit >"$scratch/logrotate" 2>&1 || fail "logrotate -d exited $?: $(cat "$scratch/logrotate")"
+  if grep -qi 'error' "$scratch/logrotate"; then fail "logrotate -d complained: $(cat "$scratch/logrotate")"; fi
+  logrotate -f -s "$scratch/logrotate.state" /etc/logrotate.d/uaaudit || fail "logrotate -f exited $?"
+  [ -s /var/log/uaaudit/uaaudit.log.1 ] || fail "logrotate left no /var/log/uaaudit/uaaudit.log.1"
+  [ "$(stat -c %U:%G:%a /var/log/uaaudit/uaaudit.log)" = uaaudit:adm:640 ] ||
+    fail "the new log is $(stat -c %U:%G:%a /var/log/uaaudit/uaaudit.log), not uaaudit:adm:640"
   rm -rf "$scratch"
   exit 0
 fi
@@ -202,8 +223,32 @@ fi
 for dir in /etc/uaaudit /var/lib/uaaudit /var/log/uaaudit; do
   [ ! -e "$dir" ] || fail "$dir exists without the package (a hand-made install?): the purge would delete it"
 done
-if getent passwd uaaudit >/dev/null; then
-  say "deleting the system user uaaudit made outside the package, so that postinst's is checked"
+# The account as it was before the check ("" when there was none), made again at the end.
+saved_user=$(getent passwd uaaudit || true)
+saved_groups=$(id -nG uaaudit 2>/dev/null || true)
+restore_user() {
+  if [ "$(getent passwd uaaudit || true)" = "$saved_user" ]; then return 0; fi
+  if dpkg-query -W -f='${Status}' uaaudit 2>/dev/null | grep -q 'installed\|config-files'; then
+    "${as_root[@]}" dpkg -P uaaudit >/dev/null || true
+  fi
+  if getent passwd uaaudit >/dev/null; then "${as_root[@]}" userdel uaaudit; fi
+  if [ -n "$saved_user" ]; then
+    local uid gid gecos home shell extra
+    IFS=: read -r _ _ uid gid gecos home shell <<<"$saved_user"
+    "${as_root[@]}" useradd --system --no-create-home -u "$uid" -g "$gid" -c "$gecos" -d "$home" -s "$shell" uaaudit
+    extra=$(tr ' ' '\n' <<<"$saved_groups" | grep -vx "$(getent group "$gid" | cut -d: -f1)" | paste -sd, - || true)
+    if [ -n "$extra" ]; then "${as_root[@]}" usermod -a -G "$extra" uaaudit; fi
+    say "the system user uaaudit is back as it was: $(getent passwd uaaudit)"
+  fi
+}
+override_added=
+cleanup() {
+  if [ -n "$override_added" ]; then "${as_root[@]}" dpkg-statoverride --remove /var/lib/uaaudit || true; fi
+  restore_user
+}
+trap cleanup EXIT
+if [ -n "$saved_user" ]; then
+  say "deleting the system user uaaudit made outside the package (made again at the end), so that postinst's is checked"
   "${as_root[@]}" userdel uaaudit
 fi
 
@@ -226,6 +271,24 @@ state=$(systemctl is-enabled uaaudit.timer 2>/dev/null || true)
 if grep -q '^[^#]*uaaudit-cron' /etc/cron.d/uaaudit; then fail "/etc/cron.d/uaaudit has an active line"; fi
 dpkg-query -L uaaudit >"$root/dist/files.txt"
 
+say "postinst repairs the owner and mode of existing state and log directories, unless dpkg-statoverride sets them"
+"${as_root[@]}" chown root:root /var/lib/uaaudit
+"${as_root[@]}" chmod 777 /var/log/uaaudit
+! dpkg-statoverride --list /var/lib/uaaudit >/dev/null || fail "/var/lib/uaaudit already has a dpkg-statoverride"
+"${as_root[@]}" dpkg-statoverride --add root root 0755 /var/lib/uaaudit
+override_added=1
+"${as_root[@]}" chmod 755 /var/lib/uaaudit
+"${as_root[@]}" /var/lib/dpkg/info/uaaudit.postinst configure "$version"
+[ "$(stat -c %U:%G:%a /var/log/uaaudit)" = uaaudit:adm:750 ] ||
+  fail "postinst left /var/log/uaaudit $(stat -c %U:%G:%a /var/log/uaaudit), not uaaudit:adm:750"
+[ "$(stat -c %U:%G:%a /var/lib/uaaudit)" = root:root:755 ] ||
+  fail "postinst changed /var/lib/uaaudit ($(stat -c %U:%G:%a /var/lib/uaaudit)) despite dpkg-statoverride"
+"${as_root[@]}" dpkg-statoverride --remove /var/lib/uaaudit
+override_added=
+"${as_root[@]}" /var/lib/dpkg/info/uaaudit.postinst configure "$version"
+[ "$(stat -c %U:%G:%a /var/lib/uaaudit)" = uaaudit:adm:750 ] ||
+  fail "postinst left /var/lib/uaaudit $(stat -c %U:%G:%a /var/lib/uaaudit), not uaaudit:adm:750"
+
 tc=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
 say "in a mount namespace with $tc hidden:"
 # shellcheck disable=SC2016 # the inner shell expands its own arguments
@@ -244,6 +307,13 @@ for kept in /etc/uaaudit/uaaudit.json /etc/cron.d/uaaudit /var/lib/uaaudit/state
 done
 getent passwd uaaudit >/dev/null || fail "dpkg -r deleted the user uaaudit (README.Debian: removal keeps it)"
 say "after dpkg -r: the conffiles, the state, the log and the user are kept"
+say "the cron line, once enabled, does nothing after dpkg -r (its conffile stays)"
+cron_command=$(sed -n 's/^#\{0,1\}[0-9*][^ ]* [^ ]* [^ ]* [^ ]* [^ ]*  *uaaudit  *//p' /etc/cron.d/uaaudit)
+[ -n "$cron_command" ] || fail "no cron line for uaaudit in /etc/cron.d/uaaudit"
+log_lines=$(wc -l </var/log/uaaudit/uaaudit.log)
+cron_out=$(cd / && runuser -u uaaudit -- sh -c "$cron_command" 2>&1) || true
+[ -z "$cron_out" ] || fail "the cron line ($cron_command) prints after dpkg -r, so cron mails it: $cron_out"
+[ "$(wc -l </var/log/uaaudit/uaaudit.log)" = "$log_lines" ] || fail "the cron line ran the wrapper after dpkg -r"
 
 say "dpkg -P uaaudit"
 "${as_root[@]}" dpkg -P uaaudit
@@ -260,8 +330,13 @@ done <"$root/dist/files.txt"
 for gone in /etc/uaaudit /var/lib/uaaudit /var/log/uaaudit /etc/systemd/system/timers.target.wants/uaaudit.timer; do
   if [ -e "$gone" ] || [ -L "$gone" ]; then fail "$gone remains after dpkg -P"; fi
 done
-if getent passwd uaaudit >/dev/null; then fail "the user uaaudit remains after dpkg -P"; fi
-say "after dpkg -P: none of the package's $(wc -l <"$root/dist/files.txt") paths, no config, state, log," \
-  "timer link or user left"
+getent passwd uaaudit >/dev/null || fail "dpkg -P deleted the user uaaudit (README.Debian: purge keeps it)"
+say "after dpkg -P: none of the package's $(wc -l <"$root/dist/files.txt") paths, no config, state, log or" \
+  "timer link left; the user uaaudit is kept"
+if [ -z "$saved_user" ]; then
+  say "deleting the user uaaudit the package made, to leave the machine as the check found it"
+  "${as_root[@]}" userdel uaaudit
+fi
+restore_user
 rm -f "$root/dist/files.txt"
 say "all checks passed in $((SECONDS - start)) s"

@@ -102,6 +102,8 @@ for unit in uaaudit.service uaaudit.timer; do
   fi
 done
 install -m 644 packaging/debian/cron.d "$pkg/etc/cron.d/uaaudit"
+install -d "$pkg/etc/logrotate.d"
+install -m 644 packaging/debian/logrotate "$pkg/etc/logrotate.d/uaaudit"
 install -m 644 cron/uaaudit.json "$pkg/etc/uaaudit/uaaudit.json"
 
 # Docs: copyright and README.Debian as they are, other text over 4 KiB gzipped (as dh_compress
@@ -142,7 +144,10 @@ shlibs=$(cd "$work" && dpkg-shlibdeps -O -e"debian/uaaudit/usr/bin/uaaudit" 2>"$
 }
 shlibs=${shlibs#shlibs:Depends=}
 [ -n "$shlibs" ] || die "dpkg-shlibdeps found no libraries: is the binary dynamically linked to libc?"
-depends="$shlibs, libcurl4, adduser"
+# libcurl4 (>= 7.85.0): CurlTransport sets CURLOPT_PROTOCOLS_STR, new in curl 7.85.0 (it
+# also calls curl_multi_poll, 7.66.0's); bookworm has 7.88.1. The shim checks the loaded
+# library's version too (UAAUDIT_CURL_MINIMUM in Sources/CCurl/shim.h: keep the two the same).
+depends="$shlibs, libcurl4 (>= 7.85.0), adduser"
 installed_size=$(du -sk --exclude=DEBIAN "$pkg" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@DEPENDS@|$depends|" -e "s|@INSTALLED_SIZE@|$installed_size|" \
   packaging/debian/control.in >"$pkg/DEBIAN/control"

@@ -7,6 +7,12 @@
    <curl/curl.h>; the functions from the table uaaudit_curl_load fills. */
 #include <curl/curl.h>
 #include <dlfcn.h>
+#include <stdio.h>
+
+/* The oldest libcurl uaaudit works with: CURLOPT_PROTOCOLS_STR is 7.85.0's (curl_multi_poll,
+   7.66.0's, is older). The package's Depends: says the same (scripts/package-deb.sh). */
+#define UAAUDIT_CURL_MINIMUM 0x075500
+#define UAAUDIT_CURL_MINIMUM_TEXT "7.85.0"
 
 typedef size_t (*uaaudit_curl_data_callback)(char *data, size_t size, size_t count, void *user);
 typedef int (*uaaudit_curl_xferinfo_callback)(void *user, curl_off_t dltotal, curl_off_t dlnow,
@@ -38,6 +44,19 @@ static inline int uaaudit_curl_load(uaaudit_curl_api *api, const char **error) {
     void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         *error = dlerror();
+        return 0;
+    }
+    /* An older libcurl would reject an option or lack a function with an obscure error on
+       every delivery: say which version it is instead. */
+    curl_version_info_data *(*version_info)(CURLversion) = 0;
+    *(void **)&version_info = dlsym(library, "curl_version_info");
+    const curl_version_info_data *version = version_info ? version_info(CURLVERSION_NOW) : 0;
+    if (!version || version->version_num < UAAUDIT_CURL_MINIMUM) {
+        static char message[160];
+        snprintf(message, sizeof message, "libcurl %s is too old: uaaudit needs %s or newer",
+                 version && version->version ? version->version : "(of unknown version)",
+                 UAAUDIT_CURL_MINIMUM_TEXT);
+        *error = message;
         return 0;
     }
 #define UAAUDIT_CURL_LOAD(field, name)                 \

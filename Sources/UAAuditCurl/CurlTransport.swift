@@ -150,7 +150,7 @@ package struct CurlTransport: HTTPTransport {
         var error: UnsafePointer<CChar>?
         guard uaaudit_curl_load(api, &error) != 0 else {
             let why = error.map { String(cString: $0) } ?? "unknown error"
-            return .failure(.permanent("cannot load libcurl (install Debian's libcurl4): \(why)"))
+            return .failure(.permanent("cannot load libcurl (install Debian's libcurl4, 7.85.0 or newer): \(why)"))
         }
         guard api.pointee.global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else {
             return .failure(.permanent("libcurl could not be initialised"))

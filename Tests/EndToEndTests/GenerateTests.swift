@@ -97,7 +97,11 @@ import Testing
             scan.contains(
                 "(-o --out)-o+[write the JSON report to FILE (atomically); '-' is stdout. "
                     + "No output may be an input or another output]:FILE:_files"))
-        #expect(scan.contains("*--webhook=[a channel for alerts; repeat for more channels]:URL: "))
+        #expect(
+            scan.contains(
+                "*--webhook=[a channel for alerts; repeat for more channels (the URL shows in ps: prefer "
+                    + "--webhook-url-env or --webhook-url-file)]:URL: "))
+        #expect(scan.contains("*--webhook-url-file=[a channel whose URL is in the file PATH]:PATH:_files"))
         #expect(scan.last == "*:operand:_files")
     }
 

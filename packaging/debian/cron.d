@@ -8,4 +8,5 @@
 # /var/log/uaaudit/uaaudit.log.
 SHELL=/bin/sh
 PATH=/usr/bin:/bin
-#5 * * * *  uaaudit  /usr/lib/uaaudit/uaaudit-cron.sh
+# The test keeps the line quiet once the package is removed (apt remove keeps this conffile).
+#5 * * * *  uaaudit  [ -x /usr/lib/uaaudit/uaaudit-cron.sh ] && /usr/lib/uaaudit/uaaudit-cron.sh

@@ -62,9 +62,11 @@ enum ManPage {
         let help = option.help.joined(separator: " ")
         if let value = option.defaultValue, !help.contains("default") { notes.append("Default: \(value).") }
         if option.repeatable, !help.contains("repeat") {
-            // The channel's settings (alerts[].kind …) pair with the --webhook before them.
-            let perChannel = option.configKey?.hasPrefix("alerts[].") == true && option.name != "webhook"
-            notes.append(perChannel ? "Once per --webhook." : "May be repeated.")
+            // The channel's settings (alerts[].kind …) pair with the channel before them, which
+            // --webhook, --webhook-url-env or --webhook-url-file starts.
+            let key = option.configKey ?? ""
+            let perChannel = key.hasPrefix("alerts[].") && !key.hasPrefix("alerts[].url")
+            notes.append(perChannel ? "Once per channel." : "May be repeated.")
         }
         guard !notes.isEmpty else { return "" }
         return (help.hasSuffix(".") ? " " : ". ") + Roff.escape(notes.joined(separator: " "))

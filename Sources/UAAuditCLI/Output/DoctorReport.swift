@@ -23,6 +23,19 @@ struct DoctorReport {
     var skipped: [NginxConfigTree.AccessLog] = []
     var stateDir = "/var/lib/uaaudit"
     var prom = "/var/lib/prometheus/node-exporter/uaaudit.prom"
+    /// Whether this uaaudit is the Debian package's (its cron wrapper is installed): the advice
+    /// then names the package's files, not the source tree's.
+    var packaged = false
+
+    /// The Debian package's cron wrapper, whose presence tells an installed package.
+    static let packagedWrapper = "/usr/lib/uaaudit/uaaudit-cron.sh"
+
+    /// Whether the package is installed: its wrapper is an executable file.
+    /// `UAAUDIT_PACKAGED_WRAPPER` names another path to look at (for tests).
+    static func isPackaged(environment: [String: String]) -> Bool {
+        let path = environment["UAAUDIT_PACKAGED_WRAPPER"] ?? packagedWrapper
+        return FileManager.default.isExecutableFile(atPath: path)
+    }
 
     static func examine(_ tree: NginxConfigTree, lastLines: Int) -> DoctorReport {
         var report = DoctorReport(tree: tree)
@@ -206,10 +219,22 @@ struct DoctorReport {
             out += "    \(DoctorReport.logFormatLine)\n"
             for log in chosen.logs { out += "    access_log \(log) ua_log;\n" }
         }
-        out += "\nThen the hourly job, as the uaaudit user (group adm reads /var/log/nginx), see cron/README.md:\n\n"
-        out += "    5 * * * *  uaaudit  /usr/local/bin/uaaudit-cron.sh     (/etc/cron.d/uaaudit)\n"
-        out += "or: systemctl enable --now uaaudit.timer                  (cron/uaaudit.service runs as User=uaaudit)\n"
+        out += hourlyJob()
         return out
+    }
+
+    /// How to set up the hourly run: the package's files when it is installed, else the
+    /// source tree's cron/ directory.
+    func hourlyJob() -> String {
+        guard packaged else {
+            return "\nThen the hourly job, as the uaaudit user (group adm reads /var/log/nginx), see cron/README.md:\n\n"
+                + "    5 * * * *  uaaudit  /usr/local/bin/uaaudit-cron.sh     (/etc/cron.d/uaaudit)\n"
+                + "or: systemctl enable --now uaaudit.timer                  (cron/uaaudit.service runs as User=uaaudit)\n"
+        }
+        return "\nThen the hourly job, as the uaaudit user (group adm reads /var/log/nginx), see "
+            + "/usr/share/doc/uaaudit/README.Debian:\n\n"
+            + "    systemctl enable --now uaaudit.timer         (uaaudit.service runs \(Self.packagedWrapper) as User=uaaudit)\n"
+            + "or: remove the '#' of the last line of /etc/cron.d/uaaudit   (it runs \(Self.packagedWrapper))\n"
     }
 
     /// The `log_format` line for nginx's http block.

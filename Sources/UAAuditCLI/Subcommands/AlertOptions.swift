@@ -5,25 +5,39 @@ import UAAuditCurl
 /// The alert options of `scan` and `alert test`: the channels, the host name the alerts carry,
 /// and how hard delivery tries.
 ///
-/// `--webhook-kind`, `--webhook-secret-env` and `--webhook-secret-file` belong to the
-/// `--webhook` before them, so several channels can be given in one command line.
+/// Each of `--webhook URL`, `--webhook-url-env NAME` and `--webhook-url-file PATH` starts a
+/// channel (its one URL source, as the config's `url`, `url_env` and `url_file`); the last two
+/// keep the URL, which holds the token, out of the command line that `ps` shows.
+/// `--webhook-kind`, `--webhook-secret-env` and `--webhook-secret-file` belong to the channel
+/// before them, so several channels can be given in one command line.
 struct AlertOptions {
     static let webhook = OptionDef(
-        "webhook", value: "URL", help: ["a channel for alerts; repeat for more channels"], configKey: "alerts[].url",
+        "webhook", value: "URL",
+        help: [
+            "a channel for alerts; repeat for more channels", "(the URL shows in ps: prefer --webhook-url-env",
+            "or --webhook-url-file)",
+        ], configKey: "alerts[].url", repeatable: true)
+    static let webhookURLEnv = OptionDef(
+        "webhook-url-env", value: "NAME",
+        help: ["a channel whose URL is in the environment", "variable NAME"], configKey: "alerts[].url_env",
         repeatable: true)
+    static let webhookURLFile = OptionDef(
+        "webhook-url-file", value: "PATH",
+        help: ["a channel whose URL is in the file PATH"], configKey: "alerts[].url_file", repeatable: true,
+        completion: .file)
     static let webhookKind = OptionDef(
         "webhook-kind", value: "KIND",
         help: [
-            "the service of the --webhook before it: wecom,", "dingtalk, feishu, slack, generic or alertmanager",
+            "the service of the channel before it: wecom,", "dingtalk, feishu, slack, generic or alertmanager",
             "(needed unless the URL's host tells it)",
         ], configKey: "alerts[].kind", repeatable: true, completion: .choices(ChannelKind.allCases.map(\.rawValue)))
     static let webhookSecretEnv = OptionDef(
         "webhook-secret-env", value: "NAME",
-        help: ["the signing secret of the --webhook before it", "(dingtalk, feishu), from a variable"],
+        help: ["the signing secret of the channel before it", "(dingtalk, feishu), from a variable"],
         configKey: "alerts[].secret_env", repeatable: true)
     static let webhookSecretFile = OptionDef(
         "webhook-secret-file", value: "PATH",
-        help: ["the signing secret of the --webhook before it", "(dingtalk, feishu), from a file"],
+        help: ["the signing secret of the channel before it", "(dingtalk, feishu), from a file"],
         configKey: "alerts[].secret_file", repeatable: true, completion: .file)
     static let webhookTimeout = OptionDef(
         "webhook-timeout", value: "S", help: ["seconds per attempt (default 10)"], defaultValue: "10")
@@ -34,7 +48,7 @@ struct AlertOptions {
         "host", value: "NAME", help: ["host name in alerts (default: this machine's)"], configKey: "host")
 
     static let options = [
-        webhook, webhookKind, webhookSecretEnv, webhookSecretFile, webhookTimeout, webhookRetries, host,
+        webhook, webhookURLEnv, webhookURLFile, webhookKind, webhookSecretEnv, webhookSecretFile, webhookTimeout, webhookRetries, host,
     ]
 
     static let help = OptionHelp.render(options)
@@ -49,23 +63,33 @@ struct AlertOptions {
         var channels: [AlertChannel] = []
         for (option, value) in args.ordered {
             let name = option.name
-            if name == webhook.name {
+            switch name {
+            case webhook.name:
                 channels.append(AlertChannel(url: .literal(value)))
                 continue
+            case webhookURLEnv.name:
+                channels.append(AlertChannel(url: .environment(value)))
+                continue
+            case webhookURLFile.name:
+                channels.append(AlertChannel(url: .file(value)))
+                continue
+            default: break
             }
             guard [webhookKind.name, webhookSecretEnv.name, webhookSecretFile.name].contains(name) else { continue }
             guard var channel = channels.popLast() else {
-                throw CLIError("\(option.flag) belongs to a \(webhook.flag): give it after the \(webhook.flag) URL it is for")
+                throw CLIError(
+                    "\(option.flag) belongs to a channel: give it after the \(webhook.flag), \(webhookURLEnv.flag) or "
+                        + "\(webhookURLFile.flag) it is for")
             }
             switch name {
             case webhookKind.name:
-                guard channel.kind == nil else { throw CLIError("\(webhookKind.flag) given twice for one \(webhook.flag)") }
+                guard channel.kind == nil else { throw CLIError("\(webhookKind.flag) given twice for one channel") }
                 guard let kind = ChannelKind(rawValue: value) else {
                     throw CLIError("\(webhookKind.flag) takes \(ChannelKind.list), not '\(value)'")
                 }
                 channel.kind = kind
             default:
-                guard channel.secret == nil else { throw CLIError("two signing secrets given for one \(webhook.flag)") }
+                guard channel.secret == nil else { throw CLIError("two signing secrets given for one channel") }
                 channel.secret = name == webhookSecretEnv.name ? .environment(value) : .file(value)
             }
             channels.append(channel)

@@ -108,6 +108,7 @@ struct DoctorCommand {
         var examination = DoctorReport.examine(tree, lastLines: lineCount)
         examination.stateDir = args.value(Self.stateDir) ?? "/var/lib/uaaudit"
         examination.prom = args.value(Self.prom) ?? "/var/lib/prometheus/node-exporter/uaaudit.prom"
+        examination.packaged = DoctorReport.isPackaged(environment: environment)
         // Paths and names come from nginx's config: control bytes in them are shown escaped.
         console.out(TerminalText.escapeKeepingLines(examination.render()))
         if let path = args.value(Self.writeConfig) {

@@ -37,6 +37,47 @@ import WebhookReceiver
         #expect(!result.out.contains("KEY-SECRET-E2E"))
     }
 
+    /// --webhook-url-env and --webhook-url-file: the URL, token and all, reaches the receiver
+    /// from a variable or a file and is never on the command line (which ps shows).
+    @Test func theURLFromAVariableOrAFileIsDeliveredAndNeverInArgv() throws {
+        let receiver = try WebhookReceiver(routes: [
+            "/env": [Reply(status: 200)], "/file": [Reply(status: 200)],
+        ])
+        let base = receiver.baseURL
+        let dir = try Scratch()
+        let file = try dir.write("hook.url", "\(base)/file?key=FILE-TOKEN-E2E\n")
+        let args = [
+            "alert", "test", "--webhook-url-env", "UAAUDIT_TEST_HOOK", "--webhook-kind", "generic",
+            "--webhook-url-file", file, "--webhook-kind", "generic",
+        ]
+        let result = try Tool.run(args, environment: ["UAAUDIT_TEST_HOOK": "\(base)/env?key=ENV-TOKEN-E2E"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.out == """
+                delivered to generic \(Redaction.url(base + "/env?key=ENV-TOKEN-E2E")) (1 attempt)
+                delivered to generic \(Redaction.url(base + "/file?key=FILE-TOKEN-E2E")) (1 attempt)
+
+                """)
+        #expect(try receiver.requests().map(\.path) == ["/env?key=ENV-TOKEN-E2E", "/file?key=FILE-TOKEN-E2E"])
+        for token in ["ENV-TOKEN-E2E", "FILE-TOKEN-E2E"] {
+            #expect(!args.joined(separator: " ").contains(token))
+            #expect(!result.out.contains(token) && !result.stderr.contains(token))
+        }
+    }
+
+    @Test func scanAlertsThroughAURLFile() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]])
+        let dir = try Scratch()
+        let log = try dir.write("access.log", ScanAlertTests.breachLog())
+        let file = try dir.write("hook.url", "\(receiver.baseURL)/hook?key=FILE-TOKEN-E2E")
+        let args = ["scan", "--quiet", "--webhook-url-file", file, "--webhook-kind", "generic", log]
+        let result = try Tool.run(args)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try receiver.requests().map(\.path) == ["/hook?key=FILE-TOKEN-E2E"])
+        #expect(!args.joined(separator: " ").contains("FILE-TOKEN-E2E"))
+        #expect(!result.stderr.contains("FILE-TOKEN-E2E"))
+    }
+
     @Test func everyChannelDeliveredExitsZero() throws {
         let receiver = try WebhookReceiver(routes: ["/g": [Reply(status: 204)]])
         let result = try Tool.run([

@@ -245,7 +245,7 @@ import WebhookReceiver
         ),
         (
             ["--webhook-kind", "slack", "--webhook", "https://hooks.slack.com/services/T0SECRET/B0SECRET/XXXXSECRET"],
-            "uaaudit: --webhook-kind belongs to a --webhook: give it after the --webhook URL it is for\n"
+            "uaaudit: --webhook-kind belongs to a channel: give it after the --webhook, --webhook-url-env or --webhook-url-file it is for\n"
         ),
         (
             [

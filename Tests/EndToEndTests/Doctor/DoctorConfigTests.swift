@@ -44,6 +44,34 @@ import Testing
         return dir.path("nginx.conf")
     }
 
+    /// The hourly-job advice names the package's files when its cron wrapper is installed,
+    /// and the source tree's cron/ otherwise.
+    @Test(arguments: [true, false])
+    func theHourlyJobAdviceFollowsTheInstall(packaged: Bool) throws {
+        let dir = try Scratch()
+        let conf = try Self.layout(dir)
+        let wrapper = try dir.write("uaaudit-cron.sh", "#!/bin/sh\n")
+        if packaged { chmod(wrapper, 0o755) }
+        let state = try Scratch()
+        let result = try Tool.run(
+            ["doctor", "--nginx-conf", conf, "--state-dir", state.url.path, "--prom", state.path("u.prom")],
+            environment: ["UAAUDIT_PACKAGED_WRAPPER": packaged ? wrapper : dir.path("absent")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let advice = result.out[(result.out.range(of: "Then the hourly job")?.lowerBound ?? result.out.endIndex)...]
+        if packaged {
+            #expect(advice.contains("see /usr/share/doc/uaaudit/README.Debian"))
+            #expect(advice.contains("systemctl enable --now uaaudit.timer"))
+            #expect(advice.contains("/usr/lib/uaaudit/uaaudit-cron.sh"))
+            for sourcePath in ["/usr/local/bin", "cron/README.md", "cron/uaaudit.service"] {
+                #expect(!advice.contains(sourcePath), "\(sourcePath) in \(advice)")
+            }
+        } else {
+            #expect(advice.contains("see cron/README.md"))
+            #expect(advice.contains("5 * * * *  uaaudit  /usr/local/bin/uaaudit-cron.sh"))
+            #expect(advice.contains("cron/uaaudit.service"))
+        }
+    }
+
     @Test func listsEveryLogFollowingIncludes() throws {
         let dir = try Scratch()
         let conf = try Self.layout(dir)

@@ -40,7 +40,10 @@ import UAAuditCore
                 ".TP\n\\fB\\-o\\fR, \\fB\\-\\-out\\fR \\fIFILE\\fR\nwrite the JSON report to FILE (atomically); "
                     + "'\\-' is stdout. No output may be an input or another output\n"))
         #expect(Self.section("rules").contains("\\fB\\-\\-bundle\\fR \\fINAME\\fR\n"))
-        #expect(Self.section("scan").contains("a channel for alerts; repeat for more channels\n"))
+        #expect(
+            Self.section("scan").contains(
+                "a channel for alerts; repeat for more channels (the URL shows in ps: prefer \\-\\-webhook\\-url\\-env "
+                    + "or \\-\\-webhook\\-url\\-file)\n"))
         #expect(Self.section("run").contains("hours the report and state keep (default 48)\n"))
         #expect(Self.section("doctor").contains("last lines of each log to check (default 20)\n"))
     }
@@ -58,11 +61,14 @@ import UAAuditCore
         #expect(MergeCommand.minRequests.defaultValue == nil)
     }
 
-    /// A note after the help is a sentence of its own; a channel's settings go once per --webhook.
+    /// A note after the help is a sentence of its own; a channel's settings go once per channel.
     @Test func notesAfterTheHelpAreSentences() {
         #expect(
             Self.section("scan").contains(
-                "alertmanager (needed unless the URL's host tells it). Once per \\-\\-webhook.\n"))
+                "alertmanager (needed unless the URL's host tells it). Once per channel.\n"))
+        #expect(
+            Self.section("scan").contains(
+                "a channel whose URL is in the file PATH. May be repeated.\n"))
         #expect(
             ManPage.extra(OptionDef("lines", value: "N", help: ["lines to check"], defaultValue: "20"))
                 == ". Default: 20.")
@@ -70,6 +76,10 @@ import UAAuditCore
             ManPage.extra(OptionDef("tag", value: "T", help: ["a tag."], repeatable: true)) == " May be repeated.")
         #expect(
             ManPage.extra(OptionDef("webhook", value: "URL", help: ["a channel"], configKey: "alerts[].url", repeatable: true))
+                == ". May be repeated.")
+        #expect(
+            ManPage.extra(
+                OptionDef("webhook-url-env", value: "NAME", help: ["a channel"], configKey: "alerts[].url_env", repeatable: true))
                 == ". May be repeated.")
     }
 

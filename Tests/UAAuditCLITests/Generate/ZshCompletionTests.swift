@@ -25,7 +25,8 @@ import Testing
         (PolicyOptions.out, #"'(-o --out)'{-o+,--out=}'[write the JSON report to FILE (atomically); '\''-'\'' is stdout. No output may be an input or another output]:FILE:_files'"#),
         (PolicyOptions.quiet, #"'(-q --quiet)'{-q,--quiet}'[print no summary and no progress line]'"#),
         (AuditOptions.escape, #"'--escape=[escaping of --log-format values: default, json, none]:MODE:(default json none)'"#),
-        (AlertOptions.webhook, #"'*--webhook=[a channel for alerts; repeat for more channels]:URL: '"#),
+        (AlertOptions.webhook, #"'*--webhook=[a channel for alerts; repeat for more channels (the URL shows in ps: prefer --webhook-url-env or --webhook-url-file)]:URL: '"#),
+        (AlertOptions.webhookURLFile, #"'*--webhook-url-file=[a channel whose URL is in the file PATH]:PATH:_files'"#),
         (DoctorCommand.stateDir, #"'--state-dir=[state, report and lock in DIR (default /var/lib/uaaudit)]:DIR:_files -/'"#),
     ]
 

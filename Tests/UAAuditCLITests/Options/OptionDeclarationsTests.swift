@@ -92,7 +92,11 @@ import UAAuditCore
     /// Only the options that stand for a list may be given twice.
     @Test func theRepeatableOptionsAreTheListOnes() {
         let repeatable = Set(CommandSpec.all.flatMap { $0.options.filter(\.repeatable).map(\.name) })
-        #expect(repeatable == ["webhook", "webhook-kind", "webhook-secret-env", "webhook-secret-file", "bundle"])
+        #expect(
+            repeatable == [
+                "webhook", "webhook-url-env", "webhook-url-file", "webhook-kind", "webhook-secret-env",
+                "webhook-secret-file", "bundle",
+            ])
     }
 
     /// A command whose label leaves no room before column 20 has its summary on the next line.
@@ -119,7 +123,7 @@ import UAAuditCore
             OptionHelp.render(AlertOptions.webhookSecretFile)
                 == """
                       --webhook-secret-file PATH
-                                           the signing secret of the --webhook before it
+                                           the signing secret of the channel before it
                                            (dingtalk, feishu), from a file
                 """)
         #expect(OptionHelp.render(CommonOptions.help) == "  -h, --help               show this help")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import UAAuditCore
 
@@ -31,6 +32,36 @@ import UAAuditCore
         #expect(options.delivery.userAgent == "uaaudit/\(UAAuditCLI.version)")
     }
 
+    /// --webhook-url-env and --webhook-url-file start a channel as --webhook does, with the
+    /// config's url_env and url_file; the kind and secret after them are theirs.
+    @Test func urlFromAVariableOrAFileStartsAChannel() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("uaaudit-url-\(UUID().uuidString)").path
+        try "https://hooks.slack.com/services/T/B/X\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let options = try Self.parse(
+            [
+                "--webhook-url-env", "WECOM_URL", "--webhook-kind", "wecom",
+                "--webhook-url-file", file,
+                "--webhook-url-env=DING_URL", "--webhook-secret-env", "D",
+            ],
+            environment: [
+                "WECOM_URL": "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=K",
+                "DING_URL": "https://oapi.dingtalk.com/robot/send?access_token=T", "D": "secret",
+            ])
+        #expect(
+            options.channels == [
+                AlertChannel(kind: .wecom, url: .environment("WECOM_URL")),
+                AlertChannel(url: .file(file)),
+                AlertChannel(url: .environment("DING_URL"), secret: .environment("D")),
+            ])
+    }
+
+    @Test func anUnsetURLVariableOrAMissingURLFileIsAUsageError() {
+        for words in [["--webhook-url-env", "NOT_SET_UAAUDIT"], ["--webhook-url-file", "/nonexistent/uaaudit.url"]] {
+            #expect(throws: CLIError.self) { _ = try Self.parse(words) }
+        }
+    }
+
     @Test func defaultsAreTenSecondsTwoRetriesAndThisHost() throws {
         let options = try Self.parse([])
         #expect(options.channels.isEmpty)
@@ -42,18 +73,18 @@ import UAAuditCore
     static let errors: [([String], String)] = [
         (
             ["--webhook-kind", "slack"],
-            "--webhook-kind belongs to a --webhook: give it after the --webhook URL it is for"
+            "--webhook-kind belongs to a channel: give it after the --webhook, --webhook-url-env or --webhook-url-file it is for"
         ),
         (
             ["--webhook", "http://h/", "--webhook-kind", "slack", "--webhook-kind", "generic"],
-            "--webhook-kind given twice for one --webhook"
+            "--webhook-kind given twice for one channel"
         ),
         (
             [
                 "--webhook", "http://h/", "--webhook-kind", "feishu", "--webhook-secret-env", "A",
                 "--webhook-secret-file", "/f",
             ],
-            "two signing secrets given for one --webhook"
+            "two signing secrets given for one channel"
         ),
         (
             ["--webhook", "http://h/", "--webhook-kind", "generic", "--webhook-retries", "11"],

@@ -57,6 +57,13 @@ import WebhookReceiver
         let merged = try Tool.run(["merge", "-q", "--fail-on-alert", out])
         #expect(merged.status == 1, "\(merged.stderr)")
         #expect(try Tool.run(["merge", "-q", out]).status == 0)
+        // The summary counts the drift hour as an alert hour, as the HTML page and the messages do.
+        let summary = try Tool.run(["merge", out]).out.split(separator: "\n").map(String.init)
+        #expect(
+            summary.contains(
+                "alert hours (marked ! for the share, d for drift): 1 of 24 (share 0, drift 1), where the inconsistent share"
+            ), "\(summary)")
+        #expect(summary.contains { $0.hasPrefix("2026-11-29 15:00+00:00") && $0.hasSuffix(" d") })
     }
 
     @Test func theNewFamilyIsReportedInItsHourAndTheShareDropAlertFiresOnce() throws {

@@ -183,6 +183,10 @@ public struct Report: Codable, Equatable, Sendable {
 
         /// True when the hour is alerted for its share or for a UA drift.
         public var alerted: Bool { alert || drift?.alert == true }
+
+        /// How the summary and the HTML page mark an alerting hour: `!` for the share, `d` for
+        /// a drift alert, `!d` for both, nothing when it does not alert.
+        public var alertMark: String { (alert ? "!" : "") + (drift?.alert == true ? "d" : "") }
     }
 
     public struct TopEntry: Codable, Equatable, Sendable {

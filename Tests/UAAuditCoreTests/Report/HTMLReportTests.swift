@@ -105,6 +105,9 @@ import Testing
         #expect(
             html.contains(
                 #"<td data-field="drift"><strong>alert</strong>: urlsession share fell to 0% from 50% in the baseline</td>"#))
+        // The hours table marks it too (`d`, as the summary does), and the footer.
+        #expect(html.contains(#"<td data-field="alert">d</td>"#), "\(html)")
+        #expect(html.contains(#"<td data-field="alert">!</td>"#))
     }
 
     @Test(arguments: [(1, 1), (12, 1), (13, 2), (48, 4), (72, 6), (168, 24), (200, 24), (400, 48), (2016, 168)])

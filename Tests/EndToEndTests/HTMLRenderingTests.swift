@@ -45,7 +45,7 @@ import Testing
         #expect(page.console == [])
         let dom = page.dom
         #expect(
-            dom.contains("<title>uaaudit report: 2 hours, 2024-03-31 23:00+08:00 to 2024-04-01 00:00+08:00</title>"))
+            dom.contains("<title>uaaudit report: 2 hours, 2024-03-31 23:00+08:00 to 2024-04-01 01:00+08:00</title>"))
         #expect(
             dom.contains(
                 "<div class=\"card\" id=\"total-requests\"><div class=\"label\">Requests</div><div class=\"value\">104</div>"

@@ -68,10 +68,13 @@ package enum HTMLReport {
         return html
     }
 
+    /// "uaaudit report: 2 hours, 2024-03-31 23:00+08:00 to 2024-04-01 01:00+08:00": from the
+    /// first hour's start to the last hour's end (a 1-hour page is "00:00 to 01:00").
     static func title(_ report: Report) -> String {
         guard let first = report.hours.first, let last = report.hours.last else { return "uaaudit report" }
         let hours = report.hours.count == 1 ? "1 hour" : "\(report.hours.count) hours"
-        return "uaaudit report: \(hours), \(HTMLCharts.shortHour(first.hour)) to \(HTMLCharts.shortHour(last.hour))"
+        let end = HourKey(iso8601: last.hour).map { HourKey(localHour: $0.localHour + 1, offsetMinutes: $0.offsetMinutes).iso8601 }
+        return "uaaudit report: \(hours), \(HTMLCharts.shortHour(first.hour)) to \(HTMLCharts.shortHour(end ?? last.hour))"
     }
 
     private static func card(_ id: String, _ label: String, _ value: String, _ note: String, alert: Bool = false)

@@ -109,8 +109,11 @@ struct AlertmanagerFormat: ChannelFormat {
                 "top_uas": top.joined(separator: "\n"),
                 "id": hour.id ?? n.id,
             ]
-            if let report = n.report { annotations["report"] = report }
-            if let command = n.explain?[hour.hour] { annotations["explain"] = command }
+            // Paths are file names: as DingTalk shows them, since templates forward annotations.
+            if let report = n.report { annotations["report"] = MessageStyle.dingTalkMarkdown.code(report) }
+            if let command = n.explain?[hour.hour] {
+                annotations["explain"] = MessageStyle.dingTalkMarkdown.code(command)
+            }
             return Alert(
                 labels: [
                     "alertname": kind == "drift" ? driftAlertName : alertName, "kind": kind, "host": n.host,

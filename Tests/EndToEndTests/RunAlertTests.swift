@@ -128,4 +128,22 @@ import WebhookReceiver
                 "\(key): \(entry[key] ?? "nil") vs \(hours[0][key] ?? "nil")")
         }
     }
+
+    /// An HTML page that cannot be written is exit 6, but the alert goes out and the state is
+    /// committed, so the next run does not send it again (the page is an extra, as the metrics).
+    @Test func anUnwritableHTMLPageDoesNotHoldTheAlertBack() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]])
+        let h = try RunHarness()
+        try breach(h)
+        let html = h.dir.path("missing/x.html")
+        let hook = ["--html", html, "--webhook", "\(receiver.baseURL)/hook", "--webhook-kind", "generic"]
+        let first = try h.run(now: "2026-11-29T11:06:00Z", extra: hook)
+        #expect(first.status == 6)
+        #expect(first.stderr.hasPrefix("uaaudit: cannot write HTML report \(html): "), "\(first.stderr)")
+        #expect(try receiver.requests().count == 1)
+        #expect(try pending(h).isEmpty)
+        #expect(try h.ledgerHours("delivered") == ["2026-11-29T10:00:00+00:00"])
+        #expect(try h.run(now: "2026-11-29T11:30:00Z", extra: hook).status == 6)
+        #expect(try receiver.requests().count == 1)
+    }
 }

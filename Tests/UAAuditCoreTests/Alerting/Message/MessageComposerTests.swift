@@ -111,6 +111,22 @@ import Testing
         #expect(!text.contains("access-0.log"))
     }
 
+    /// A drift-only hour (0% share) says why it alerts in every chat style: the title names
+    /// the drift, and the hour carries the drift's reason.
+    @Test(arguments: [MessageStyle.markdown, .plain, .dingTalkMarkdown, .slack])
+    func aDriftOnlyHourSaysWhyItAlerts(style: MessageStyle) throws {
+        var report = try AlertFixtures.report()
+        for i in report.hours.indices { report.hours[i].alert = false }
+        report.hours[0].drift = Report.DriftEntry(
+            baselineHours: 3, newFamilies: [], newRequests: 0, approximate: false, appShares: [], alert: true,
+            reasons: ["urlsession fell from 58% to 0% of requests"])
+        let n = try #require(AlertNotification(report: report, host: "web-1"))
+        let text = MessageComposer(notification: n, style: style).fitted { _ in true }
+        #expect(text.contains("uaaudit: User-Agent drift on web-1"))
+        #expect(text.contains("1 hour with a User-Agent drift"))
+        #expect(text.contains("drift: urlsession fell from 58% to 0% of requests"))
+    }
+
     @Test func hoursAreCutAfterUAsAndOneAlwaysStays() throws {
         let n = try AlertFixtures.notification()
         let composer = MessageComposer(notification: n, style: .plain)

@@ -44,6 +44,28 @@ import WebhookReceiver
     static let newFamily = "MyApp/#.#.# (iPhone; iPhone#,#; Scale/#.#; iOS #.#)"
     static let changed = "2026-11-29T15:00:00+00:00"
 
+    /// `--fail-on-alert` counts drift alerts in merge as it does in scan (one policy).
+    @Test func mergeFailsOnADriftAlertAsScanDoes() throws {
+        let dir = try Scratch()
+        let log = try dir.write("day.log", (0..<24).flatMap { Self.lines(hour: $0) }.joined(separator: "\n") + "\n")
+        let out = dir.path("day.json")
+        let scan = try Tool.run([
+            "scan", "-q", "--fail-on-alert", "--out", out, "--log-format", Self.format, "--alert-share-drop", "50%",
+            log,
+        ])
+        #expect(scan.status == 1, "\(scan.stderr)")
+        let merged = try Tool.run(["merge", "-q", "--fail-on-alert", out])
+        #expect(merged.status == 1, "\(merged.stderr)")
+        #expect(try Tool.run(["merge", "-q", out]).status == 0)
+        // The summary counts the drift hour as an alert hour, as the HTML page and the messages do.
+        let summary = try Tool.run(["merge", out]).out.split(separator: "\n").map(String.init)
+        #expect(
+            summary.contains(
+                "alert hours (marked ! for the share, d for drift): 1 of 24 (share 0, drift 1), where the inconsistent share"
+            ), "\(summary)")
+        #expect(summary.contains { $0.hasPrefix("2026-11-29 15:00+00:00") && $0.hasSuffix(" d") })
+    }
+
     @Test func theNewFamilyIsReportedInItsHourAndTheShareDropAlertFiresOnce() throws {
         let dir = try Scratch()
         let log = try dir.write("day.log", (0..<24).flatMap { Self.lines(hour: $0) }.joined(separator: "\n") + "\n")

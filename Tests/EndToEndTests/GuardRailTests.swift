@@ -401,7 +401,8 @@ import Testing
         #expect(
             result.stderr
                 == "uaaudit: early.json and \(h.report) overlap: they are reports of one run's state (the same host and "
-                + "logs, \(runOf)) made at different times: the later holds the earlier's hours; give only the latest; "
+                + "logs, \(runOf)) that both hold the hour 2026-11-29T10:00:00+00:00: the later holds the earlier's "
+                + "hours; give only the latest; "
                 + "merging them would count those lines twice (nothing was written)\n")
         #expect(!FileManager.default.fileExists(atPath: h.dir.path("m.json")))
         // The same log path read on another host is another state.
@@ -411,6 +412,46 @@ import Testing
         #expect(other.status == 0)
         let merged = try Tool.run(["merge", "-q", "--out", "m.json", "other-report.json", h.report], directory: h.dir.url)
         #expect(merged.status == 0, "\(merged.stderr)")
+        // A merge keeps its run reports' run_of with their hours, so merging that merge with
+        // another report of one of those states that holds one of its hours is refused too.
+        let first = try Tool.run(
+            ["merge", "-q", "--out", "m1.json", "other-report.json", "early.json"], directory: h.dir.url)
+        #expect(first.status == 0, "\(first.stderr)")
+        let m1 = try unwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.dir.path("m1.json"))))
+                as? [String: Any])
+        let kept = try unwrap(m1["merged_run_of"] as? [[String: Any]])
+        #expect(kept.last?["run_of"] as? String == runOf)
+        #expect(kept.last?["hours"] as? [String] == ["2026-11-29T10:00:00+00:00"])
+        let again = try Tool.run(["merge", "-q", "--out", "m2.json", "m1.json", h.report], directory: h.dir.url)
+        #expect(again.status == 2)
+        #expect(
+            again.stderr
+                == "uaaudit: m1.json and \(h.report) overlap: they are reports of one run's state (the same host and "
+                + "logs, \(runOf)) that both hold the hour 2026-11-29T10:00:00+00:00: the later holds the earlier's "
+                + "hours; give only the latest; merging them would count those lines twice (nothing was written)\n")
+    }
+
+    /// Reports of one state whose hours do not meet (daily archives, each holding its own
+    /// hours) merge: only a shared hour would count twice.
+    @Test func runReportsOfOneStateWithoutACommonHourMerge() throws {
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        #expect(try h.run(now: "2026-11-29T11:30:00Z", extra: ["--history-hours", "2"]).status == 0)
+        try FileManager.default.copyItem(atPath: h.report, toPath: h.dir.path("day1.json"))
+        try h.append(20, hour: 15)
+        #expect(try h.run(now: "2026-11-29T16:30:00Z", extra: ["--history-hours", "2"]).status == 0)
+        let hours = { (name: String) throws -> [String] in
+            let json = try unwrap(
+                JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.dir.path(name))))
+                    as? [String: Any])
+            return try unwrap(json["hours"] as? [[String: Any]]).compactMap { $0["hour"] as? String }
+        }
+        #expect(try hours("day1.json") == ["2026-11-29T10:00:00+00:00"])
+        #expect(try hours("report.json") == ["2026-11-29T15:00:00+00:00"])
+        let merged = try Tool.run(["merge", "-q", "--out", "m.json", "day1.json", "report.json"], directory: h.dir.url)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try hours("m.json") == ["2026-11-29T10:00:00+00:00", "2026-11-29T15:00:00+00:00"])
     }
 
     @Test func aMergedReportListsWhatItWasMadeFromAndIsNotMergedWithItAgain() throws {

@@ -45,7 +45,7 @@ import Testing
         #expect(page.console == [])
         let dom = page.dom
         #expect(
-            dom.contains("<title>uaaudit report: 2 hours, 2024-03-31 23:00+08:00 to 2024-04-01 00:00+08:00</title>"))
+            dom.contains("<title>uaaudit report: 2 hours, 2024-03-31 23:00+08:00 to 2024-04-01 01:00+08:00</title>"))
         #expect(
             dom.contains(
                 "<div class=\"card\" id=\"total-requests\"><div class=\"label\">Requests</div><div class=\"value\">104</div>"
@@ -57,7 +57,7 @@ import Testing
                 "<tr data-hour=\"2024-03-31T23:00:00+08:00\"><td>2024-03-31 23:00+08:00</td><td data-field=\"requests\">52</td>"
                     + "<td data-field=\"webview\">14</td><td data-field=\"urlsession\">24</td>"
                     + "<td data-field=\"inconsistent\">5</td><td data-field=\"other\">4</td><td data-field=\"missing\">5</td>"
-                    + "<td data-field=\"share\">9.615%</td><td></td></tr>"))
+                    + "<td data-field=\"share\">9.615%</td><td data-field=\"alert\"></td></tr>"))
         #expect(dom.contains("<td data-field=\"share\">3.846%</td>"))
         #expect(
             dom.contains(

@@ -85,4 +85,65 @@ import WebhookReceiver
         #expect(sent.count == 2)  // the documented duplicate: died between the answer and the commit
         #expect(Set(sent).count == 1)
     }
+
+    /// Without a report, the explain command in the message carries the run's own settings
+    /// (rules, policy, drift options), so that pasting it shows the figures that alerted.
+    @Test func theExplainCommandOfARunWithoutAReportMakesTheSameFigures() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]])
+        let h = try RunHarness()
+        let rules = h.dir.path("my rules.json")
+        try FileManager.default.copyItem(
+            atPath: Tool.repoRoot.appendingPathComponent("rules/builtin.json").path,
+            toPath: rules)
+        try h.append(60, hour: 8)
+        try h.append(60, hour: 9)
+        try h.append(50, hour: 10)
+        try h.append(10, hour: 10, minute: 20, cls: "other")  // a new UA family: 1/6 of the hour
+        try h.append(5, hour: 11, minute: 1)
+        let result = try Tool.run([
+            "run", "-q", "--state", h.state, "--now", "2026-11-29T11:06:00Z", "--host", "test-host",
+            "--rules", rules, "--min-requests", "50", "--alert-new-family", "5%",
+            "--webhook", "\(receiver.baseURL)/hook", "--webhook-kind", "generic", h.log,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let requests = try receiver.requests()
+        #expect(requests.count == 1)
+        let body = try unwrap(JSONSerialization.jsonObject(with: Data(requests[0].body)) as? [String: Any])
+        let hours = try unwrap(body["hours"] as? [[String: Any]])
+        #expect(hours.map { $0["hour"] as? String } == ["2026-11-29T10:00:00+00:00"])
+        let command = try unwrap((body["explain"] as? [String: String])?["2026-11-29T10:00:00+00:00"])
+        #expect(command.contains(" --rules '\(rules)' --min-requests 50 --top 10 --alert-new-family 5% "), "\(command)")
+        // Pasted into a shell, it shows the hour as the run saw it: an alert, by drift.
+        let pasted = try Tool.run(
+            [], launcher: ["/bin/sh", "-c", "uaaudit() { \"$0\" \"$@\"; }; \(command) --json"])
+        #expect(pasted.status == 0, "\(pasted.stderr)")
+        let explained = try unwrap(JSONSerialization.jsonObject(with: Data(pasted.out.utf8)) as? [String: Any])
+        #expect(explained["min_requests"] as? Int == 50)
+        let entry = try unwrap(explained["hour"] as? [String: Any])
+        #expect(entry["alert"] as? Bool == false)
+        #expect((entry["drift"] as? [String: Any])?["alert"] as? Bool == true)
+        for key in ["requests", "classes", "alert", "drift"] {
+            #expect(
+                (entry[key] as? NSObject) == (hours[0][key] as? NSObject) && entry[key] != nil,
+                "\(key): \(entry[key] ?? "nil") vs \(hours[0][key] ?? "nil")")
+        }
+    }
+
+    /// An HTML page that cannot be written is exit 6, but the alert goes out and the state is
+    /// committed, so the next run does not send it again (the page is an extra, as the metrics).
+    @Test func anUnwritableHTMLPageDoesNotHoldTheAlertBack() throws {
+        let receiver = try WebhookReceiver(routes: ["/hook": [Reply(status: 200)]])
+        let h = try RunHarness()
+        try breach(h)
+        let html = h.dir.path("missing/x.html")
+        let hook = ["--html", html, "--webhook", "\(receiver.baseURL)/hook", "--webhook-kind", "generic"]
+        let first = try h.run(now: "2026-11-29T11:06:00Z", extra: hook)
+        #expect(first.status == 6)
+        #expect(first.stderr.hasPrefix("uaaudit: cannot write HTML report \(html): "), "\(first.stderr)")
+        #expect(try receiver.requests().count == 1)
+        #expect(try pending(h).isEmpty)
+        #expect(try h.ledgerHours("delivered") == ["2026-11-29T10:00:00+00:00"])
+        #expect(try h.run(now: "2026-11-29T11:30:00Z", extra: hook).status == 6)
+        #expect(try receiver.requests().count == 1)
+    }
 }

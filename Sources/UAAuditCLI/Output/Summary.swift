@@ -2,7 +2,8 @@ import UAAuditCore
 
 /// The human summary of a report, for an 80-column terminal.
 ///
-/// A row per hour (hour, requests, per-class counts, alert share, `!` where it alerts, `~`
+/// A row per hour (hour, requests, per-class counts, alert share, `!` where its share alerts,
+/// `d` where a drift alert fired, `~`
 /// where `run` has not closed it yet),
 /// then totals, the top alert-class UAs and the malformed lines. Text from the log is escaped.
 /// With an ANSI ``Palette`` (stdout is a terminal), headings are bold and alert hours red;
@@ -28,8 +29,8 @@ enum Summary {
             var row = shortHour(hour.hour).padded(hourWidth) + String(hour.requests).rightAligned(numberWidth)
             for name in columns { row += String(hour.classes[name] ?? 0).rightAligned(classWidth) }
             row += percent(hour.share).rightAligned(shareWidth)
-            if hour.alert { row += " !" } else if hour.closed == false { row += " ~" }
-            out += (hour.alert ? palette.alert(row) : row) + "\n"
+            if hour.alerted { row += " " + hour.alertMark } else if hour.closed == false { row += " ~" }
+            out += (hour.alerted ? palette.alert(row) : row) + "\n"
         }
         if report.hours.isEmpty { out += "(no requests)\n" }
         let t = report.totals
@@ -45,9 +46,17 @@ enum Summary {
         if t.outOfScope > 0 { out += ", out of scope \(t.outOfScope)" }
         if t.errors > 0 { out += ", unclassifiable (match limit) \(t.errors)" }
         out += "\n"
+        // Every hour that alerts (AlertPolicy: the share, or a drift alert), as the HTML page and
+        // the messages count them; the drift part only when a drift alert fired.
         let breached = report.hours.filter(\.alert).count
-        let breachLine = "alert hours (marked !): \(breached) of \(report.hours.count), where the \(alert) share"
-        out += (breached > 0 ? palette.alert(breachLine) : breachLine) + "\n"
+        let drifted = report.hours.filter { $0.drift?.alert == true }.count
+        let alerted = report.hours.filter(\.alerted).count
+        let breachLine =
+            drifted == 0
+            ? "alert hours (marked !): \(breached) of \(report.hours.count), where the \(alert) share"
+            : "alert hours (marked ! for the share, d for drift): \(alerted) of \(report.hours.count) "
+                + "(share \(breached), drift \(drifted)), where the \(alert) share"
+        out += (alerted > 0 ? palette.alert(breachLine) : breachLine) + "\n"
         out += "  is above \(percent(report.threshold)) with at least \(report.minRequests) requests\n"
         let open = report.hours.filter { $0.closed == false }.count
         if open > 0 {

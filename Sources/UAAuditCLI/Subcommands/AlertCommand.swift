@@ -71,6 +71,10 @@ struct AlertCommand {
             alerts = try AlertOptions.parse(args, environment: environment)
             configPath = args.value(AlertCommand.config)
             if let path = configPath {
+                // The whole config, checked as run checks it (its threshold, rules, format,
+                // logs and outputs; the state need not exist yet), not only its channels.
+                _ = try RunJob.compile(
+                    try Arguments(["--config", path], options: RunCommand.options), environment: environment)
                 let config = try AlertOptions.config(path, environment: environment)
                 alerts.channels = config.channels + alerts.channels
                 alerts.host = args.value(AlertOptions.host) ?? config.host ?? alerts.host
@@ -79,6 +83,7 @@ struct AlertCommand {
             console.error(error.message)
             return .usage
         }
+        for warning in Self.repeatedChannels(alerts.channels, environment: environment) { console.note(warning) }
         if alerts.channels.isEmpty {
             console.error(
                 configPath.map {
@@ -93,6 +98,23 @@ struct AlertCommand {
             if !result.delivered { status = .delivery }
         }
         return status
+    }
+
+    /// A warning for each URL given more than once (in the config, with `--webhook`, or both):
+    /// that robot gets every message twice.
+    static func repeatedChannels(_ channels: [AlertChannel], environment: [String: String]) -> [String] {
+        var groups: [(channel: ResolvedChannel, count: Int)] = []
+        for channel in channels {
+            guard let resolved = try? channel.resolve(environment: environment) else { continue }
+            if let i = groups.firstIndex(where: { $0.channel.sendsToSameURL(as: resolved) }) {
+                groups[i].count += 1
+            } else {
+                groups.append((resolved, 1))
+            }
+        }
+        return groups.filter { $0.count > 1 }.map {
+            "warning: \($0.channel) is given \($0.count) times: it gets every message \($0.count) times; list it once"
+        }
     }
 
     /// Now in UTC, or `SOURCE_DATE_EPOCH` when set (as scan's reports).

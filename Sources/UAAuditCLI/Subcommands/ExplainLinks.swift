@@ -20,10 +20,10 @@ enum ExplainLinks {
         return links(reportPath, otherwise: words + args.positional.map { $0 == "-" ? $0 : absolute($0) })
     }
 
+    /// The run's effective settings (``RunJob/explainOptions``, from the flags or the config),
+    /// then its logs.
     static func run(_ job: RunJob) -> AlertLinks {
-        let format = job.settings.scan.format
-        let words = ["--log-format", format.string, "--escape", "\(format.escape)"]
-        return links(job.reportPath, otherwise: words + job.settings.logs.map(absolute))
+        links(job.reportPath, otherwise: job.explainOptions + job.settings.logs.map(absolute))
     }
 
     private static func links(_ reportPath: String?, otherwise words: [String]) -> AlertLinks {

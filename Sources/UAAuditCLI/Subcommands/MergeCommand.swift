@@ -10,7 +10,9 @@ struct MergeCommand {
         ], default: nil)
     static let minRequests = P.minRequests.described(
         ["the merged report's minimum (default: the reports'", "own, which must agree)"], default: nil)
-    static let failOnAlert = P.failOnAlert.described(["exit 1 when a merged hour is over the threshold"])
+    static let failOnAlert = P.failOnAlert.described([
+        "exit 1 when a merged hour is over the threshold (or", "has a drift alert)",
+    ])
     static let json = P.json.described(["print the merged JSON report on stdout (no summary)"])
     static let out = P.out.described([
         "write the merged JSON report to FILE (atomically);", "'-' is stdout. No output may be an input",
@@ -136,7 +138,7 @@ struct MergeCommand {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))
         }
-        if status == .success, args.flag(Self.failOnAlert), report.hours.contains(where: \.alert) {
+        if status == .success, args.flag(Self.failOnAlert), report.hours.contains(where: \.alerted) {
             status = .alert
         }
         return status

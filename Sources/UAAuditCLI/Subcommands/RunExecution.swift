@@ -62,9 +62,13 @@ struct RunExecution {
         {
             return failed
         }
+        // The page is an extra, like the metrics: one that cannot be written is exit 6 at the
+        // end, but the run still alerts and commits (else a wrong --html would hold every alert
+        // back for good). The report (above) and the state still commit nothing when unwritten.
+        var htmlWritten = true
         if let path = job.htmlPath {
             let html = Array(HTMLReport.render(outcome.report).utf8)
-            guard OutputFile.write(html, to: path, what: "HTML report", console: console) else { return .output }
+            htmlWritten = OutputFile.write(html, to: path, what: "HTML report", console: console)
         }
         CrashPoint.here("after-report")
         if let signal = stop.caught { stopped(signal, summary) }
@@ -159,7 +163,7 @@ struct RunExecution {
             console.out(Summary.render(outcome.report, width: 80))
         }
         // When several apply, the highest status wins.
-        if !metricsWritten { return .output }
+        if !metricsWritten || !htmlWritten { return .output }
         if delivery.undelivered { return .delivery }
         if !outcome.errors.isEmpty { return .input }
         return failOnAlert && !RunExecution.alertedNow(outcome, saved: saved).isEmpty ? .alert : .success

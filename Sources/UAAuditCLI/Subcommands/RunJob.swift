@@ -18,6 +18,9 @@ struct RunJob {
     var nginxConf: String?
     /// True when the format came from the config file (the hint then names config keys).
     var formatFromConfig: Bool
+    /// The options `uaaudit explain` needs to make the figures this run makes (from the flags or
+    /// the config), before the logs: the format, the rules, the policy and the insight options.
+    var explainOptions: [String]
 
     static func compile(_ args: Arguments, environment: [String: String]) throws(CLIError) -> RunJob {
         var config = RunConfig()
@@ -139,7 +142,31 @@ struct RunJob {
             lockPath: lockPath, lockWait: lockWait, channels: channels,
             delivery: alerts.delivery,
             nginxConf: flagged(args) ? args.value(AuditOptions.nginxConf) : config.format?.nginxConf,
-            formatFromConfig: !flagged(args) && config.format != nil)
+            formatFromConfig: !flagged(args) && config.format != nil,
+            explainOptions: explainOptions(args, config, settings.scan))
+    }
+
+    /// The run's effective settings as explain's options: the format as compiled, and each of
+    /// the rules, policy and insight options that the flags or the config gave (as written, so
+    /// that explain reads them as run did; the rules file by its absolute path).
+    private static func explainOptions(_ args: Arguments, _ config: RunConfig, _ scan: ScanConfiguration) -> [String] {
+        typealias I = InsightOptions
+        var words = ["--log-format", scan.format.string, "--escape", "\(scan.format.escape)"]
+        func add(_ option: OptionDef, _ value: String?) {
+            if let value { words += [option.flag, value] }
+        }
+        add(AuditOptions.rulesFile, (args.value(AuditOptions.rulesFile) ?? config.rules).map(ExplainLinks.absolute))
+        add(PolicyOptions.threshold, args.value(R.threshold) ?? config.threshold?.text)
+        add(PolicyOptions.minRequests, "\(scan.minRequests)")
+        add(PolicyOptions.top, "\(scan.top)")
+        let insight = config.insight
+        add(I.clientKey, args.value(I.clientKey) ?? insight?.clientKey)
+        add(I.appClasses, args.value(I.appClasses) ?? insight?.appClasses?.joined(separator: ","))
+        if scan.insight.showClientKeys { words.append(I.showClientKeys.flag) }
+        add(I.baselineHours, args.value(I.baselineHours) ?? insight?.baselineHours.map { "\($0)" })
+        add(I.alertNewFamily, args.value(I.alertNewFamily) ?? insight?.alertNewFamily?.text)
+        add(I.alertShareDrop, args.value(I.alertShareDrop) ?? insight?.alertShareDrop?.text)
+        return words
     }
 
     private static func flagged(_ args: Arguments) -> Bool {

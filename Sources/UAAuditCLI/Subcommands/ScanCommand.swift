@@ -140,17 +140,21 @@ struct ScanCommand {
         {
             return failed
         }
+        // The HTML page and the metrics are extras: one that cannot be written is exit 6 at the
+        // end, but the summary is shown and the alert still goes out (a report that cannot be
+        // written stops here: the messages name it).
+        var extraUnwritten = false
         if let html = target(P.html.flag),
             !OutputFile.write(Array(HTMLReport.render(report).utf8), to: html, what: "HTML report", console: console)
         {
-            return .output
+            extraUnwritten = true
         }
         if let prom = target(P.prom.flag) {
             // A scan that could not read an input is not a success: its timestamp is left out.
             let metrics = PrometheusMetrics.scan(
                 report, succeededAt: status == .success ? now : nil, sources: result.sources)
             let text = PrometheusText.render(metrics)
-            if !OutputFile.write(Array(text.utf8), to: prom, what: "metrics", console: console) { return .output }
+            if !OutputFile.write(Array(text.utf8), to: prom, what: "metrics", console: console) { extraUnwritten = true }
         }
         if printJSON {
             if let failed = ReportOutput.print(report, console: console) { return failed }
@@ -180,6 +184,7 @@ struct ScanCommand {
                 }
             }
         }
+        if extraUnwritten, status.rawValue < ExitCode.output.rawValue { status = .output }
         // A format mismatch outranks every other status (CONTRACTS: the highest wins).
         let hints = MismatchHint.messages(
             sources: result.sources, samples: result.samples, format: configuration.format,

@@ -68,10 +68,13 @@ package enum HTMLReport {
         return html
     }
 
+    /// "uaaudit report: 2 hours, 2024-03-31 23:00+08:00 to 2024-04-01 01:00+08:00": from the
+    /// first hour's start to the last hour's end (a 1-hour page is "00:00 to 01:00").
     static func title(_ report: Report) -> String {
         guard let first = report.hours.first, let last = report.hours.last else { return "uaaudit report" }
         let hours = report.hours.count == 1 ? "1 hour" : "\(report.hours.count) hours"
-        return "uaaudit report: \(hours), \(HTMLCharts.shortHour(first.hour)) to \(HTMLCharts.shortHour(last.hour))"
+        let end = HourKey(iso8601: last.hour).map { HourKey(localHour: $0.localHour + 1, offsetMinutes: $0.offsetMinutes).iso8601 }
+        return "uaaudit report: \(hours), \(HTMLCharts.shortHour(first.hour)) to \(HTMLCharts.shortHour(end ?? last.hour))"
     }
 
     private static func card(_ id: String, _ label: String, _ value: String, _ note: String, alert: Bool = false)
@@ -92,14 +95,14 @@ package enum HTMLReport {
         if isRun { html += "<th>closed</th><th>late</th>" }
         html += "</tr></thead>\n<tbody>\n"
         for hour in report.hours {
-            html += "<tr\(hour.alert ? " class=\"alert\"" : "") data-hour=\"\(HTMLText.escape(hour.hour))\">"
+            html += "<tr\(hour.alerted ? " class=\"alert\"" : "") data-hour=\"\(HTMLText.escape(hour.hour))\">"
             html += "<td>\(HTMLText.escape(HTMLCharts.shortHour(hour.hour)))</td>"
             html += "<td data-field=\"requests\">\(hour.requests)</td>"
             for name in names {
                 html += "<td data-field=\"\(HTMLText.escape(name))\">\(hour.classes[name] ?? 0)</td>"
             }
             if showErrors { html += "<td data-field=\"errors\">\(hour.errors)</td>" }
-            html += "<td data-field=\"share\">\(percent(hour.share))</td><td>\(hour.alert ? "!" : "")</td>"
+            html += "<td data-field=\"share\">\(percent(hour.share))</td><td data-field=\"alert\">\(hour.alertMark)</td>"
             if isRun { html += "<td>\(hour.closed == true ? "yes" : "no")</td><td>\(hour.late ?? 0)</td>" }
             html += "</tr>\n"
         }
@@ -107,7 +110,7 @@ package enum HTMLReport {
         html += "</tbody>\n<tfoot><tr data-hour=\"total\"><th>total</th><td data-field=\"requests\">\(t.requests)</td>"
         for name in names { html += "<td data-field=\"\(HTMLText.escape(name))\">\(t.classes[name] ?? 0)</td>" }
         if showErrors { html += "<td data-field=\"errors\">\(t.errors)</td>" }
-        html += "<td data-field=\"share\">\(percent(t.share))</td><td>\(t.alertHours.isEmpty ? "" : "!")</td>"
+        html += "<td data-field=\"share\">\(percent(t.share))</td><td>\(report.hours.contains(where: \.alerted) ? "!" : "")</td>"
         if isRun { html += "<td></td><td>\(report.hours.reduce(0) { $0 + ($1.late ?? 0) })</td>" }
         return html + "</tr></tfoot>\n</table>\n</section>\n"
     }

@@ -20,6 +20,9 @@ package struct PrometheusMetrics: Equatable, Sendable {
         package var share: Double
         /// Over the threshold with at least `min_requests` requests.
         package var breached: Bool
+        /// A configured User-Agent drift alert fired for the hour (``Report/HourEntry/alerted``
+        /// is `breached` or this).
+        package var driftAlert: Bool = false
     }
 
     package var alertClass: String
@@ -97,6 +100,8 @@ package struct PrometheusMetrics: Equatable, Sendable {
 
     static func lastHour(_ hour: Report.HourEntry) -> LastHour? {
         guard let key = HourKey(iso8601: hour.hour) else { return nil }
-        return LastHour(start: key.startInstant, requests: hour.requests, share: hour.share, breached: hour.alert)
+        return LastHour(
+            start: key.startInstant, requests: hour.requests, share: hour.share, breached: hour.alert,
+            driftAlert: hour.drift?.alert == true)
     }
 }

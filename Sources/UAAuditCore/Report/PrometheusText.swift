@@ -53,6 +53,10 @@ package enum PrometheusText {
                 "uaaudit_last_hour_breached", "gauge",
                 "1 when the newest closed hour's alert-class share was above the threshold with at least the minimum requests.",
                 one(hour.breached ? "1" : "0"))
+            family(
+                "uaaudit_last_hour_drift_alert", "gauge",
+                "1 when a User-Agent drift alert fired for the newest closed hour (it alerts when this or breached is 1).",
+                one(hour.driftAlert ? "1" : "0"))
         }
         family(
             "uaaudit_alert_threshold_ratio", "gauge", "Alert-class share above which an hour alerts.",

@@ -29,15 +29,37 @@ public struct Report: Codable, Equatable, Sendable {
     /// every report of one state, so `merge` can refuse two of them (the later holds the
     /// earlier's hours). Absent from reports written before it was added.
     public var runOf: String? = nil
+    /// `uaaudit merge` only: the `run_of` of each run report merged (directly or through
+    /// another merge) with the hours it held, so that a merge of this merge still refuses
+    /// another report of one of those states that holds one of those hours.
+    public var mergedRunOf: [RunHours]? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema, sources, format, rules, threshold, totals, hours, gaps, logs
         case reportID = "report_id"
         case mergedFrom = "merged_from"
         case runOf = "run_of"
+        case mergedRunOf = "merged_run_of"
         case generatedAt = "generated_at"
         case minRequests = "min_requests"
         case malformedSamples = "malformed_samples"
+    }
+
+    /// The hours that one report of a `run` state held (its `run_of`).
+    public struct RunHours: Codable, Equatable, Sendable {
+        public var runOf: String
+        /// The hours as the report names them (`hours[].hour`).
+        public var hours: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case hours
+            case runOf = "run_of"
+        }
+
+        package init(runOf: String, hours: [String]) {
+            self.runOf = runOf
+            self.hours = hours
+        }
     }
 
     /// A configured log of `uaaudit run`: readable, or why not (it was then left as it was).
@@ -161,6 +183,10 @@ public struct Report: Codable, Equatable, Sendable {
 
         /// True when the hour is alerted for its share or for a UA drift.
         public var alerted: Bool { alert || drift?.alert == true }
+
+        /// How the summary and the HTML page mark an alerting hour: `!` for the share, `d` for
+        /// a drift alert, `!d` for both, nothing when it does not alert.
+        public var alertMark: String { (alert ? "!" : "") + (drift?.alert == true ? "d" : "") }
     }
 
     public struct TopEntry: Codable, Equatable, Sendable {

@@ -166,15 +166,34 @@ package enum ReportIdentity {
                     return .overlapping(
                         first: a.path, other: b.path, why: "\(x.path) already holds \(y.path) (\(inner))")
                 }
-                if let run = a.report.runOf, run == b.report.runOf {
+                if let (run, hour) = sharedRunHour(a.report, b.report) {
                     return .overlapping(
                         first: a.path, other: b.path,
-                        why: "they are reports of one run's state (the same host and logs, \(run)) made at different "
-                            + "times: the later holds the earlier's hours; give only the latest")
+                        why: "they are reports of one run's state (the same host and logs, \(run)) that both hold "
+                            + "the hour \(hour): the later holds the earlier's hours; give only the latest")
                 }
                 if let shared = sharedRange(a.report, b.report) {
                     return .overlapping(first: a.path, other: b.path, why: shared)
                 }
+            }
+        }
+        return nil
+    }
+
+    /// The run reports a report holds: itself when it is one, and those a merge was made of.
+    package static func runHours(_ report: Report) -> [Report.RunHours] {
+        (report.runOf.map { [Report.RunHours(runOf: $0, hours: report.hours.map(\.hour))] } ?? [])
+            + (report.mergedRunOf ?? [])
+    }
+
+    /// The first hour that two reports of one `run` state (one `run_of`, directly or in a
+    /// merge) both hold. Reports of one state whose hours do not meet (daily archives) merge.
+    static func sharedRunHour(_ a: Report, _ b: Report) -> (runOf: String, hour: String)? {
+        let theirs = runHours(b)
+        for mine in runHours(a) {
+            for other in theirs where other.runOf == mine.runOf {
+                let held = Set(other.hours)
+                if let hour = mine.hours.first(where: held.contains) { return (mine.runOf, hour) }
             }
         }
         return nil

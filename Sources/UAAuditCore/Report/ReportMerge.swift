@@ -153,6 +153,8 @@ package enum ReportMerge {
             gaps: gaps.isEmpty ? nil : gaps.flatMap { $0 })
         let mergedFrom = inputs.map { ReportIdentity.id(of: $0.report) }
         report.mergedFrom = mergedFrom
+        let runHours = inputs.flatMap { ReportIdentity.runHours($0.report) }
+        report.mergedRunOf = runHours.isEmpty ? nil : runHours
         report.reportID = ReportIdentity.mergedID(
             mergedFrom: mergedFrom, threshold: report.threshold, minRequests: minRequests, top: options.top)
         return Outcome(report: report, notes: notes)

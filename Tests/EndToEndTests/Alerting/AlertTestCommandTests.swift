@@ -170,4 +170,36 @@ import WebhookReceiver
         #expect(result.stderr.hasPrefix("uaaudit: config \(dir.path("missing.json")): cannot read"))
         #expect(result.out == "")
     }
+
+    /// The whole config is checked as run checks it (run would exit 2 on these), before any
+    /// message is sent; a URL given twice is a warning.
+    @Test func aConfigThatRunWouldRefuseIsRefusedAndARepeatedChannelIsAWarning() throws {
+        let receiver = try WebhookReceiver(routes: ["/g": [Reply(status: 204), Reply(status: 204)]])
+        let base = receiver.baseURL
+        let dir = try Scratch()
+        let alerts = #""alerts": [{"kind": "generic", "url": "\#(base)/g"}]"#
+        let bad: [(String, String)] = [
+            (#""threshold": 0.5"#, "config threshold 0.5"),
+            (#""rules": "\#(dir.path("missing-rules.json"))""#, dir.path("missing-rules.json")),
+        ]
+        for (key, named) in bad {
+            let config = try dir.write(
+                "bad.json", #"{"logs": ["a.log"], "state": "\#(dir.path("s.json"))", \#(key), \#(alerts)}"#)
+            let result = try Tool.run(["alert", "test", "--config", config])
+            #expect(result.status == 2, "\(key): \(result.out)")
+            #expect(result.stderr.hasPrefix("uaaudit: ") && result.stderr.contains(named), "\(result.stderr)")
+            #expect(result.out == "")
+        }
+        #expect(try receiver.requests().isEmpty)
+        // The same robot in the config and on the command line: sent twice, with a warning.
+        let config = try dir.write(
+            "good.json", #"{"logs": ["a.log"], "state": "\#(dir.path("s.json"))", \#(alerts)}"#)
+        let twice = try Tool.run(["alert", "test", "--config", config, "--webhook", "\(base)/g", "--webhook-kind", "generic"])
+        #expect(twice.status == 0, "\(twice.stderr)")
+        #expect(
+            twice.stderr
+                == "uaaudit: warning: generic \(Redaction.url(base + "/g")) is given 2 times: it gets every message 2 "
+                + "times; list it once\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("s.json")))
+    }
 }

@@ -119,12 +119,12 @@ import WebhookReceiver
         #expect(
             labels == [
                 [
-                    "alertname": "UAAuditShareOverThreshold", "host": "web-1", "class": "inconsistent",
-                    "hour": "2026-11-29T17:00:00+08:00",
+                    "alertname": "UAAuditShareOverThreshold", "kind": "share", "host": "web-1",
+                    "class": "inconsistent", "hour": "2026-11-29T17:00:00+08:00",
                 ],
                 [
-                    "alertname": "UAAuditShareOverThreshold", "host": "web-1", "class": "inconsistent",
-                    "hour": "2026-11-29T18:00:00+08:00",
+                    "alertname": "UAAuditShareOverThreshold", "kind": "share", "host": "web-1",
+                    "class": "inconsistent", "hour": "2026-11-29T18:00:00+08:00",
                 ],
             ])
         let byHour = Dictionary(

@@ -136,6 +136,23 @@ import WebhookReceiver
 
     /// Without a report file, the message's command scans the logs again with the options that
     /// made the figures (relative paths made absolute), and gives the same hour.
+    /// An HTML page (or metrics file) that cannot be written is exit 6, but the alert still
+    /// goes out: an optional extra must not silence the alert.
+    @Test func anUnwritableHTMLPageStillSendsTheAlert() throws {
+        let receiver = try WebhookReceiver(routes: Self.ok)
+        let dir = try Scratch()
+        var lines = (0..<100).map { _ in Lines.uaLog(ua: Lines.urlsession) }
+        lines += (0..<20).map { _ in Lines.uaLog(ua: Lines.cfnetwork) }
+        let log = try dir.write("a.log", lines.joined(separator: "\n") + "\n")
+        let html = dir.path("missing/x.html")
+        let result = try Tool.run([
+            "scan", "-q", "--html", html, "--webhook", "\(receiver.baseURL)/generic", "--webhook-kind", "generic", log,
+        ])
+        #expect(result.status == 6, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("uaaudit: cannot write HTML report \(html): "), "\(result.stderr)")
+        #expect(try receiver.requests().count == 1)
+    }
+
     @Test func withoutAReportTheCommandNamesTheLogsAndTheOptions() throws {
         let receiver = try WebhookReceiver(routes: Self.ok)
         let dir = try Scratch()

@@ -46,7 +46,7 @@ import Testing
         #expect(page.contains("# TYPE uaaudit_requests_total counter\n"))
         let expected = PrometheusOutputTests.samples(PrometheusOutputTests.sampleMetrics).mapValues { Double($0)! }
         #expect(Self.uaauditSamples(page) == expected)
-        #expect(expected.count == 17)
+        #expect(expected.count == 18)
     }
 
     @Test(.requires(.nodeExporter), .requires(.prometheus)) func prometheusScrapesTheMetricsAndLoadsTheRules() throws {

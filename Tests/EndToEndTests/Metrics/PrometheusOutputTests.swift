@@ -42,6 +42,9 @@ import Testing
         # HELP uaaudit_last_hour_breached 1 when the newest closed hour's alert-class share was above the threshold with at least the minimum requests.
         # TYPE uaaudit_last_hour_breached gauge
         uaaudit_last_hour_breached 0
+        # HELP uaaudit_last_hour_drift_alert 1 when a User-Agent drift alert fired for the newest closed hour (it alerts when this or breached is 1).
+        # TYPE uaaudit_last_hour_drift_alert gauge
+        uaaudit_last_hour_drift_alert 0
         # HELP uaaudit_alert_threshold_ratio Alert-class share above which an hour alerts.
         # TYPE uaaudit_alert_threshold_ratio gauge
         uaaudit_alert_threshold_ratio 0.001

@@ -27,6 +27,17 @@ import Testing
             generatedAt: "2026-11-29T10:00:00Z")
     }
 
+    /// The title runs from the first hour's start to the last hour's end: one hour is
+    /// "17:00 to 18:00", never "17:00 to 17:00".
+    @Test func theTitleEndsWhenTheLastHourEnds() throws {
+        var report = try Self.smallReport()
+        report.hours = [report.hours[0]]
+        report.hours[0].hour = "2026-11-29T23:00:00+08:00"
+        #expect(HTMLReport.title(report) == "uaaudit report: 1 hour, 2026-11-29 23:00+08:00 to 2026-11-30 00:00+08:00")
+        report.hours[0].hour = "2026-11-29T17:00:00-09:30"
+        #expect(HTMLReport.title(report) == "uaaudit report: 1 hour, 2026-11-29 17:00-09:30 to 2026-11-29 18:00-09:30")
+    }
+
     @Test func thePageFetchesNothing() throws {
         let html = HTMLReport.render(try Self.smallReport())
         for reference in ["src=", "href=", "url(", "@import", "<link", "<script", "https:", "<iframe", "<object"] {
@@ -105,6 +116,9 @@ import Testing
         #expect(
             html.contains(
                 #"<td data-field="drift"><strong>alert</strong>: urlsession share fell to 0% from 50% in the baseline</td>"#))
+        // The hours table marks it too (`d`, as the summary does), and the footer.
+        #expect(html.contains(#"<td data-field="alert">d</td>"#), "\(html)")
+        #expect(html.contains(#"<td data-field="alert">!</td>"#))
     }
 
     @Test(arguments: [(1, 1), (12, 1), (13, 2), (48, 4), (72, 6), (168, 24), (200, 24), (400, 48), (2016, 168)])

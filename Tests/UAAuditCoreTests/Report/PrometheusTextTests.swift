@@ -106,4 +106,20 @@ import Testing
         let open = Self.report([Self.hour("2026-11-29T18:00:00+08:00", requests: 3, alert: false, closed: false)])
         #expect(PrometheusMetrics.run(open, totals: totals, alertsPending: 0).lastHour == nil)
     }
+
+    /// A drift-only hour alerts (AlertPolicy): `breached` keeps its meaning (the share) and
+    /// the drift alert has its own gauge, so a dashboard sees the hour as every output does.
+    @Test func aDriftAlertOfTheNewestHourHasItsOwnGauge() {
+        var drifted = Self.hour("2026-11-29T17:00:00+08:00", requests: 4, alert: false, closed: true)
+        drifted.drift = Report.DriftEntry(
+            baselineHours: 1, newFamilies: [], newRequests: 0, approximate: false, appShares: [], alert: true,
+            reasons: ["x"])
+        let metrics = PrometheusMetrics.run(
+            Self.report([drifted]), totals: RunTotals(since: "2026-11-01T00:00:00Z"), alertsPending: 0)
+        #expect(metrics.lastHour?.breached == false)
+        #expect(metrics.lastHour?.driftAlert == true)
+        let text = PrometheusText.render(metrics)
+        #expect(text.contains("\nuaaudit_last_hour_breached 0\n"))
+        #expect(text.contains("\nuaaudit_last_hour_drift_alert 1\n"), "\(text)")
+    }
 }

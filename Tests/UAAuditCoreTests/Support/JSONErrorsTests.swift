@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import UAAuditCore
@@ -17,5 +18,30 @@ import Testing
 
     @Test func validJSONHasNoSyntaxError() {
         #expect(JSONErrors.syntaxError(in: Array("{\"a\": [1, \"x\"]}".utf8)) == nil)
+    }
+
+    struct Config: Decodable {
+        struct Format: Decodable { var name: String? }
+        var format: Format?
+        var logs: [String]?
+        var alerts: [[String: String]]?
+    }
+
+    /// A value of the wrong type is named as the file spells it, with the JSON kind expected,
+    /// never Swift's type names.
+    @Test(arguments: [
+        (#"{"format": "ua_log"}"#, "wrong type at .format: format must be an object (not a string)"),
+        (#"{"logs": "a.log"}"#, "wrong type at .logs: logs must be a list (not a string)"),
+        (#"{"format": {"name": 3}}"#, "wrong type at .format.name: format.name must be a string (not a number)"),
+        (#"{"alerts": [{"url": 1}]}"#, "wrong type at .alerts[0].url: alerts[0].url must be a string (not a number)"),
+        (#"[]"#, "wrong type at the top level: the top level must be an object (not an array)"),
+    ])
+    func aWrongTypeSaysWhatTheFileShouldHold(text: String, message: String) throws {
+        do {
+            _ = try JSONDecoder().decode(Config.self, from: Data(text.utf8))
+            Issue.record("decoded \(text)")
+        } catch {
+            #expect(JSONErrors.describe(error) == message)
+        }
     }
 }

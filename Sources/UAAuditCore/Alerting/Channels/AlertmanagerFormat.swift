@@ -3,9 +3,12 @@ import FoundationEssentials
 /// Prometheus Alertmanager: `POST <base>/api/v2/alerts`, one alert per breached hour, so a
 /// fleet gets Alertmanager's grouping, silencing and routing.
 ///
-/// Labels: `alertname` (`UAAuditShareOverThreshold`), `host`, `class` (the alert class),
-/// `hour` (so each hour is its own alert) and `alert_id` (the hour's ``HourAlertID``, the same
-/// in every message that repeats the hour). Annotations: `summary`, `description`, `share`,
+/// Labels: `alertname` (`UAAuditShareOverThreshold` when the share is over the threshold,
+/// `UAAuditUADrift` for an hour that alerts for a User-Agent drift only), `kind` (`share`,
+/// `drift` or `both`), `host`, `class` (the alert class), `hour` (so each hour is its own
+/// alert) and `alert_id` (the hour's ``HourAlertID``, the same in every message that repeats
+/// the hour). The summary says why the hour alerts: its share against the threshold, or the
+/// drift's reasons (also in `description`). Annotations: `summary`, `description`, `share`,
 /// `threshold`, `requests`, `count`, `top_uas`, `id` (the hour's id too), and, when known,
 /// `report` (the report's path) and `explain` (the `uaaudit explain` command of the hour).
 /// `startsAt` is the start of the hour; `endsAt` is one hour after the later of the clock and
@@ -14,6 +17,7 @@ import FoundationEssentials
 /// one `UAAuditTest` alert that ends after 5 minutes.
 struct AlertmanagerFormat: ChannelFormat {
     static let alertName = "UAAuditShareOverThreshold"
+    static let driftAlertName = "UAAuditUADrift"
     static let testAlertName = "UAAuditTest"
     static let apiPath = "/api/v2/alerts"
     static let firing: TimeInterval = 3600
@@ -78,11 +82,26 @@ struct AlertmanagerFormat: ChannelFormat {
             let top = hour.top.prefix(topLimit).map {
                 "\($0.count) × \(UntrustedText.neutralise($0.ua, limit: MessageComposer.uaLimit))"
             }
+            let drift = hour.drift.flatMap { $0.alert ? $0.reasons : nil }?.map {
+                UntrustedText.neutralise($0, limit: MessageComposer.uaLimit * 2)
+            }
+            let kind = hour.alert ? (drift == nil ? "share" : "both") : "drift"
+            let share =
+                "\(n.alertClass) UAs at \(MessageComposer.percent(hour.share)) of requests on \(host) "
+                + "in the hour \(MessageComposer.shortHour(hour.hour)) (threshold \(threshold))"
+            let driftText = drift.map { "User-Agent drift: " + $0.joined(separator: "; ") }
+            let summary: String
+            switch kind {
+            case "drift":
+                summary =
+                    "User-Agent drift on \(host) in the hour \(MessageComposer.shortHour(hour.hour)): "
+                    + (drift ?? []).joined(separator: "; ")
+            case "both": summary = share + "; " + (driftText ?? "")
+            default: summary = share
+            }
             var annotations = [
-                "summary":
-                    "\(n.alertClass) UAs at \(MessageComposer.percent(hour.share)) of requests on \(host) "
-                    + "in the hour \(MessageComposer.shortHour(hour.hour)) (threshold \(threshold))",
-                "description": "\(count) of \(hour.requests) requests; \(classes)",
+                "summary": summary,
+                "description": "\(count) of \(hour.requests) requests; \(classes)" + (driftText.map { "; " + $0 } ?? ""),
                 "share": "\(hour.share)",
                 "threshold": "\(n.threshold)",
                 "requests": "\(hour.requests)",
@@ -90,12 +109,15 @@ struct AlertmanagerFormat: ChannelFormat {
                 "top_uas": top.joined(separator: "\n"),
                 "id": hour.id ?? n.id,
             ]
-            if let report = n.report { annotations["report"] = report }
-            if let command = n.explain?[hour.hour] { annotations["explain"] = command }
+            // Paths are file names: as DingTalk shows them, since templates forward annotations.
+            if let report = n.report { annotations["report"] = MessageStyle.dingTalkMarkdown.code(report) }
+            if let command = n.explain?[hour.hour] {
+                annotations["explain"] = MessageStyle.dingTalkMarkdown.code(command)
+            }
             return Alert(
                 labels: [
-                    "alertname": alertName, "host": n.host, "class": n.alertClass, "hour": hour.hour,
-                    "alert_id": hour.id ?? n.id,
+                    "alertname": kind == "drift" ? driftAlertName : alertName, "kind": kind, "host": n.host,
+                    "class": n.alertClass, "hour": hour.hour, "alert_id": hour.id ?? n.id,
                 ],
                 annotations: annotations,
                 startsAt: start ?? utc(now), endsAt: ends)

@@ -17,6 +17,10 @@ package struct ResolvedChannel: Sendable, CustomStringConvertible, CustomReflect
 
     package var description: String { "\(kind.rawValue) \(shownURL)" }
 
+    /// True when both post to the same URL (given twice, perhaps in two spellings of config):
+    /// the robot would get every message twice. The URL itself stays inside.
+    package func sendsToSameURL(as other: ResolvedChannel) -> Bool { url == other.url }
+
     /// `dump` and debuggers see the redacted URL only.
     package var customMirror: Mirror { Mirror(self, children: ["kind": kind, "url": shownURL]) }
 

@@ -22,10 +22,15 @@ package struct AlertLinks: Sendable, Equatable {
     /// True when there is nothing to say (no report and nothing explain could read).
     package var isEmpty: Bool { reportPath == nil && explainArguments.isEmpty }
 
-    /// `uaaudit explain 2026-11-29T17:00:00+08:00 /var/lib/uaaudit/report.json`.
+    /// `uaaudit explain 2026-11-29T17:00:00+08:00 /var/lib/uaaudit/report.json`. When the
+    /// figures came from standard input (`-`, and no report), it says that the same input must
+    /// be piped to it: `(stdin: pipe the same input to) uaaudit explain … -`.
     package func explainCommand(hour: String) -> String {
-        (["uaaudit", "explain", hour] + explainArguments).map(Self.shellQuoted).joined(separator: " ")
+        let command = (["uaaudit", "explain", hour] + explainArguments).map(Self.shellQuoted).joined(separator: " ")
+        return explainArguments.contains("-") ? Self.standardInputNote + command : command
     }
+
+    static let standardInputNote = "(stdin: pipe the same input to) "
 
     /// A word as a POSIX shell reads it back: bare when it holds only safe characters, else in
     /// single quotes (a `'` inside written `'\''`).

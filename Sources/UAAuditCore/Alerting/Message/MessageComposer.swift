@@ -27,25 +27,51 @@ struct MessageComposer {
     }
 
     /// The longest message that `fits` accepts: UAs are dropped from the end of their list
-    /// first, then hours from the end of theirs (at least one hour stays).
+    /// first, then hours from the end of theirs (at least one hour stays). When one hour does
+    /// not fit with its full `uaaudit explain` command (a scan of many long log paths), the
+    /// commands and the report's path take their short form (``shortCommand(hour:)``) and the
+    /// lists are cut again from the start.
     func fitted(_ fits: (String) -> Bool) -> String { fit(fits).text }
 
     /// ``fitted(_:)`` and how many of the notification's hours (the first ones) it shows.
     func fit(_ fits: (String) -> Bool) -> (text: String, hours: Int) {
         let uas = topUAs
-        var hourCount = notification.hours.count
-        var uaCount = uas.count
-        while true {
-            let text = render(hours: hourCount, uas: uas, uaCount: uaCount)
-            if fits(text) || (uaCount == 0 && hourCount <= 1) {
-                return (text, min(hourCount, notification.hours.count))
+        var last = ""
+        for short in [false, true] {
+            var hourCount = notification.hours.count
+            var uaCount = uas.count
+            while true {
+                let text = render(hours: hourCount, uas: uas, uaCount: uaCount, short: short)
+                if fits(text) { return (text, min(hourCount, notification.hours.count)) }
+                if uaCount == 0 && hourCount <= 1 {
+                    last = text
+                    break
+                }
+                if uaCount > 0 { uaCount -= 1 } else { hourCount -= 1 }
             }
-            if uaCount > 0 { uaCount -= 1 } else { hourCount -= 1 }
         }
+        return (last, min(1, notification.hours.count))
+    }
+
+    /// The longest a path is shown in the short form: its end, after `…`.
+    static let shortPathLimit = 120
+
+    /// What replaces an hour's explain command that does not fit: the hour and the report
+    /// when there is one (its path cut to its end), else where the figures come from.
+    func shortCommand(hour: String) -> String {
+        guard let report = notification.report else {
+            return "uaaudit explain \(hour) with the logs and options that made this alert"
+        }
+        return "uaaudit explain \(hour) " + AlertLinks.shellQuoted(Self.shortPath(report))
+    }
+
+    /// A path cut to its last ``shortPathLimit`` characters.
+    static func shortPath(_ path: String) -> String {
+        path.count <= shortPathLimit ? path : "…" + String(path.suffix(shortPathLimit))
     }
 
     /// The message with the first `hours` hours and the first `uaCount` UAs.
-    func render(hours: Int, uas: [(ua: String, count: Int64)], uaCount: Int) -> String {
+    func render(hours: Int, uas: [(ua: String, count: Int64)], uaCount: Int, short: Bool = false) -> String {
         let n = notification
         if n.test {
             return [
@@ -82,7 +108,9 @@ struct MessageComposer {
             var lines = [head]
             if !classes.isEmpty { lines.append(classes) }
             lines += insightLines(hour)
-            if let command = n.explain?[hour.hour] { lines.append("explain: " + style.code(command)) }
+            if let command = n.explain?[hour.hour] {
+                lines.append("explain: " + style.code(short ? shortCommand(hour: hour.hour) : command))
+            }
             paragraphs.append(lines.joined(separator: style.lineBreak))
         }
         if hours < count { paragraphs.append("(+\(count - hours) more hours not shown)") }
@@ -92,7 +120,7 @@ struct MessageComposer {
             if uaCount < uas.count { list.append("(+\(uas.count - uaCount) more UAs not shown)") }
             paragraphs.append(list.joined(separator: style.lineBreak))
         }
-        if let report = n.report { paragraphs.append("report: " + style.code(report)) }
+        if let report = n.report { paragraphs.append("report: " + style.code(short ? Self.shortPath(report) : report)) }
         paragraphs.append("id \(n.id)")
         return paragraphs.joined(separator: "\n\n")
     }

@@ -29,16 +29,16 @@ enum MessageStyle: Sendable {
         }
     }
 
-    /// Text of uaaudit's own (a command, a path) in a code span where the channel has one,
-    /// so that it is shown as it is and can be copied.
+    /// A command or a path (which holds file names, so text from others) in a code span where
+    /// the channel has one, shown as it is where the channel reads none of its characters
+    /// there, so that it can be copied; a character the channel would read (a backtick ending
+    /// the span, `<at user_id="all">` in Feishu, a newline) is replaced as in a UA
+    /// (``UntrustedText/shown(_:limit:style:)``). DingTalk has no code span: every markup
+    /// character is replaced but `_` (so that `report_main.json` can be pasted).
     func code(_ text: String) -> String {
         switch self {
-        case .markdown: return "`\(text)`"
-        case .slack:
-            let escaped = text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
-                .replacing(">", with: "&gt;")
-            return "`\(escaped)`"
-        case .plain, .dingTalkMarkdown: return text
+        case .dingTalkMarkdown: return UntrustedText.neutralise(text, limit: Int.max, keep: ["_"])
+        case .markdown, .slack, .plain: return UntrustedText.shown(text, limit: Int.max, style: self)
         }
     }
 }

@@ -91,7 +91,8 @@ import Testing
         #expect(alerts.map(\.labels["hour"]) == ["2026-11-29T17:00:00+08:00", "2026-11-29T20:00:00+08:00"])
         #expect(alerts.map(\.startsAt) == ["2026-11-29T09:00:00Z", "2026-11-29T12:00:00Z"])
         #expect(alerts.map(\.endsAt) == ["2026-11-29T14:05:00Z", "2026-11-29T14:05:00Z"])
-        #expect(alerts.map(\.labels.count) == [5, 5])
+        #expect(alerts.map(\.labels.count) == [6, 6])
+        #expect(alerts.map(\.labels["kind"]) == ["share", "share"])
         // Each hour's own id: the same label in every message that repeats the hour.
         let notification = try AlertFixtures.notification()
         #expect(alerts.map(\.labels["alert_id"]) == notification.hours.map(\.id))
@@ -100,6 +101,31 @@ import Testing
         #expect(alerts[0].labels["alertname"] == "UAAuditShareOverThreshold")
         #expect(alerts[0].labels["host"] == "web-1")
         #expect(alerts[0].labels["class"] == "inconsistent")
+    }
+
+    /// A drift-only hour is its own alert, `UAAuditUADrift`, whose summary says why (not a 0%
+    /// share "over" the threshold); an hour with both says both.
+    @Test func alertmanagerNamesADriftHourAndSaysWhy() throws {
+        var report = try AlertFixtures.report()
+        let drift = Report.DriftEntry(
+            baselineHours: 3, newFamilies: [], newRequests: 0, approximate: false, appShares: [], alert: true,
+            reasons: ["urlsession fell from 58% to 0% of requests"])
+        report.hours[0].alert = false
+        report.hours[0].drift = drift
+        let last = try #require(report.hours.lastIndex { $0.alert })
+        report.hours[last].drift = drift
+        let notification = try #require(AlertNotification(report: report, host: "web-1"))
+        let alerts = AlertmanagerFormat.alerts(for: notification, now: AlertFixtures.now)
+        #expect(alerts.map(\.labels["alertname"]) == ["UAAuditUADrift", "UAAuditShareOverThreshold"])
+        #expect(alerts.map(\.labels["kind"]) == ["drift", "both"])
+        #expect(
+            alerts.first?.annotations["summary"]
+                == "User-Agent drift on web-1 in the hour 2026-11-29 17:00+08:00: urlsession fell from 58% to 0% of requests")
+        #expect(
+            alerts.last?.annotations["summary"]
+                == "inconsistent UAs at 2.439% of requests on web-1 in the hour 2026-11-29 20:00+08:00 (threshold 0.1%); "
+                + "User-Agent drift: urlsession fell from 58% to 0% of requests")
+        #expect(alerts.first?.annotations["description"]?.hasSuffix("; User-Agent drift: urlsession fell from 58% to 0% of requests") == true)
     }
 
     @Test(arguments: [

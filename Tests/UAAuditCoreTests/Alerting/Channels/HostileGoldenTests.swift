@@ -46,6 +46,27 @@ import Testing
         }
     }
 
+    /// A report path is a file name, so text from others: a backtick would end WeCom's or
+    /// Slack's code span, `<at user_id="all">` mentions everyone in Feishu, a newline breaks
+    /// the line. Each channel shows it as its table says (goldens `hostile-path-*.txt`).
+    @Test(arguments: ChannelPayloadTests.channels.keys.sorted())
+    func aHostileReportPathIsShownAsTheChannelAllows(name: String) throws {
+        let report = try AlertFixtures.report()
+        let links = AlertLinks(reportPath: "/tmp/r`x <at user_id=\"all\">all</at> *b*\nz.json", otherwise: [])
+        let notification = try #require(AlertNotification(report: report, host: "web-1", links: links))
+        let channel = try AlertFixtures.channel(try #require(ChannelPayloadTests.channels[name]))
+        let request = try channel.kind.format.request(for: notification, to: channel, now: AlertFixtures.now)
+        try ChannelPayloadTests.check("hostile-path-\(name)", ChannelPayloadTests.rendered(request))
+        let body = String(decoding: request.body, as: UTF8.self)
+        // A backtick is harmless in plain text (WeCom text, Feishu), not in a code span.
+        let spans = ["wecom-markdown", "slack", "dingtalk", "dingtalk-signed", "alertmanager"]
+        if name != "generic" {
+            for forbidden in ["<at user_id", "\\nz.json"] + (spans.contains(name) ? ["r`x"] : []) {
+                #expect(!body.contains(forbidden), "\(name): \(forbidden)")
+            }
+        }
+    }
+
     @Test func aCommandIsQuotedForTheShellOnlyWhereNeeded() {
         let links = AlertLinks(reportPath: nil, otherwise: ["--log-format", "$remote_addr \"$http_user_agent\"", "/l/a b.log"])
         #expect(

@@ -61,12 +61,9 @@ import Testing
             })
     }
 
-    /// The same through the formats, measured on what is sent (Feishu limits the whole body).
-    @Test(arguments: ["wecom-markdown", "wecom-text", "dingtalk", "feishu-signed", "slack"])
-    func payloadsStayUnderTheirLimitsWithFourHundredUAs(name: String) throws {
-        let n = try AlertFixtures.longUANotification(count: 400)
-        let channel = try AlertFixtures.channel(try #require(ChannelPayloadTests.channels[name]))
-        let request = try channel.kind.format.request(for: n, to: channel, now: AlertFixtures.now)
+    /// A chat payload's text, its size as its channel limits it (Feishu: the whole body), and
+    /// the limit.
+    static func sent(_ name: String, _ request: HTTPRequest) throws -> (text: String, size: Int, limit: Int) {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
         let text: String
         switch name {
@@ -76,14 +73,58 @@ import Testing
         case "feishu-signed": text = try #require((json["content"] as? [String: Any])?["text"] as? String)
         default: text = try #require(json["text"] as? String)
         }
-        let size = name == "feishu-signed" ? request.body.count : text.utf8.count
-        let limit = [
+        let limits = [
             "wecom-markdown": 4096, "wecom-text": 2048, "dingtalk": 20_000, "feishu-signed": 20_000, "slack": 4000,
-        ][name]
-        #expect(size <= limit!)
-        #expect(size > limit! - 300, "the list is cut only as far as needed: \(size)")
+        ]
+        return (text, name == "feishu-signed" ? request.body.count : text.utf8.count, try #require(limits[name]))
+    }
+
+    /// The same through the formats, measured on what is sent (Feishu limits the whole body).
+    @Test(arguments: ["wecom-markdown", "wecom-text", "dingtalk", "feishu-signed", "slack"])
+    func payloadsStayUnderTheirLimitsWithFourHundredUAs(name: String) throws {
+        let n = try AlertFixtures.longUANotification(count: 400)
+        let channel = try AlertFixtures.channel(try #require(ChannelPayloadTests.channels[name]))
+        let request = try channel.kind.format.request(for: n, to: channel, now: AlertFixtures.now)
+        let (text, size, limit) = try Self.sent(name, request)
+        #expect(size <= limit)
+        #expect(size > limit - 300, "the list is cut only as far as needed: \(size)")
         #expect(text.contains(" more UAs not shown)"))
         #expect(text.hasSuffix("id \(n.id)"))
+    }
+
+    /// A scan of many logs with long paths and no report: one hour's explain command alone is
+    /// over WeCom text's 2048 bytes (and, with 200 logs, every limit). The command then takes
+    /// its short form, and no message is over its channel's limit.
+    @Test(arguments: ["wecom-markdown", "wecom-text", "dingtalk", "feishu-signed", "slack"])
+    func manyLongLogPathsNeverPutAMessageOverItsLimit(name: String) throws {
+        let logs = (0..<200).map { "/srv/logs/" + String(repeating: "long-directory-name/", count: 7) + "access-\($0).log" }
+        let links = AlertLinks(reportPath: nil, otherwise: ["--min-requests", "50"] + logs)
+        let report = try AlertFixtures.report()
+        let n = try #require(AlertNotification(report: report, host: "web-1", links: links))
+        let channel = try AlertFixtures.channel(try #require(ChannelPayloadTests.channels[name]))
+        let request = try channel.kind.format.request(for: n, to: channel, now: AlertFixtures.now)
+        let (text, size, limit) = try Self.sent(name, request)
+        #expect(size <= limit, "\(size)")
+        #expect(
+            text.contains("uaaudit explain 2026-11-29T17:00:00+08:00 with the logs and options that made this alert"),
+            "\(text)")
+        #expect(!text.contains("access-0.log"))
+    }
+
+    /// A drift-only hour (0% share) says why it alerts in every chat style: the title names
+    /// the drift, and the hour carries the drift's reason.
+    @Test(arguments: [MessageStyle.markdown, .plain, .dingTalkMarkdown, .slack])
+    func aDriftOnlyHourSaysWhyItAlerts(style: MessageStyle) throws {
+        var report = try AlertFixtures.report()
+        for i in report.hours.indices { report.hours[i].alert = false }
+        report.hours[0].drift = Report.DriftEntry(
+            baselineHours: 3, newFamilies: [], newRequests: 0, approximate: false, appShares: [], alert: true,
+            reasons: ["urlsession fell from 58% to 0% of requests"])
+        let n = try #require(AlertNotification(report: report, host: "web-1"))
+        let text = MessageComposer(notification: n, style: style).fitted { _ in true }
+        #expect(text.contains("uaaudit: User-Agent drift on web-1"))
+        #expect(text.contains("1 hour with a User-Agent drift"))
+        #expect(text.contains("drift: urlsession fell from 58% to 0% of requests"))
     }
 
     @Test func hoursAreCutAfterUAsAndOneAlwaysStays() throws {

@@ -145,7 +145,7 @@ package final class ClientSample {
 
     /// ``note(bucket:key:bits:)`` with the key's hash given (tests craft hashes with it).
     @inline(__always)
-    package func note(bucket: Int, hash: UInt64, key: UnsafeRawBufferPointer, bits: UInt8) {
+    func note(bucket: Int, hash: UInt64, key: UnsafeRawBufferPointer, bits: UInt8) {
         guard bucket < ClientSample.maxBuckets else { return }
         if bucket >= bucketCount { addBuckets(through: bucket) }
         let level = Int(state.pointee.levelOf[bucket])

@@ -113,7 +113,7 @@ struct Arguments {
         if !owners.isEmpty {
             return CLIError(
                 "unknown option -\(letter)\(within); -\(letter) is an option of "
-                    + "\(owners.map(\.name).joined(separator: " and ")) (\(names.joined(separator: ", "))), "
+                    + "\(Self.list(owners.map(\.name))) (\(names.joined(separator: ", "))), "
                     + "not of this command; see --help")
         }
         return CLIError("unknown option -\(letter)\(within); see --help")
@@ -128,7 +128,7 @@ struct Arguments {
         let owners = CommandSpec.all.filter { $0.options.contains { $0.name == name } }.map(\.name)
         if !owners.isEmpty {
             return CLIError(
-                "unknown option --\(name); --\(name) is an option of \(owners.joined(separator: " and ")), not of this command; see --help"
+                "unknown option --\(name); --\(name) is an option of \(Self.list(owners)), not of this command; see --help"
             )
         }
         return CLIError("unknown option --\(name); see --help")
@@ -154,5 +154,10 @@ struct Arguments {
                 "\(option.flag) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return n
+    }
+
+    /// `run`, `run and state`, `run, state and alert`.
+    private static func list(_ names: [String]) -> String {
+        names.count <= 2 ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 }

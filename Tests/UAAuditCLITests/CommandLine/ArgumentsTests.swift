@@ -80,7 +80,7 @@ import Testing
         ),
         (["-x\u{1B}[2J"], "unknown option -x (in -x\\x1B[2J); see --help"),
         // A short option of another command says whose it is, as a long one does.
-        (["-c", "c.json"], "unknown option -c; -c is an option of run and state (--config), not of this command; see --help"),
+        (["-c", "c.json"], "unknown option -c; -c is an option of run, state and alert (--config), not of this command; see --help"),
         // A path option needs a path: an empty one would be a confusing write error.
         (["--out="], "--out needs a file name, not an empty value; see --help"),
         (["-o", ""], "--out needs a file name, not an empty value; see --help"),

@@ -108,7 +108,7 @@ import Testing
         (["generate", "fish"], "uaaudit: cannot generate 'fish'; usage: uaaudit generate man|bash|zsh\n"),
         (
             ["generate", "--out", "x"],
-            "uaaudit: unknown option --out; --out is an option of scan and merge and run and rules, not of this command; see --help\n"
+            "uaaudit: unknown option --out; --out is an option of scan, merge, run and rules, not of this command; see --help\n"
         ),
     ]
 

@@ -17,6 +17,14 @@
 /// clients nearly in hash order, and ``finish()``, run by the worker at the end of its chunk,
 /// sorts them per bucket in two linear passes. The hours' sets then merge each bucket's run
 /// in one linear pass (``ClientSet/add(sortedRun:level:)``) on the merging thread.
+///
+/// The hash is unseeded, so clients can be crafted whose hashes share their leading bits and
+/// whose slots therefore pile up at one place. A client is looked for at most ``maxProbe``
+/// slots from its home: one that finds them all taken (none of them its own) goes to a side
+/// table placed by a mix of the hash with a seed drawn per process, which ``finish()`` sorts
+/// and merges into the bucket's run. So a pile costs each of its clients ``maxProbe`` slots
+/// and a side-table lookup, not a probe past every earlier one, and only its hour pays a sort.
+/// Where a client sits never changes which clients are kept, only the order of the work.
 package final class ClientSample {
     /// Mask bits: seen with an app class, seen with the alert class.
     package static let app: UInt8 = 1
@@ -29,6 +37,9 @@ package final class ClientSample {
     package static let hashMask: UInt64 = ~((1 << 20) - 1)
     /// Buckets from this one on are not counted (2^18 hours: thirty years in one chunk).
     package static let maxBuckets = 1 << 18
+
+    /// The most slots a client is looked for from its home before the side table.
+    package static let maxProbe = 32
 
     package let maxEntries: Int
     package var count: Int { state.pointee.count }
@@ -54,6 +65,22 @@ package final class ClientSample {
         var entriesOf: UnsafeMutablePointer<Int32>
         var bucketCapacity = 64
         var bucketCount = 0
+        /// Per bucket: the level its slots are placed at (see ``home(_:level:)``). It follows the
+        /// sampling level when thinning drops entries; a raise that drops none leaves the
+        /// entries where they are, placed at the level they were placed at.
+        var placeLevelOf: UnsafeMutablePointer<Int32>
+        /// The clients whose ``maxProbe`` slots were all taken: open addressing by a seeded mix,
+        /// at most half full; nil until the first one.
+        var side: UnsafeMutablePointer<UInt64>? = nil
+        var sideMask = 0
+        var sideCount = 0
+        /// Slots and side-table places looked at, for tests: bounded work under crafted keys.
+        var work = 0
+        /// Per bucket, after a thinning that dropped no entry: the fewest leading zero bits of its
+        /// entries' hashes (those the next raise would drop have fewer than its level). The
+        /// entries cannot change until a thinning drops some (the table stays full), so the
+        /// thinnings in between need not look at the table again; empty when not known.
+        var fewestZeros: [Int] = []
     }
     private let state: UnsafeMutablePointer<State>
     package var bucketCount: Int { state.pointee.bucketCount }
@@ -78,13 +105,17 @@ package final class ClientSample {
         }
         state = .allocate(capacity: 1)
         state.initialize(
-            to: State(slots: slots, levelOf: .allocate(capacity: 64), entriesOf: .allocate(capacity: 64)))
+            to: State(
+                slots: slots, levelOf: .allocate(capacity: 64), entriesOf: .allocate(capacity: 64),
+                placeLevelOf: .allocate(capacity: 64)))
     }
 
     deinit {
         if let runs = state.pointee.runs { runs.deallocate() } else { state.pointee.slots.deallocate() }
         state.pointee.levelOf.deallocate()
         state.pointee.entriesOf.deallocate()
+        state.pointee.placeLevelOf.deallocate()
+        state.pointee.side?.deallocate()
         state.deallocate()
     }
 
@@ -100,37 +131,141 @@ package final class ClientSample {
     /// The sampling level of `bucket` (0 for a bucket never seen).
     package func level(of bucket: Int) -> Int { bucket < bucketCount ? Int(state.pointee.levelOf[bucket]) : 0 }
 
+    /// Slots and side-table places looked at so far (tests bound it under crafted keys).
+    package var work: Int { state.pointee.work }
+
+    /// How many entries are in the side table (those whose ``maxProbe`` slots were taken).
+    package var sideCount: Int { state.pointee.sideCount }
+
     /// Notes that the client whose key field is `key` made a request of kind `bits` in `bucket`.
     @inline(__always)
     func note(bucket: Int, key: UnsafeRawBufferPointer, bits: UInt8) {
+        note(bucket: bucket, hash: ByteHash.hash(key), key: key, bits: bits)
+    }
+
+    /// ``note(bucket:key:bits:)`` with the key's hash given (tests craft hashes with it).
+    @inline(__always)
+    func note(bucket: Int, hash: UInt64, key: UnsafeRawBufferPointer, bits: UInt8) {
         guard bucket < ClientSample.maxBuckets else { return }
         if bucket >= bucketCount { addBuckets(through: bucket) }
-        let hash = ByteHash.hash(key)
         let level = Int(state.pointee.levelOf[bucket])
         guard ClientSample.keeps(hash, level: level) else { return }
         let identity = hash & ClientSample.hashMask | UInt64(bucket) << 2
         let slots = state.pointee.slots
-        var slot = home(identity, level: level)
+        var slot = home(identity, level: Int(state.pointee.placeLevelOf[bucket]))
+        var probes = 1
         while true {
             let s = slots[slot]
             if s == 0 { break }
             if s & ~3 == identity {
+                state.pointee.work &+= probes
                 if s | UInt64(bits) != s {
                     slots[slot] = s | UInt64(bits)
                     if (s | UInt64(bits)) & 3 == UInt64(ClientSample.split) { keepExample(bucket: bucket, key: key) }
                 }
                 return
             }
+            if probes == ClientSample.maxProbe {
+                state.pointee.work &+= probes
+                noteInSide(bucket: bucket, hash: hash, identity: identity, key: key, bits: bits)
+                return
+            }
+            probes &+= 1
             slot = (slot + 1) & slotMask
         }
+        state.pointee.work &+= probes
         if state.pointee.count == maxEntries {
             thin()
-            note(bucket: bucket, key: key, bits: bits)
+            note(bucket: bucket, hash: hash, key: key, bits: bits)
             return
         }
         state.pointee.count += 1
         slots[slot] = identity | UInt64(bits)
         state.pointee.entriesOf[bucket] += 1
+    }
+
+    /// The rest of ``note(bucket:hash:key:bits:)`` for a client whose ``maxProbe`` slots are all
+    /// taken by others: it is in the side table if anywhere (slots are only emptied by thinning,
+    /// which places every entry again).
+    private func noteInSide(bucket: Int, hash: UInt64, identity: UInt64, key: UnsafeRawBufferPointer, bits: UInt8) {
+        if let side = state.pointee.side {
+            var place = sidePlace(identity)
+            while true {
+                state.pointee.work &+= 1
+                let s = side[place]
+                if s == 0 { break }
+                if s & ~3 == identity {
+                    if s | UInt64(bits) != s {
+                        side[place] = s | UInt64(bits)
+                        if (s | UInt64(bits)) & 3 == UInt64(ClientSample.split) { keepExample(bucket: bucket, key: key) }
+                    }
+                    return
+                }
+                place = (place + 1) & state.pointee.sideMask
+            }
+        }
+        if state.pointee.count == maxEntries {
+            thin()
+            note(bucket: bucket, hash: hash, key: key, bits: bits)
+            return
+        }
+        state.pointee.count += 1
+        state.pointee.entriesOf[bucket] += 1
+        addToSide(identity | UInt64(bits))
+    }
+
+    /// The side table's seed: drawn once per process, so that no one can craft clients that
+    /// pile up there (where a client sits never changes a result).
+    private static let sideSeed = UInt64.random(in: 0...UInt64.max)
+
+    @inline(__always)
+    private func sidePlace(_ entry: UInt64) -> Int {
+        var z = (entry & ~3) ^ ClientSample.sideSeed
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(truncatingIfNeeded: z ^ (z >> 31)) & state.pointee.sideMask
+    }
+
+    /// Puts an entry known to be absent into the side table, growing it to stay half empty.
+    private func addToSide(_ entry: UInt64) {
+        if state.pointee.side == nil || (state.pointee.sideCount + 1) * 2 > state.pointee.sideMask + 1 {
+            let old = state.pointee.side
+            let oldCount = old == nil ? 0 : state.pointee.sideMask + 1
+            let capacity = max(64, oldCount * 2)
+            let side = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+            side.initialize(repeating: 0, count: capacity)
+            state.pointee.side = side
+            state.pointee.sideMask = capacity - 1
+            state.pointee.sideCount = 0
+            if let old {
+                for i in 0..<oldCount where old[i] != 0 { addToSide(old[i]) }
+                old.deallocate()
+            }
+        }
+        let side = state.pointee.side!
+        var place = sidePlace(entry)
+        while side[place] != 0 {
+            state.pointee.work &+= 1
+            place = (place + 1) & state.pointee.sideMask
+        }
+        side[place] = entry
+        state.pointee.sideCount += 1
+    }
+
+    /// Places an entry known to be absent: within ``maxProbe`` slots of its home, else in the
+    /// side table.
+    private func place(_ entry: UInt64) {
+        let slots = state.pointee.slots
+        var slot = home(entry, level: Int(state.pointee.placeLevelOf[Self.bucket(entry)]))
+        for _ in 0..<ClientSample.maxProbe {
+            state.pointee.work &+= 1
+            if slots[slot] == 0 {
+                slots[slot] = entry
+                return
+            }
+            slot = (slot + 1) & slotMask
+        }
+        addToSide(entry)
     }
 
     /// Calls `body` with each entry: its bucket, hash (its kept bits) and mask; after
@@ -142,6 +277,9 @@ package final class ClientSample {
         } else {
             let slots = state.pointee.slots
             for i in 0...slotMask where slots[i] != 0 { call(slots[i]) }
+            if let side = state.pointee.side {
+                for i in 0...state.pointee.sideMask where side[i] != 0 { call(side[i]) }
+            }
         }
     }
 
@@ -171,7 +309,8 @@ package final class ClientSample {
     /// highest homes, turned past the table's end) to the back part, from its end; the back part
     /// is then reversed. That is the order of their homes, but for neighbours that probing left
     /// a few places out of order (and, rarely, the few a probe carried past the table's end),
-    /// which an insertion sort puts right.
+    /// which an insertion sort puts right. A bucket with entries in the side table has them
+    /// sorted and merged in from the run's end.
     func finish() {
         guard state.pointee.runs == nil else { return }
         let total = count
@@ -183,10 +322,30 @@ package final class ClientSample {
         let front = UnsafeMutablePointer<Int>.allocate(capacity: max(buckets, 1) * 2)
         let back = front + max(buckets, 1)
         defer { front.deallocate() }
+        // The side table's entries, by bucket (`sideStarts`), each bucket's sorted.
+        var sideStarts = [Int](repeating: 0, count: buckets + 1)
+        var extra: [UInt64] = []
+        if let side = state.pointee.side {
+            for i in 0...state.pointee.sideMask where side[i] != 0 { sideStarts[Self.bucket(side[i]) + 1] += 1 }
+            for b in 0..<buckets { sideStarts[b + 1] += sideStarts[b] }
+            var next = sideStarts
+            extra = [UInt64](repeating: 0, count: state.pointee.sideCount)
+            for i in 0...state.pointee.sideMask where side[i] != 0 {
+                let b = Self.bucket(side[i])
+                extra[next[b]] = side[i]
+                next[b] += 1
+            }
+            side.deallocate()
+            state.pointee.side = nil
+            state.pointee.sideCount = 0
+            for b in 0..<buckets where sideStarts[b + 1] - sideStarts[b] > 1 {
+                extra[sideStarts[b]..<sideStarts[b + 1]].sort()
+            }
+        }
         for b in 0..<buckets {
             starts[b + 1] = starts[b] + Int(state.pointee.entriesOf[b])
             front[b] = starts[b]
-            back[b] = starts[b + 1]
+            back[b] = starts[b + 1] - (sideStarts[b + 1] - sideStarts[b])
         }
         // The runs are written through raw pointers: the buckets' counts must add up to the table's.
         precondition(starts[buckets] == total, "client sample: bucket entries do not add up")
@@ -206,12 +365,27 @@ package final class ClientSample {
             }
         }
         for b in 0..<buckets {
-            var (low, high) = (back[b], starts[b + 1] - 1)
+            let sideEntries = sideStarts[b + 1] - sideStarts[b]
+            let mainEnd = starts[b + 1] - sideEntries
+            var (low, high) = (back[b], mainEnd - 1)
             while low < high {
                 (runs[low], runs[high]) = (runs[high], runs[low])
                 (low, high) = (low + 1, high - 1)
             }
-            Self.insertionSort(runs, from: starts[b], to: starts[b + 1])
+            Self.insertionSort(runs, from: starts[b], to: mainEnd)
+            guard sideEntries > 0 else { continue }
+            // Merge the sorted side entries in from the end: the slots' run is at the front.
+            var (i, j, w) = (mainEnd - 1, sideStarts[b + 1] - 1, starts[b + 1] - 1)
+            while j >= sideStarts[b] {
+                if i >= starts[b] && runs[i] > extra[j] {
+                    runs[w] = runs[i]
+                    i -= 1
+                } else {
+                    runs[w] = extra[j]
+                    j -= 1
+                }
+                w -= 1
+            }
         }
         if let pool { pool.give(slots, slotCount: slotMask + 1) } else { slots.deallocate() }
         state.pointee.runs = runs
@@ -257,7 +431,7 @@ package final class ClientSample {
         if bucket >= state.pointee.bucketCapacity {
             var capacity = state.pointee.bucketCapacity
             while capacity <= bucket { capacity *= 2 }
-            for table in [\State.levelOf, \State.entriesOf] {
+            for table in [\State.levelOf, \State.entriesOf, \State.placeLevelOf] {
                 let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
                 bigger.update(from: state.pointee[keyPath: table], count: bucketCount)
                 state.pointee[keyPath: table].deallocate()
@@ -267,6 +441,7 @@ package final class ClientSample {
         }
         (state.pointee.levelOf + bucketCount).initialize(repeating: 0, count: bucket + 1 - bucketCount)
         (state.pointee.entriesOf + bucketCount).initialize(repeating: 0, count: bucket + 1 - bucketCount)
+        (state.pointee.placeLevelOf + bucketCount).initialize(repeating: 0, count: bucket + 1 - bucketCount)
         state.pointee.bucketCount = bucket + 1
     }
 
@@ -278,7 +453,10 @@ package final class ClientSample {
 
     /// Makes room: halves the sampling rate of the bucket with the most clients, again and again
     /// (each halving about halves its entries) until the table would be at most three quarters
-    /// full, then drops in one pass the clients the new levels no longer keep.
+    /// full, then drops in one pass the clients the new levels no longer keep and places the
+    /// others again, at the new levels. When the new levels drop no client (their hashes share
+    /// the leading bits: crafted keys), the entries stay where they are, at the levels they
+    /// were placed at, and the caller thins again if its client is still kept.
     private func thin() {
         let levelOf = state.pointee.levelOf
         let entriesOf = state.pointee.entriesOf
@@ -291,25 +469,53 @@ package final class ClientSample {
             total -= estimate[bucket] - estimate[bucket] / 2
             estimate[bucket] /= 2
         } while total > maxEntries * 3 / 4 && estimate.contains { $0 > 0 }
+        let slots = state.pointee.slots
+        let side = state.pointee.side
+        let sideSlots = side == nil ? 0 : state.pointee.sideMask + 1
+        func isKept(_ s: UInt64) -> Bool { ClientSample.keeps(s & Self.hashMask, level: Int(levelOf[Self.bucket(s)])) }
+        if state.pointee.fewestZeros.isEmpty {
+            state.pointee.work &+= slotMask + 1 + sideSlots
+            var fewest = [Int](repeating: 65, count: bucketCount)  // 65: no entry
+            for i in 0...slotMask where slots[i] != 0 {
+                let b = Self.bucket(slots[i])
+                fewest[b] = min(fewest[b], (slots[i] & Self.hashMask).leadingZeroBitCount)
+            }
+            if let side {
+                for i in 0..<sideSlots where side[i] != 0 {
+                    let b = Self.bucket(side[i])
+                    fewest[b] = min(fewest[b], (side[i] & Self.hashMask).leadingZeroBitCount)
+                }
+            }
+            state.pointee.fewestZeros = fewest
+        }
+        // Buckets first seen since have no entries (none could be added to the full table).
+        let known = state.pointee.fewestZeros.count
+        state.pointee.fewestZeros += repeatElement(65, count: bucketCount - known)
+        state.pointee.work &+= bucketCount
+        let fewest = state.pointee.fewestZeros
+        // `keeps` keeps at level 1...63 the hashes with that many leading zeros, at 64 on none.
+        guard (0..<bucketCount).contains(where: { fewest[$0] < (levelOf[$0] < 64 ? Int(levelOf[$0]) : 65) })
+        else { return }
+        state.pointee.fewestZeros = []
         var kept: [UInt64] = []
         kept.reserveCapacity(count)
-        let slots = state.pointee.slots
         for i in 0...slotMask where slots[i] != 0 {
             let s = slots[i]
-            let b = Self.bucket(s)
-            if ClientSample.keeps(s & Self.hashMask, level: Int(levelOf[b])) {
-                kept.append(s)
-            } else {
-                entriesOf[b] -= 1
-            }
+            if isKept(s) { kept.append(s) } else { entriesOf[Self.bucket(s)] -= 1 }
             slots[i] = 0
         }
-        state.pointee.count = kept.count
-        for s in kept {
-            var slot = home(s, level: Int(levelOf[Self.bucket(s)]))
-            while slots[slot] != 0 { slot = (slot + 1) & slotMask }
-            slots[slot] = s
+        if let side {
+            for i in 0..<sideSlots where side[i] != 0 {
+                let s = side[i]
+                if isKept(s) { kept.append(s) } else { entriesOf[Self.bucket(s)] -= 1 }
+            }
+            side.deallocate()
+            state.pointee.side = nil
+            state.pointee.sideCount = 0
         }
+        state.pointee.placeLevelOf.update(from: levelOf, count: bucketCount)
+        state.pointee.count = kept.count
+        for s in kept { place(s) }
     }
 }
 

@@ -41,7 +41,12 @@ package struct ClientSet: Equatable, Sendable {
     /// Adds the clients of one hour of a chunk, sampled at `level`: ascending packed entries
     /// (``ClientSample/run(of:)``), merged in one pass. The result is the union sampled at the
     /// coarser of the two levels, then at the finest level from there that keeps at most
-    /// ``maxEntries``: the same set one ``add(hash:mask:level:)`` per entry gives, in any order.
+    /// ``maxEntries``: the same set one ``add(hash:mask:level:)`` per entry gives, in any order,
+    /// since that too raises the level until the set fits. Before the bulk merge (966f10f) an
+    /// add raised the level once at most: the same set whenever each raise dropped a client,
+    /// but after a raise that dropped none (hashes sharing their leading bits, as crafted keys
+    /// can) it kept more than ``maxEntries`` (one more for each client added so) at a finer
+    /// level, until a later raise dropped some.
     mutating func add(sortedRun run: UnsafeBufferPointer<UInt64>, level sourceLevel: Int) {
         if sourceLevel > level { raise(to: sourceLevel) }
         // The kept entries are a prefix of the run (the hashes below the level's threshold).

@@ -163,4 +163,50 @@ import Testing
         #expect(runs.map(\.count) == [450, 20, 20])
         #expect(Set(runs[1]).isDisjoint(with: runs[2]))
     }
+
+    /// Hashes crafted to share their leading bits (the hash is unseeded: an attacker computes
+    /// such keys offline) all start at one slot. Each client is looked for in at most
+    /// `maxProbe` slots and then in the side table, so the work stays a small constant per
+    /// request rather than growing with the clients before it; and the sample is still every
+    /// client its bucket's final level keeps, with its masks, as a dictionary has them.
+    @Test(arguments: [(131_072, 24, 20_000), (4_096, 20, 20_000), (1_000, 18, 5_000)])
+    func craftedHashesSharingLeadingBitsCostBoundedWork(maxEntries: Int, zeroBits: Int, clients: Int) {
+        let s = ClientSample(maxEntries: maxEntries)
+        var random = SplitMix64(state: UInt64(maxEntries + zeroBits))
+        var model: [Int: [UInt64: UInt8]] = [:]
+        var notes = 0
+        func note(_ bucket: Int, _ hash: UInt64, _ bits: UInt8) {
+            [UInt8(0x6B)].withUnsafeBytes { s.note(bucket: bucket, hash: hash, key: $0, bits: bits) }
+            model[bucket, default: [:]][hash & ClientSample.hashMask, default: 0] |= bits
+            notes += 1
+        }
+        let crafted = (0..<clients).map { _ in random.next() >> UInt64(zeroBits) }
+        let other = (0..<clients / 10).map { _ in random.next() }
+        for (i, h) in crafted.enumerated() {
+            note(1, h, ClientSample.app)
+            if i % 3 == 0 { note(0, other[i / 10 % other.count], ClientSample.alert) }
+        }
+        for (i, h) in crafted.enumerated() where i % 4 == 0 { note(1, h, ClientSample.alert) }
+        // Without the bound, each crafted client probed past every earlier one: clients² / 2.
+        // Each thinning scans the table and the side table (4 slots a client), a few dozen times.
+        let thinWork = maxEntries < clients ? 64 * 4 * maxEntries : 0
+        #expect(s.work <= 40 * notes + thinWork, "work \(s.work) for \(notes) notes")
+        if maxEntries == 131_072 { #expect(s.sideCount > 0 && s.level(of: 1) == 0) }
+        s.finish()
+        var total = 0
+        for b in 0..<2 {
+            let level = s.level(of: b)
+            let expected = (model[b] ?? [:]).filter { ClientSample.keeps($0.key, level: level) }
+            let run = Array(s.run(of: b))
+            #expect(run == run.sorted())
+            #expect(run.count == s.entries(of: b))
+            var got: [UInt64: UInt8] = [:]
+            for e in run { got[e & ClientSample.hashMask] = UInt8(e & 3) }
+            #expect(got.count == run.count)
+            #expect(got == expected, "bucket \(b) at level \(level)")
+            total += run.count
+        }
+        #expect(total == s.count && s.count <= maxEntries)
+        if maxEntries < clients { #expect(s.level(of: 1) > zeroBits) }
+    }
 }

@@ -104,10 +104,19 @@ struct Arguments {
         return TerminalText.escape(name, limit: 40) + (name.count < word.count ? "=…" : "")
     }
 
-    /// An unknown short option: the word it was in (without its value), or the commands whose
+    /// A group of short options as a message shows it: up to the unknown letter, never what
+    /// follows it (`-whttps://h/TOKEN` was `-w` and a value: a secret, perhaps).
+    private static func shown(_ word: String, upTo letter: Character) -> String {
+        let body = word.dropFirst()
+        guard let at = body.firstIndex(of: letter) else { return "-\(letter)…" }
+        let rest = body[body.index(after: at)...]
+        return TerminalText.escape("-" + body[...at], limit: 40) + (rest.isEmpty ? "" : "…")
+    }
+
+    /// An unknown short option: the word it was in (up to that letter), or the commands whose
     /// option it is.
     private static func unknown(_ letter: Character, in word: String) -> CLIError {
-        let within = word.count > 2 ? " (in \(shown(word)))" : ""
+        let within = word.count > 2 ? " (in \(shown(word, upTo: letter)))" : ""
         let owners = CommandSpec.all.filter { $0.options.contains { $0.short == letter } }
         let names = Set(owners.flatMap { $0.options.filter { $0.short == letter }.map(\.flag) }).sorted()
         if !owners.isEmpty {

@@ -71,11 +71,15 @@ struct AlertCommand {
             alerts = try AlertOptions.parse(args, environment: environment)
             configPath = args.value(AlertCommand.config)
             if let path = configPath {
-                // The whole config, checked as run checks it (its threshold, rules, format,
-                // logs and outputs; the state need not exist yet), not only its channels.
-                _ = try RunJob.compile(
-                    try Arguments(["--config", path], options: RunCommand.options), environment: environment)
+                // The whole config, checked as run checks it (its threshold, rules, format and
+                // outputs; the state need not exist yet), not only its channels. The logs and
+                // the state may be left to run's command line, so a config without them is
+                // checked with stand-ins.
                 let config = try AlertOptions.config(path, environment: environment)
+                var words = ["--config", path]
+                if !config.hasState { words += ["--state", "/nonexistent/uaaudit-alert-test/state.json"] }
+                if !config.hasLogs { words.append("/dev/null") }
+                _ = try RunJob.compile(try Arguments(words, options: RunCommand.options), environment: environment)
                 alerts.channels = config.channels + alerts.channels
                 alerts.host = args.value(AlertOptions.host) ?? config.host ?? alerts.host
             }

@@ -128,7 +128,7 @@ struct AlertOptions {
     /// The channels and host of run's config at `path`, each channel resolved (a bad URL, an
     /// unset variable, an unreadable file is a usage error, as for `run`).
     static func config(_ path: String, environment: [String: String]) throws(CLIError) -> (
-        channels: [AlertChannel], host: String?
+        channels: [AlertChannel], host: String?, hasState: Bool, hasLogs: Bool
     ) {
         let config: RunConfig
         do {
@@ -137,7 +137,7 @@ struct AlertOptions {
             throw CLIError(error.description)
         }
         let channels = try resolved(config.alerts ?? [], environment: environment)
-        return (channels, config.host)
+        return (channels, config.host, config.state != nil, !(config.logs ?? []).isEmpty)
     }
 
     /// A config's channels, each resolved once (a bad URL, an unset variable, an unreadable

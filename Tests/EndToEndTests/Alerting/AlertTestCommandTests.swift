@@ -202,4 +202,21 @@ import WebhookReceiver
                 + "times; list it once\n")
         #expect(!FileManager.default.fileExists(atPath: dir.path("s.json")))
     }
+
+    /// run may take the logs and the state from its command line, so a config without them is
+    /// a config whose channels can be tested: it was refused with "no logs to read".
+    @Test func aConfigWithoutLogsOrStateStillHasItsChannelsTested() throws {
+        let receiver = try WebhookReceiver(routes: ["/g": [Reply(status: 204), Reply(status: 204)]])
+        let dir = try Scratch()
+        let alerts = #""alerts": [{"kind": "generic", "url": "\#(receiver.baseURL)/g"}]"#
+        for body in [#"{"state": "\#(dir.path("s.json"))", \#(alerts)}"#, "{\(alerts)}"] {
+            let config = try dir.write("c.json", body)
+            let result = try Tool.run(["alert", "test", "--config", config])
+            #expect(result.status == 0, "\(body): \(result.stderr)")
+            #expect(result.out == "delivered to generic \(Redaction.url(receiver.baseURL + "/g")) (1 attempt)\n")
+            #expect(result.stderr == "")
+        }
+        #expect(try receiver.requests().count == 2)
+        #expect(!FileManager.default.fileExists(atPath: dir.path("s.json")))
+    }
 }

@@ -171,9 +171,9 @@ package struct CurlTransport: HTTPTransport {
         -> CURLcode
     {
         guard let multi = api.multi_init() else { return CURLE_FAILED_INIT }
-        defer { api.multi_cleanup(multi) }
+        defer { _ = api.multi_cleanup(multi) }
         guard api.multi_add_handle(multi, easy) == CURLM_OK else { return CURLE_FAILED_INIT }
-        defer { api.multi_remove_handle(multi, easy) }
+        defer { _ = api.multi_remove_handle(multi, easy) }
         let pollMilliseconds = Int32(DeliveryStop.pollInterval * 1000)
         var running: Int32 = 1
         while running > 0 {

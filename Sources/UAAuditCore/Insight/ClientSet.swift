@@ -130,6 +130,18 @@ package struct ClientCounts: Codable, Equatable, Sendable {
     /// The estimated number of clients for a sampled count.
     package func estimate(_ sampled: Int64) -> Int64 { sampled << Int64(level) }
 
+    /// ``estimate(_:)``, but never over `limit` when sampled: there cannot be more clients of a
+    /// kind than requests of that kind. The sample keeps the keys whose hash starts with
+    /// `level` zero bits, so crafted keys (hashes with many leading zero bits) all stay in it
+    /// while the rate keeps halving, and `sampled × 2^level` could claim billions of clients
+    /// for a few thousand requests. An exact count (level 0) is returned as it is.
+    package func estimate(_ sampled: Int64, atMost limit: Int64) -> Int64 {
+        guard level > 0 else { return sampled }
+        // sampled > limit >> level ⇔ sampled << level > limit, without overflowing.
+        if sampled > max(limit, 0) >> Int64(level) { return max(limit, 0) }
+        return sampled << Int64(level)
+    }
+
     /// One standard error of ``estimate(_:)``: a Bernoulli sample at rate p = 2^-level has
     /// variance n(1-p)/p, estimated from the sampled count as sampled·(1-p)/p².
     package func standardError(_ sampled: Int64) -> Double {

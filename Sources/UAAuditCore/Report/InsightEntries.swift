@@ -24,7 +24,9 @@ extension Report {
         /// `split / app` (0 without app clients).
         public var splitShare: Double
         /// False when the hour had more clients than are kept exactly: the counts are then
-        /// estimates from a uniform hash sample at `sample_rate`.
+        /// estimates from a uniform hash sample at `sample_rate`, each capped at what the
+        /// hour's requests allow (`app` at its app-class requests, `alert` at its alert-class
+        /// requests, `split` at the smaller of the two).
         public var exact: Bool
         public var sampleRate: Double
         /// One standard error of `split` (0 when exact).

@@ -39,7 +39,7 @@ package enum InsightReport {
                 entries[i].topPathsApproximate = insight.pathsApproximate
             }
             if let clients = insight.clients {
-                entries[i].clients = clientsEntry(clients, configuration: configuration)
+                entries[i].clients = clientsEntry(clients, classes: inputs[i].classes, configuration: configuration)
             }
             if configuration.insight.baselineHours > 0 {
                 entries[i].drift = drift(at: i, in: inputs, configuration: configuration)
@@ -50,14 +50,26 @@ package enum InsightReport {
         }
     }
 
-    static func clientsEntry(_ set: ClientSet, configuration: ScanConfiguration) -> Report.ClientsEntry {
+    /// The hour's client figures. Sampled estimates are capped at what the hour's requests
+    /// allow (``ClientCounts/estimate(_:atMost:)``): app clients at its app-class requests,
+    /// alert clients at its alert-class requests, split clients at the smaller of the two
+    /// estimates. An ordinary estimate is never that high, so only crafted keys are capped.
+    static func clientsEntry(
+        _ set: ClientSet, classes: [String: Int64], configuration: ScanConfiguration
+    ) -> Report.ClientsEntry {
         let c = set.counts
         let settings = configuration.insight
+        let alertClass = configuration.rules.alertClass
+        let appClasses = settings.appClasses.filter { configuration.rules.classNames.contains($0) }
+        let appRequests = Set(appClasses).subtracting([alertClass]).reduce(Int64(0)) { $0 + (classes[$1] ?? 0) }
+        let app = c.estimate(c.app, atMost: appRequests)
+        let alert = c.estimate(c.alert, atMost: classes[alertClass] ?? 0)
+        let split = c.estimate(c.split, atMost: min(app, alert))
         return Report.ClientsEntry(
             key: "$" + (settings.clientKey ?? ""),
-            appClasses: settings.appClasses.filter { configuration.rules.classNames.contains($0) },
-            app: c.estimate(c.app), alert: c.estimate(c.alert), split: c.estimate(c.split),
-            splitShare: c.app > 0 ? Double(c.split) / Double(c.app) : 0,
+            appClasses: appClasses,
+            app: app, alert: alert, split: split,
+            splitShare: app > 0 ? Double(split) / Double(app) : 0,
             exact: c.level == 0, sampleRate: 1 / Double(Int64(1) << Int64(c.level)),
             splitError: c.standardError(c.split),
             examples: set.examples.map { ClientKeyText.display($0, full: settings.showClientKeys) })

@@ -51,3 +51,54 @@ extension ClientCounts {
         (self.app, self.alert, self.split) = (app, alert, split)
     }
 }
+
+/// A sampled estimate is capped at what the hour's requests allow; an exact count never is.
+@Suite struct ClientEstimateCapTests {
+    @Test func anEstimateIsCappedAtItsLimitOnlyWhenSampled() {
+        let c = ClientCounts(level: 21)
+        #expect(c.estimate(79_842) == 167_440_809_984)
+        #expect(c.estimate(79_842, atMost: 90_000) == 90_000)
+        #expect(c.estimate(0, atMost: 90_000) == 0)
+        #expect(c.estimate(1, atMost: 2_097_152) == 2_097_152)
+        #expect(c.estimate(1, atMost: 2_097_153) == 2_097_152)
+        #expect(c.estimate(1, atMost: 2_097_151) == 2_097_151)
+        #expect(c.estimate(5, atMost: 0) == 0)
+        // No overflow at the coarsest levels.
+        #expect(ClientCounts(level: 63).estimate(5, atMost: 100) == 100)
+        #expect(ClientCounts(level: 62).estimate(Int64.max, atMost: Int64.max) == Int64.max)
+        // An exact count is what was counted.
+        #expect(ClientCounts(level: 0).estimate(7, atMost: 3) == 7)
+    }
+
+    /// The reviewer's case: 79,842 crafted keys, all kept at sample rate 2^-21, each split, in an
+    /// hour of 160,000 requests. Uncapped, `app` was 167,440,809,984.
+    @Test func craftedKeysCannotClaimMoreClientsThanRequests() throws {
+        var set = ClientSet()
+        for i in UInt64(1)...79_842 { set.add(hash: i << 20, mask: ClientSample.split, level: 21) }
+        #expect(set.counts == ClientCounts(level: 21, app: 79_842, alert: 79_842, split: 79_842))
+        let configuration = ScanConfiguration(format: try BuiltinFormats.named("combined"), rules: RuleSet.builtin())
+        let classes: [String: Int64] = ["urlsession": 85_000, "webview": 5_000, "inconsistent": 70_000]
+        let entry = InsightReport.clientsEntry(set, classes: classes, configuration: configuration)
+        #expect(!entry.exact)
+        #expect(entry.sampleRate == 1.0 / 2_097_152)
+        #expect(entry.app == 90_000)
+        #expect(entry.alert == 70_000)
+        #expect(entry.split == 70_000)
+        #expect(entry.splitShare == 70_000.0 / 90_000.0)
+    }
+
+    /// An ordinary sample is far below its limits: the figures are `sampled × 2^level`, as before.
+    @Test func anOrdinaryEstimateIsUnchanged() throws {
+        var set = ClientSet()
+        set.add(hash: 1 << 10, mask: ClientSample.app, level: 1)
+        set.add(hash: 2 << 10, mask: ClientSample.app, level: 1)
+        set.add(hash: 3 << 10, mask: ClientSample.split, level: 1)
+        set.add(hash: 4 << 10, mask: ClientSample.alert, level: 1)
+        let configuration = ScanConfiguration(format: try BuiltinFormats.named("combined"), rules: RuleSet.builtin())
+        let classes: [String: Int64] = ["urlsession": 100, "inconsistent": 10]
+        let entry = InsightReport.clientsEntry(set, classes: classes, configuration: configuration)
+        #expect((entry.app, entry.alert, entry.split) == (6, 4, 2))
+        #expect(entry.splitShare == 1.0 / 3.0)
+        #expect(entry.splitError == set.counts.standardError(1))
+    }
+}

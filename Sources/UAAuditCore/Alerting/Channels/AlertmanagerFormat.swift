@@ -112,7 +112,9 @@ struct AlertmanagerFormat: ChannelFormat {
             // Paths are file names: as DingTalk shows them, since templates forward annotations.
             if let report = n.report { annotations["report"] = MessageStyle.dingTalkMarkdown.code(report) }
             if let command = n.explain?[hour.hour] {
-                annotations["explain"] = MessageStyle.dingTalkMarkdown.code(command)
+                let shown = MessageComposer(notification: n, style: .dingTalkMarkdown)
+                    .shownCommand(command, hour: hour.hour, short: false)
+                annotations["explain"] = MessageStyle.dingTalkMarkdown.code(shown)
             }
             return Alert(
                 labels: [

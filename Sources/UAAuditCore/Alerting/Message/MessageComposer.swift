@@ -56,13 +56,22 @@ struct MessageComposer {
     /// The longest a path is shown in the short form: its end, after `…`.
     static let shortPathLimit = 120
 
-    /// What replaces an hour's explain command that does not fit: the hour and the report
-    /// when there is one (its path cut to its end), else where the figures come from.
+    /// What replaces an hour's explain command that does not fit, or that the channel's
+    /// escaping would change: the hour and the report when there is one (its path cut to its
+    /// end) and the channel shows that unchanged, else where the figures come from.
     func shortCommand(hour: String) -> String {
-        guard let report = notification.report else {
-            return "uaaudit explain \(hour) with the logs and options that made this alert"
-        }
-        return "uaaudit explain \(hour) " + AlertLinks.shellQuoted(Self.shortPath(report))
+        let described = "uaaudit explain \(hour) with the logs and options that made this alert"
+        guard let report = notification.report else { return described }
+        let command = "uaaudit explain \(hour) " + AlertLinks.shellQuoted(Self.shortPath(report))
+        return style.showsAsIs(command) ? command : described
+    }
+
+    /// The hour's explain command as the message shows it: `command` when it is not `short`
+    /// and the channel shows it unchanged, else ``shortCommand(hour:)``. A command altered by
+    /// the escaping (DingTalk's `［` for `[`, `｜` for `|`…) would look right and fail, so it
+    /// is never shown.
+    func shownCommand(_ command: String, hour: String, short: Bool) -> String {
+        !short && style.showsAsIs(command) ? command : shortCommand(hour: hour)
     }
 
     /// A path cut to its last ``shortPathLimit`` characters.
@@ -109,7 +118,7 @@ struct MessageComposer {
             if !classes.isEmpty { lines.append(classes) }
             lines += insightLines(hour)
             if let command = n.explain?[hour.hour] {
-                lines.append("explain: " + style.code(short ? shortCommand(hour: hour.hour) : command))
+                lines.append("explain: " + style.code(shownCommand(command, hour: hour.hour, short: short)))
             }
             paragraphs.append(lines.joined(separator: style.lineBreak))
         }

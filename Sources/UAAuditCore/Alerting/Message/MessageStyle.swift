@@ -41,4 +41,18 @@ enum MessageStyle: Sendable {
         case .markdown, .slack, .plain: return UntrustedText.shown(text, limit: Int.max, style: self)
         }
     }
+
+    /// Whether ``code(_:)`` shows `text` exactly as it is (Slack's `&amp;` `&lt;` `&gt;` are
+    /// shown as the character), so that what a reader copies is `text`. A command that the
+    /// channel would change (a look-alike, a broken `://`) must not be shown: it would look
+    /// right and run differently.
+    func showsAsIs(_ text: String) -> Bool {
+        switch self {
+        case .dingTalkMarkdown, .plain: return code(text) == text
+        case .markdown: return code(text) == "`" + text + "`"
+        case .slack:
+            let escaped = text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+            return code(text) == "`" + escaped + "`"
+        }
+    }
 }

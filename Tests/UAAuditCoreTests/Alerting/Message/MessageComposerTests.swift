@@ -111,6 +111,46 @@ import Testing
         #expect(!text.contains("access-0.log"))
     }
 
+    /// An explain command that a channel's escaping would change (DingTalk's `［` for `[` in a
+    /// `--log-format`, WeCom markdown's `＆`) is never shown: it would look right and fail. The
+    /// short form takes its place; a channel that shows it unchanged carries the exact command.
+    @Test func anExplainCommandTheChannelWouldAlterIsNotShown() throws {
+        let hour = "2026-11-29T17:00:00+08:00"
+        let described = "uaaudit explain \(hour) with the logs and options that made this alert"
+        func text(_ arguments: [String], report: String? = nil, _ style: MessageStyle) throws -> (String, String) {
+            let links = AlertLinks(reportPath: report, otherwise: arguments)
+            let n = try #require(AlertNotification(report: try AlertFixtures.report(), host: "web-1", links: links))
+            let command = links.explainCommand(hour: hour)
+            return (MessageComposer(notification: n, style: style).fitted { _ in true }, command)
+        }
+        let bracketed = ["--log-format", "$remote_addr - [$time_local] \"$request\"", "/var/log/d.log"]
+        let (dingTalk, command) = try text(bracketed, .dingTalkMarkdown)
+        #expect(command.contains("[$time_local]"))
+        #expect(!dingTalk.contains("--log-format"), "\(dingTalk)")
+        #expect(!dingTalk.contains("time_local"), "\(dingTalk)")
+        #expect(dingTalk.contains("explain: " + described))
+        #expect(try text(bracketed, .markdown).0.contains("explain: `" + command + "`"))
+        #expect(try text(bracketed, .slack).0.contains("explain: `" + command + "`"))
+        #expect(try text(bracketed, .plain).0.contains("explain: " + command))
+
+        let shelly = ["/tmp/$(id) ;|&.log"]
+        let (markdown, shellyCommand) = try text(shelly, .markdown)
+        #expect(!markdown.contains("id) ;"), "\(markdown)")
+        #expect(markdown.contains("explain: `" + described + "`"))
+        #expect(try text(shelly, .dingTalkMarkdown).0.contains("explain: " + described))
+        #expect(try text(shelly, .slack).0.contains("explain: `" + shellyCommand.replacing("&", with: "&amp;") + "`"))
+
+        // A report whose path the channel shows unchanged stays the command; one it would alter does not.
+        let (plainReport, _) = try text(bracketed, report: "/var/lib/uaaudit/report_main.json", .dingTalkMarkdown)
+        #expect(plainReport.contains("explain: uaaudit explain \(hour) /var/lib/uaaudit/report_main.json"))
+        let (oddReport, _) = try text(bracketed, report: "/var/lib/uaaudit/[main].json", .dingTalkMarkdown)
+        #expect(oddReport.contains("explain: " + described), "\(oddReport)")
+        let links = AlertLinks(reportPath: "/r/[main].json", otherwise: [])
+        let n = try #require(AlertNotification(report: try AlertFixtures.report(), host: "web-1", links: links))
+        #expect(MessageComposer(notification: n, style: .dingTalkMarkdown).shortCommand(hour: hour) == described)
+        #expect(MessageComposer(notification: n, style: .slack).shortCommand(hour: hour).hasSuffix(" '/r/[main].json'"))
+    }
+
     /// A drift-only hour (0% share) says why it alerts in every chat style: the title names
     /// the drift, and the hour carries the drift's reason.
     @Test(arguments: [MessageStyle.markdown, .plain, .dingTalkMarkdown, .slack])

@@ -53,7 +53,8 @@ package enum InsightReport {
     /// The hour's client figures. Sampled estimates are capped at what the hour's requests
     /// allow (``ClientCounts/estimate(_:atMost:)``): app clients at its app-class requests,
     /// alert clients at its alert-class requests, split clients at the smaller of the two
-    /// estimates. An ordinary estimate is never that high, so only crafted keys are capped.
+    /// estimates. The cap only brings an estimate nearer the truth: crafted keys can push one
+    /// far past it, and a sample of clients that each sent one request can overshoot a little.
     static func clientsEntry(
         _ set: ClientSet, classes: [String: Int64], configuration: ScanConfiguration
     ) -> Report.ClientsEntry {

@@ -50,9 +50,7 @@ enum MessageStyle: Sendable {
         switch self {
         case .dingTalkMarkdown, .plain: return code(text) == text
         case .markdown: return code(text) == "`" + text + "`"
-        case .slack:
-            let escaped = text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
-            return code(text) == "`" + escaped + "`"
+        case .slack: return code(text) == "`" + UntrustedText.slackEscaped(text) + "`"
         }
     }
 }

@@ -67,6 +67,11 @@ enum UntrustedText {
             || v == 0xFEFF || v == 0x00AD || v == 0x061C
     }
 
+    /// Slack's own escaping of `&`, `<` and `>`, which it shows as the characters.
+    static func slackEscaped(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+    }
+
     /// A UA (or other text from the log) as `style` shows it: verbatim where the channel has a
     /// code span (WeCom markdown, Slack) or no markup (WeCom text, Feishu) for the characters
     /// it does not interpret there, so it can be pasted into `grep` or `uaaudit classify`;
@@ -80,9 +85,7 @@ enum UntrustedText {
         case .slack:
             // Slack's own escaping, which it shows as the character: `<@U1>`, `<!here>` stay text.
             let kept = neutralise(text, limit: limit, keep: markup.union(["@", "<", ">", "&"]), breakLinks: false)
-            return "`"
-                + kept.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
-                .replacing(">", with: "&gt;") + "`"
+            return "`" + slackEscaped(kept) + "`"
         case .plain:
             // No markup; Feishu reads <at user_id="all"> in text, and clients make links.
             return neutralise(text, limit: limit, keep: markup.union(["`", "&"]))

@@ -14,6 +14,10 @@ typedef struct {
     /// What the field's value must be: UA_ANY, UA_STATUS (3 digits), UA_DIGITS (1 or more),
     /// UA_DECIMAL (digits and at most one dot, not empty); time fields are checked by Swift.
     uint8_t check;
+    /// Where the literal's first `"` is (-1: it has none), and how many `"` the format's head and
+    /// earlier literals hold (which of the line's quotes is that one).
+    int32_t quote_offset;
+    int32_t quote_index;
 } ua_literal;
 
 enum { UA_ANY = 0, UA_STATUS = 1, UA_DIGITS = 2, UA_DECIMAL = 3 };
@@ -29,9 +33,20 @@ enum { UA_ANY = 0, UA_STATUS = 1, UA_DIGITS = 2, UA_DECIMAL = 3 };
 /// `starts[k]` and `ends[k]` for every field and returns 1, or returns 0 when the line does not
 /// cut this way or a status, digit or decimal field does not hold what nginx writes there (then
 /// nothing is promised about starts and ends). Time fields are left to the caller. `literals`
-/// must have 8 readable bytes past its last literal.
-int ua_cut_fields_fast(const uint8_t *line, long length, long head_count, long field_count,
-                       const uint8_t *literals, const ua_literal *fields, long *starts, long *ends);
+/// must have 8 readable bytes past its last literal. `format_quotes` is how many `"` the head
+/// and the literals hold together (the head itself is compared by the caller).
+///
+/// `specialised` is what ``ua_specialised_format`` said of the format: a built-in format is cut
+/// by code compiled for its literals (the same cuts).
+int ua_cut_fields_fast(const uint8_t *line, long length, long head_count, long field_count, long format_quotes,
+                       long specialised, const uint8_t *literals, const ua_literal *fields, long *starts, long *ends);
+
+enum { UA_FORMAT_ANY = 0, UA_FORMAT_UA_LOG = 1, UA_FORMAT_COMBINED = 2 };
+
+/// Which built-in format (`ua_log`, `combined`) a compiled format is, byte for byte, or
+/// UA_FORMAT_ANY.
+long ua_specialised_format(long head_count, long field_count, long format_quotes, const uint8_t *literals,
+                           const ua_literal *fields);
 
 /// The index of the first byte equal to `a` or `b` in `line[from ..< end]`, or -1.
 long ua_find2(const uint8_t *line, long from, long end, uint8_t a, uint8_t b);
@@ -39,5 +54,14 @@ long ua_find2(const uint8_t *line, long from, long end, uint8_t a, uint8_t b);
 /// A 64-bit hash of `bytes[0 ..< count]` with `seed`: 16 bytes per step, two 64x64->128-bit
 /// multiplies folded (the wyhash family's "mum" mix). Not cryptographic; well spread.
 uint64_t ua_hash64(const uint8_t *bytes, long count, uint64_t seed);
+
+/// `bytes` of zeroed memory for a table that is read at random places (free it with
+/// ``ua_free_table``): aligned to 2 MiB and, where the kernel allows, on huge pages, so that a
+/// lookup does not also miss the TLB. NULL when out of memory.
+void *ua_alloc_table(unsigned long bytes);
+void ua_free_table(void *table);
+
+/// Asks the CPU to bring the cache line at `address` in (a hint: no fault, no effect on results).
+static inline void ua_prefetch(const void *address) { __builtin_prefetch(address, 1, 3); }
 
 #endif

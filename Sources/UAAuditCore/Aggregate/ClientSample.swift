@@ -1,3 +1,5 @@
+import CUAScan
+
 /// Which clients of each hour bucket were seen with an app class and with the alert class, in
 /// memory allocated once: the hot-path half of the split-identity figures (see ``ClientSet``).
 ///
@@ -100,8 +102,10 @@ package final class ClientSample {
         if let spare = pool?.take(slotCount: slotCount) {
             slots = spare
         } else {
-            slots = .allocate(capacity: slotCount)
-            slots.initialize(repeating: 0, count: slotCount)
+            guard let table = ua_alloc_table(UInt(slotCount * MemoryLayout<UInt64>.stride)) else {
+                fatalError("client sample: out of memory for \(slotCount) slots")
+            }
+            slots = table.bindMemory(to: UInt64.self, capacity: slotCount)
         }
         state = .allocate(capacity: 1)
         state.initialize(
@@ -111,7 +115,7 @@ package final class ClientSample {
     }
 
     deinit {
-        if let runs = state.pointee.runs { runs.deallocate() } else { state.pointee.slots.deallocate() }
+        if let runs = state.pointee.runs { runs.deallocate() } else { ua_free_table(state.pointee.slots) }
         state.pointee.levelOf.deallocate()
         state.pointee.entriesOf.deallocate()
         state.pointee.placeLevelOf.deallocate()
@@ -141,6 +145,16 @@ package final class ClientSample {
     @inline(__always)
     func note(bucket: Int, key: UnsafeRawBufferPointer, bits: UInt8) {
         note(bucket: bucket, hash: ByteHash.hash(key), key: key, bits: bits)
+    }
+
+    /// Starts bringing in the slot where the client of `hash` in `bucket` would be looked for,
+    /// so that ``note(bucket:hash:key:bits:)`` a little later finds it in the cache (the table
+    /// is larger than a core's cache, and a client's slot is anywhere in it).
+    @inline(__always)
+    func prefetch(bucket: Int, hash: UInt64) {
+        guard bucket < state.pointee.bucketCount else { return }
+        let identity = hash & ClientSample.hashMask | UInt64(bucket) << 2
+        ua_prefetch(state.pointee.slots + home(identity, level: Int(state.pointee.placeLevelOf[bucket])))
     }
 
     /// ``note(bucket:key:bits:)`` with the key's hash given (tests craft hashes with it).
@@ -387,7 +401,7 @@ package final class ClientSample {
                 w -= 1
             }
         }
-        if let pool { pool.give(slots, slotCount: slotMask + 1) } else { slots.deallocate() }
+        if let pool { pool.give(slots, slotCount: slotMask + 1) } else { ua_free_table(slots) }
         state.pointee.runs = runs
         state.pointee.runStarts = starts
     }
@@ -528,7 +542,7 @@ extension ClientSample {
 
         package init() {}
 
-        deinit { spare?.slots.deallocate() }
+        deinit { if let spare { ua_free_table(spare.slots) } }
 
         /// The spare table if it has `slotCount` slots (all 0), else nil.
         func take(slotCount: Int) -> UnsafeMutablePointer<UInt64>? {
@@ -539,7 +553,7 @@ extension ClientSample {
 
         /// Keeps `slots` (all 0) for the next sample; a table already kept is freed.
         func give(_ slots: UnsafeMutablePointer<UInt64>, slotCount: Int) {
-            spare?.slots.deallocate()
+            if let spare { ua_free_table(spare.slots) }
             spare = (slots, slotCount)
         }
     }

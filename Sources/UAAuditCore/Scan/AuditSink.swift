@@ -69,6 +69,12 @@ struct AuditSink: LineSink {
             tally.count(bucket: bucket, slot: tally.outOfScopeSlot)
             return
         }
+        // The client's slot is fetched while the UA is classified (hashing the key is cheap).
+        var clientHash: UInt64 = 0
+        if clientField >= 0, let clients {
+            clientHash = ByteHash.hash(tokenizer.field(clientField))
+            clients._withUnsafeGuaranteedRef { $0.prefetch(bucket: bucket, hash: clientHash) }
+        }
         let raw = tokenizer.field(uaField)
         let cls: Int
         if Classifier.isMissing(raw: raw) {
@@ -106,7 +112,7 @@ struct AuditSink: LineSink {
             if bits != 0 {
                 let key = tokenizer.field(clientField)
                 if !Classifier.isMissing(raw: key) {
-                    clients?._withUnsafeGuaranteedRef { $0.note(bucket: bucket, key: key, bits: bits) }
+                    clients?._withUnsafeGuaranteedRef { $0.note(bucket: bucket, hash: clientHash, key: key, bits: bits) }
                 }
             }
         }

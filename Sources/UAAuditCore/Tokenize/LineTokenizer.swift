@@ -51,6 +51,11 @@ package final class LineTokenizer {
     private let quoteByte: UnsafeMutablePointer<UInt8>
     /// Each field's following literal, prepared for the C pass.
     private let prepared: UnsafeMutablePointer<ua_literal>
+    /// How many `"` the head and the literals up to the field that ends the cut hold: a line
+    /// the C pass cuts has exactly these.
+    private let formatQuotes: Int
+    /// Which built-in format the C pass has compiled code for (`UA_FORMAT_ANY`: none).
+    package let specialised: Int
     /// The time fields, the only ones the C pass leaves to ``validate(_:)``.
     private let timeFields: UnsafeMutablePointer<Int>
     private let timeFieldCount: Int
@@ -68,7 +73,9 @@ package final class LineTokenizer {
     private var line: UnsafeRawPointer { state.pointee.line }
     private var length: Int { state.pointee.length }
 
-    package init(format: LogFormat, vectorised: Bool = true) {
+    /// `specialise: false` keeps a built-in format on the C pass's general code (for the tests,
+    /// which compare both with the scalar reference).
+    package init(format: LogFormat, vectorised: Bool = true, specialise: Bool = true) {
         self.format = format
         var head: [UInt8] = []
         var roles: [FieldRole] = []
@@ -105,6 +112,11 @@ package final class LineTokenizer {
         self.quoteFree = format.escape != .none
         self.vectorised = vectorised && format.escape == .default
         self.prepared = .allocate(capacity: n)
+        // Which of a line's quotes each literal's first quote is: the C pass places the literals
+        // by them. Counted up to the field that ends the cut (the last, or the first one
+        // followed by no literal): the cut never looks past it.
+        var quotesBefore = head.count { $0 == 0x22 }
+        var formatQuotes = quotesBefore
         for (k, t) in terminators.enumerated() {
             var word: UInt64 = 0
             for (i, byte) in t.prefix(8).enumerated() { word |= UInt64(byte) << (8 * UInt64(i)) }
@@ -116,11 +128,23 @@ package final class LineTokenizer {
             case .decimal: check = Int32(UA_DECIMAL)
             default: check = Int32(UA_ANY)
             }
+            let quoteOffset = t.firstIndex(of: 0x22) ?? -1
             (prepared + k).initialize(
                 to: ua_literal(
                     word: word, mask: mask, count: t.count, start: literalStart[k], first: t.first ?? 0,
-                    check: UInt8(check)))
+                    check: UInt8(check), quote_offset: Int32(quoteOffset), quote_index: Int32(quotesBefore)))
+            if quotesBefore >= 0 {
+                quotesBefore += t.count { $0 == 0x22 }
+                // Past the field that ends the cut, no literal is placed by its quotes.
+                if t.isEmpty || k == terminators.count - 1 {
+                    formatQuotes = quotesBefore
+                    quotesBefore = -1
+                }
+            }
         }
+        self.formatQuotes = formatQuotes
+        self.specialised =
+            specialise ? ua_specialised_format(headCount, roles.count, formatQuotes, literals, prepared) : Int(UA_FORMAT_ANY)
         let timed = roles.indices.filter { roles[$0].isTime }
         self.timeFieldCount = timed.count
         self.timeFields = .allocate(capacity: max(timed.count, 1))
@@ -180,8 +204,8 @@ package final class LineTokenizer {
     private func cutFirstOccurrences() -> Bool {
         guard
             ua_cut_fields_fast(
-                line.assumingMemoryBound(to: UInt8.self), length, headCount, fieldCount, literals, prepared, starts,
-                ends) == 1
+                line.assumingMemoryBound(to: UInt8.self), length, headCount, fieldCount, formatQuotes, specialised,
+                literals, prepared, starts, ends) == 1
         else { return false }
         for i in 0..<timeFieldCount where !validateTyped(timeFields[i]) { return false }
         return true

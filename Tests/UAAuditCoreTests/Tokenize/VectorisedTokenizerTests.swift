@@ -49,8 +49,10 @@ import Testing
         }
     }
 
-    static func compare(_ lines: [[UInt8]], format: LogFormat) -> (compared: Int, matched: Int, different: [[UInt8]]) {
-        let fast = LineTokenizer(format: format)
+    static func compare(_ lines: [[UInt8]], format: LogFormat, specialise: Bool = true) -> (
+        compared: Int, matched: Int, different: [[UInt8]]
+    ) {
+        let fast = LineTokenizer(format: format, specialise: specialise)
         let reference = LineTokenizer(format: format, vectorised: false)
         var matched = 0
         var different: [[UInt8]] = []
@@ -70,13 +72,57 @@ import Testing
         #expect(!LineTokenizer(format: try LogFormat(BuiltinFormats.uaLog), vectorised: false).vectorised)
     }
 
+    /// The built-in formats get the C code compiled for their literals; any other format, even
+    /// one byte away from them, the general code.
+    @Test func theBuiltInFormatsAndOnlyThemAreCutByCodeCompiledForThem() throws {
+        #expect(LineTokenizer(format: Self.formats[0]).specialised == Int(UA_FORMAT_UA_LOG))
+        #expect(LineTokenizer(format: Self.formats[1]).specialised == Int(UA_FORMAT_COMBINED))
+        #expect(LineTokenizer(format: Self.formats[0], specialise: false).specialised == Int(UA_FORMAT_ANY))
+        for text in [
+            BuiltinFormats.uaLog.replacingOccurrences(of: " uct=", with: " uCt="),
+            BuiltinFormats.uaLog.replacingOccurrences(of: "$status", with: "$request_length"),
+            BuiltinFormats.uaLog.replacingOccurrences(of: "urt=\"$upstream_response_time\"", with: "urt=$upstream_response_time"),
+            "x" + BuiltinFormats.uaLog,
+            BuiltinFormats.uaLog + " ",
+            BuiltinFormats.combined + " rt=$request_time",
+            BuiltinFormats.combined.replacingOccurrences(of: "[", with: "("),
+        ] {
+            #expect(LineTokenizer(format: try LogFormat(text)).specialised == Int(UA_FORMAT_ANY), "\(text)")
+        }
+        for format in Self.formats.dropFirst(2) {
+            #expect(LineTokenizer(format: format).specialised == Int(UA_FORMAT_ANY))
+        }
+    }
+
     @Test(arguments: 0..<formats.count)
     func everySampleLineCutsAsTheScalarTokenizerCutsIt(format index: Int) {
         let lines = Self.sampleLines
-        let result = Self.compare(lines, format: Self.formats[index])
-        #expect(result.compared > 300)
-        if index == 0 { #expect(result.matched > 100) }
-        #expect(result.different.map { String(decoding: $0, as: UTF8.self) } == [])
+        for specialise in [true, false] {
+            let result = Self.compare(lines, format: Self.formats[index], specialise: specialise)
+            #expect(result.compared > 300)
+            if index == 0 { #expect(result.matched > 100) }
+            #expect(result.different.map { String(decoding: $0, as: UTF8.self) } == [])
+        }
+    }
+
+    /// A format with more quotes than the quote pass indexes (48), and lines with more quotes than
+    /// that: the search per field, and no cut, as the scalar tokenizer decides.
+    @Test func formatsAndLinesWithManyQuotesCutAsTheScalarTokenizerCutsThem() throws {
+        let many = try LogFormat((0..<25).map { "\"$http_x_f\($0)\"" }.joined(separator: " ") + " [$time_local] \"$http_user_agent\"")
+        let line = (0..<25).map { "\"v\($0)\"" }.joined(separator: " ") + " [01/Nov/2026:00:00:00 +0800] \"UA\""
+        var result = Self.compare([Array(line.utf8), Array(line.utf8.dropLast())], format: many)
+        #expect(result.matched == 1)
+        #expect(result.different.isEmpty)
+        let head = #"127.0.0.1 - - [29/Nov/2026:17:18:40 +0800] "GET / HTTP/1.1" 200 2 "-" ""#
+        let tail = #"" rt=0.000 uct="-" uht="-" urt="-""#
+        var lines: [[UInt8]] = []
+        for quotes in [0, 1, 2, 35, 36, 37, 60, 200] {
+            lines.append(Array((head + String(repeating: "\"", count: quotes) + tail).utf8))
+            lines.append(Array((head + String(repeating: "a\" ", count: quotes) + tail).utf8))
+        }
+        result = Self.compare(lines, format: Self.formats[0])
+        #expect(result.matched == 2)
+        #expect(result.different.isEmpty)
     }
 
     /// Lines mutated around quotes, spaces, brackets and line ends: inserted, deleted and
@@ -103,8 +149,10 @@ import Testing
             }
             lines.append(line)
         }
-        let result = Self.compare(lines, format: Self.formats[index])
-        #expect(result.different.prefix(5).map { String(decoding: $0, as: UTF8.self) } == [])
+        for specialise in [true, false] {
+            let result = Self.compare(lines, format: Self.formats[index], specialise: specialise)
+            #expect(result.different.prefix(5).map { String(decoding: $0, as: UTF8.self) } == [])
+        }
     }
 
     /// UAs of every length up to 300 bytes and around 4 KiB: the 16-byte blocks and the scalar

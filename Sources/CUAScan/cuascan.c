@@ -4,10 +4,8 @@
 // tests compare the two on every sample and fuzz input.
 #include "cuascan.h"
 
-#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -407,20 +405,3 @@ uint64_t ua_hash64(const uint8_t *p, long count, uint64_t seed) {
     return mum(s1 ^ n, mum(a ^ s1, b ^ h));
 }
 
-void *ua_alloc_table(unsigned long bytes) {
-    void *p = NULL;
-    const unsigned long huge = 2ul << 20;
-    if (bytes >= huge) {
-        if (posix_memalign(&p, huge, bytes) != 0) return NULL;
-#if defined(MADV_HUGEPAGE)
-        madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    } else {
-        p = malloc(bytes ? bytes : 1);
-        if (p == NULL) return NULL;
-    }
-    memset(p, 0, bytes);
-    return p;
-}
-
-void ua_free_table(void *table) { free(table); }

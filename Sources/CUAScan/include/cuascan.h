@@ -55,12 +55,6 @@ long ua_find2(const uint8_t *line, long from, long end, uint8_t a, uint8_t b);
 /// multiplies folded (the wyhash family's "mum" mix). Not cryptographic; well spread.
 uint64_t ua_hash64(const uint8_t *bytes, long count, uint64_t seed);
 
-/// `bytes` of zeroed memory for a table that is read at random places (free it with
-/// ``ua_free_table``): aligned to 2 MiB and, where the kernel allows, on huge pages, so that a
-/// lookup does not also miss the TLB. NULL when out of memory.
-void *ua_alloc_table(unsigned long bytes);
-void ua_free_table(void *table);
-
 /// Asks the CPU to bring the cache line at `address` in (a hint: no fault, no effect on results).
 static inline void ua_prefetch(const void *address) { __builtin_prefetch(address, 1, 3); }
 

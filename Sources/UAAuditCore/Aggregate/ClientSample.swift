@@ -102,10 +102,8 @@ package final class ClientSample {
         if let spare = pool?.take(slotCount: slotCount) {
             slots = spare
         } else {
-            guard let table = ua_alloc_table(UInt(slotCount * MemoryLayout<UInt64>.stride)) else {
-                fatalError("client sample: out of memory for \(slotCount) slots")
-            }
-            slots = table.bindMemory(to: UInt64.self, capacity: slotCount)
+            slots = .allocate(capacity: slotCount)
+            slots.initialize(repeating: 0, count: slotCount)
         }
         state = .allocate(capacity: 1)
         state.initialize(
@@ -115,7 +113,7 @@ package final class ClientSample {
     }
 
     deinit {
-        if let runs = state.pointee.runs { runs.deallocate() } else { ua_free_table(state.pointee.slots) }
+        if let runs = state.pointee.runs { runs.deallocate() } else { state.pointee.slots.deallocate() }
         state.pointee.levelOf.deallocate()
         state.pointee.entriesOf.deallocate()
         state.pointee.placeLevelOf.deallocate()
@@ -401,7 +399,7 @@ package final class ClientSample {
                 w -= 1
             }
         }
-        if let pool { pool.give(slots, slotCount: slotMask + 1) } else { ua_free_table(slots) }
+        if let pool { pool.give(slots, slotCount: slotMask + 1) } else { slots.deallocate() }
         state.pointee.runs = runs
         state.pointee.runStarts = starts
     }
@@ -542,7 +540,7 @@ extension ClientSample {
 
         package init() {}
 
-        deinit { if let spare { ua_free_table(spare.slots) } }
+        deinit { spare?.slots.deallocate() }
 
         /// The spare table if it has `slotCount` slots (all 0), else nil.
         func take(slotCount: Int) -> UnsafeMutablePointer<UInt64>? {
@@ -553,7 +551,7 @@ extension ClientSample {
 
         /// Keeps `slots` (all 0) for the next sample; a table already kept is freed.
         func give(_ slots: UnsafeMutablePointer<UInt64>, slotCount: Int) {
-            if let spare { ua_free_table(spare.slots) }
+            spare?.slots.deallocate()
             spare = (slots, slotCount)
         }
     }

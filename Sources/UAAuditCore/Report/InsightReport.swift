@@ -90,8 +90,11 @@ package enum InsightReport {
         let blind = hour.insight.familiesDropped || window.contains { $0.insight.familiesDropped }
         if blind { entry.approximate = true }
         if !window.isEmpty, !blind {
-            let known = Set(window.flatMap { $0.insight.families.keys })
-            let new = hour.insight.families.filter { !known.contains($0.key) }
+            // Known: in some hour of the window; the nearest hours first (most families were
+            // seen an hour ago), a lookup each rather than a set of every hour's families.
+            let new = hour.insight.families.filter { family in
+                !window.reversed().contains { $0.insight.families[family.key] != nil }
+            }
                 .map { (family: $0.key, total: HourInsight.total($0.value), byClass: $0.value) }
                 .sorted { $0.total != $1.total ? $0.total > $1.total : $0.family < $1.family }
             entry.newRequests = new.reduce(0) { $0 + $1.total }

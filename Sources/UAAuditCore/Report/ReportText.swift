@@ -3,6 +3,14 @@
 /// Valid UTF-8 is kept as it is; each byte that is not part of valid UTF-8 becomes `\xHH`.
 package enum ReportText {
     package static func render(_ bytes: [UInt8]) -> String {
+        // Valid UTF-8 (almost every UA) is the string as it is: Swift's validation rejects what
+        // ``scalar(in:at:)`` rejects (overlongs, surrogates, past U+10FFFF, stray bytes).
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        return renderBytewise(bytes)
+    }
+
+    /// ``render(_:)`` a scalar at a time (the tests check that the two agree).
+    static func renderBytewise(_ bytes: [UInt8]) -> String {
         var out = String()
         out.reserveCapacity(bytes.count)
         var i = 0

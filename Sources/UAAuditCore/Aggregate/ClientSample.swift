@@ -11,7 +11,8 @@ import CUAScan
 ///
 /// Entries live in the slots themselves, 8 bytes each (the hash's top 44 bits, the bucket in 18
 /// bits, the mask in 2; 0 is an empty slot), at most half the slots used: a lookup touches one
-/// cache line, and the 131,072-client table is 2 MiB. Two clients share an entry only if their
+/// cache line, and the 131,072-client table is at most 2 MiB (it starts at 64 KiB and doubles as
+/// clients come). Two clients share an entry only if their
 /// hashes agree in 44 bits (for 131,072 clients, about one chance in 2,000 that any pair does).
 ///
 /// A client's slot is its hash's leading bits after the bucket's sampling-level bits (which are
@@ -48,14 +49,20 @@ package final class ClientSample {
     /// Key bytes (as logged) of the first split clients of each bucket.
     package private(set) var examples: [Int: [[UInt8]]] = [:]
 
-    private let slotMask: Int
-    /// 64 minus the slot index's bits: a hash's leading bits, shifted down by this, are its home.
-    private let homeShift: UInt64
+    /// The most slots the table grows to: twice `maxEntries`, rounded up to a power of two.
+    private let maxSlots: Int
+    /// The slots a table starts with when no spare one is at hand.
+    package static let initialSlots = 8_192
     /// What changes per request, behind a pointer: a class's stored `var` costs a dynamic
     /// exclusivity check on every access.
     private struct State {
-        /// The table, until ``finish()`` frees it.
+        /// The table, until ``finish()`` frees it. It starts small and doubles whenever it would
+        /// be more than half full, up to ``maxSlots``: a chunk's clients (often a few thousand)
+        /// then fit in a core's cache, where every request looks one up at a random place.
         var slots: UnsafeMutablePointer<UInt64>
+        var slotMask: Int
+        /// 64 minus the slot index's bits: a hash's leading bits, shifted down by this, are its home.
+        var homeShift: UInt64
         /// After ``finish()``: the entries, by bucket, each bucket's ascending; and where each
         /// bucket's run starts (`bucketCount + 1` offsets).
         var runs: UnsafeMutablePointer<UInt64>? = nil
@@ -89,27 +96,66 @@ package final class ClientSample {
 
     private let pool: Pool?
 
-    /// A table of `maxEntries` clients, taken from `pool` when it has one of that size (and
-    /// given back to it, empty, by ``finish()``).
+    /// A table of up to `maxEntries` clients, starting with the spare table of `pool` when it
+    /// has one (the size the last chunk grew to; given back to it, empty, by ``finish()``).
     package init(maxEntries: Int, pool: Pool? = nil) {
         self.maxEntries = max(maxEntries, 2)
-        var slotCount = 16
-        while slotCount < self.maxEntries * 2 { slotCount <<= 1 }
-        slotMask = slotCount - 1
-        homeShift = UInt64(64 - slotCount.trailingZeroBitCount)
+        var maxSlots = 16
+        while maxSlots < self.maxEntries * 2 { maxSlots <<= 1 }
+        self.maxSlots = maxSlots
         self.pool = pool
         let slots: UnsafeMutablePointer<UInt64>
-        if let spare = pool?.take(slotCount: slotCount) {
-            slots = spare
+        var slotCount = min(maxSlots, ClientSample.initialSlots)
+        if let spare = pool?.take(maxSlotCount: maxSlots) {
+            (slots, slotCount) = spare
         } else {
-            slots = .allocate(capacity: slotCount)
-            slots.initialize(repeating: 0, count: slotCount)
+            slots = Self.emptyTable(slotCount)
         }
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(
-                slots: slots, levelOf: .allocate(capacity: 64), entriesOf: .allocate(capacity: 64),
+                slots: slots, slotMask: slotCount - 1, homeShift: UInt64(64 - slotCount.trailingZeroBitCount),
+                levelOf: .allocate(capacity: 64), entriesOf: .allocate(capacity: 64),
                 placeLevelOf: .allocate(capacity: 64)))
+    }
+
+    private static func emptyTable(_ slotCount: Int) -> UnsafeMutablePointer<UInt64> {
+        let slots = UnsafeMutablePointer<UInt64>.allocate(capacity: slotCount)
+        slots.initialize(repeating: 0, count: slotCount)
+        return slots
+    }
+
+    /// The slots the table has now (it grows up to twice `maxEntries`).
+    package var slotCount: Int { state.pointee.slotMask + 1 }
+
+    /// True when one more entry would fill more than half of a table that can still grow.
+    @inline(__always)
+    private var mustGrow: Bool {
+        let slots = state.pointee.slotMask + 1
+        return (state.pointee.count + 1) * 2 > slots && slots < maxSlots
+    }
+
+    /// Doubles the table and places every entry (of the slots and the side table) again: where
+    /// a client sits never changes which clients are kept.
+    private func grow() {
+        let old = state.pointee.slots
+        let oldSlots = state.pointee.slotMask + 1
+        var entries: [UInt64] = []
+        entries.reserveCapacity(count)
+        for i in 0..<oldSlots where old[i] != 0 { entries.append(old[i]) }
+        if let side = state.pointee.side {
+            for i in 0...state.pointee.sideMask where side[i] != 0 { entries.append(side[i]) }
+            side.deallocate()
+            state.pointee.side = nil
+            state.pointee.sideCount = 0
+        }
+        old.deallocate()
+        let slotCount = oldSlots * 2
+        state.pointee.slots = Self.emptyTable(slotCount)
+        state.pointee.slotMask = slotCount - 1
+        state.pointee.homeShift = UInt64(64 - slotCount.trailingZeroBitCount)
+        state.pointee.work &+= oldSlots
+        for e in entries { place(e) }
     }
 
     deinit {
@@ -183,11 +229,16 @@ package final class ClientSample {
                 return
             }
             probes &+= 1
-            slot = (slot + 1) & slotMask
+            slot = (slot + 1) & state.pointee.slotMask
         }
         state.pointee.work &+= probes
         if state.pointee.count == maxEntries {
             thin()
+            note(bucket: bucket, hash: hash, key: key, bits: bits)
+            return
+        }
+        if mustGrow {
+            grow()
             note(bucket: bucket, hash: hash, key: key, bits: bits)
             return
         }
@@ -218,6 +269,11 @@ package final class ClientSample {
         }
         if state.pointee.count == maxEntries {
             thin()
+            note(bucket: bucket, hash: hash, key: key, bits: bits)
+            return
+        }
+        if mustGrow {
+            grow()
             note(bucket: bucket, hash: hash, key: key, bits: bits)
             return
         }
@@ -275,7 +331,7 @@ package final class ClientSample {
                 slots[slot] = entry
                 return
             }
-            slot = (slot + 1) & slotMask
+            slot = (slot + 1) & state.pointee.slotMask
         }
         addToSide(entry)
     }
@@ -288,7 +344,7 @@ package final class ClientSample {
             for i in 0..<count { call(runs[i]) }
         } else {
             let slots = state.pointee.slots
-            for i in 0...slotMask where slots[i] != 0 { call(slots[i]) }
+            for i in 0...state.pointee.slotMask where slots[i] != 0 { call(slots[i]) }
             if let side = state.pointee.side {
                 for i in 0...state.pointee.sideMask where side[i] != 0 { call(side[i]) }
             }
@@ -301,7 +357,7 @@ package final class ClientSample {
     /// Where a bucket's clients start in the table (its home slots turned by this much).
     @inline(__always)
     private func offset(of bucket: Int) -> Int {
-        Int(truncatingIfNeeded: (UInt64(bucket) &* 0x9E37_79B9_7F4A_7C15) >> 32) & slotMask
+        Int(truncatingIfNeeded: (UInt64(bucket) &* 0x9E37_79B9_7F4A_7C15) >> 32) & state.pointee.slotMask
     }
 
     /// Where an entry of a bucket at `level` starts probing: its hash's leading bits after the
@@ -309,7 +365,8 @@ package final class ClientSample {
     @inline(__always)
     private func home(_ entry: UInt64, level: Int) -> Int {
         let bits = (entry & ClientSample.hashMask) &<< UInt64(truncatingIfNeeded: level)
-        return (Int(truncatingIfNeeded: bits &>> homeShift) &+ offset(of: Self.bucket(entry))) & slotMask
+        return (Int(truncatingIfNeeded: bits &>> state.pointee.homeShift) &+ offset(of: Self.bucket(entry)))
+            & state.pointee.slotMask
     }
 
     /// Ends the noting: sorts the entries into one ascending run per bucket, in bucket order,
@@ -362,7 +419,7 @@ package final class ClientSample {
         // The runs are written through raw pointers: the buckets' counts must add up to the table's.
         precondition(starts[buckets] == total, "client sample: bucket entries do not add up")
         if total > 0 {
-            for i in 0...slotMask {
+            for i in 0...state.pointee.slotMask {
                 let s = slots[i]
                 if s == 0 { continue }
                 slots[i] = 0  // the table goes back to the pool empty
@@ -399,7 +456,7 @@ package final class ClientSample {
                 w -= 1
             }
         }
-        if let pool { pool.give(slots, slotCount: slotMask + 1) } else { slots.deallocate() }
+        if let pool { pool.give(slots, slotCount: state.pointee.slotMask + 1) } else { slots.deallocate() }
         state.pointee.runs = runs
         state.pointee.runStarts = starts
     }
@@ -486,9 +543,9 @@ package final class ClientSample {
         let sideSlots = side == nil ? 0 : state.pointee.sideMask + 1
         func isKept(_ s: UInt64) -> Bool { ClientSample.keeps(s & Self.hashMask, level: Int(levelOf[Self.bucket(s)])) }
         if state.pointee.fewestZeros.isEmpty {
-            state.pointee.work &+= slotMask + 1 + sideSlots
+            state.pointee.work &+= state.pointee.slotMask + 1 + sideSlots
             var fewest = [Int](repeating: 65, count: bucketCount)  // 65: no entry
-            for i in 0...slotMask where slots[i] != 0 {
+            for i in 0...state.pointee.slotMask where slots[i] != 0 {
                 let b = Self.bucket(slots[i])
                 fewest[b] = min(fewest[b], (slots[i] & Self.hashMask).leadingZeroBitCount)
             }
@@ -511,7 +568,7 @@ package final class ClientSample {
         state.pointee.fewestZeros = []
         var kept: [UInt64] = []
         kept.reserveCapacity(count)
-        for i in 0...slotMask where slots[i] != 0 {
+        for i in 0...state.pointee.slotMask where slots[i] != 0 {
             let s = slots[i]
             if isKept(s) { kept.append(s) } else { entriesOf[Self.bucket(s)] -= 1 }
             slots[i] = 0
@@ -534,7 +591,8 @@ package final class ClientSample {
 extension ClientSample {
     /// One empty table kept between the chunks of one thread: each chunk's sample takes it and
     /// ``ClientSample/finish()`` gives it back emptied, so that a chunk neither allocates nor
-    /// zeroes its 2 MiB. Used by one thread only.
+    /// zeroes its table (up to 2 MiB), and starts at the size the last one needed. Used by one
+    /// thread only.
     package final class Pool {
         private var spare: (slots: UnsafeMutablePointer<UInt64>, count: Int)?
 
@@ -542,11 +600,11 @@ extension ClientSample {
 
         deinit { spare?.slots.deallocate() }
 
-        /// The spare table if it has `slotCount` slots (all 0), else nil.
-        func take(slotCount: Int) -> UnsafeMutablePointer<UInt64>? {
-            guard let (slots, count) = spare, count == slotCount else { return nil }
+        /// The spare table (all 0) and its slot count, if it has at most `maxSlotCount` slots.
+        func take(maxSlotCount: Int) -> (UnsafeMutablePointer<UInt64>, Int)? {
+            guard let (slots, count) = spare, count <= maxSlotCount else { return nil }
             spare = nil
-            return slots
+            return (slots, count)
         }
 
         /// Keeps `slots` (all 0) for the next sample; a table already kept is freed.

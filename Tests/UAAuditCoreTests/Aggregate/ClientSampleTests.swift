@@ -190,7 +190,10 @@ import Testing
         // Without the bound, each crafted client probed past every earlier one: clients² / 2.
         // Each thinning scans the table and the side table (4 slots a client), a few dozen times.
         let thinWork = maxEntries < clients ? 64 * 4 * maxEntries : 0
-        #expect(s.work <= 40 * notes + thinWork, "work \(s.work) for \(notes) notes")
+        // Each doubling of the table places its entries again (at most maxProbe slots and a
+        // side-table place each); the doublings' entries add up to less than the final count.
+        let growWork = 2 * (ClientSample.maxProbe + 2) * s.count
+        #expect(s.work <= 40 * notes + thinWork + growWork, "work \(s.work) for \(notes) notes")
         if maxEntries == 131_072 { #expect(s.sideCount > 0 && s.level(of: 1) == 0) }
         s.finish()
         var total = 0
@@ -208,5 +211,35 @@ import Testing
         }
         #expect(total == s.count && s.count <= maxEntries)
         if maxEntries < clients { #expect(s.level(of: 1) > zeroBits) }
+    }
+    /// The table starts small and doubles as clients come, each entry placed again: the sample
+    /// is what it would be in a table of full size from the start (every client, its masks),
+    /// and the table never holds more than half its slots.
+    @Test func theTableGrowsAsClientsComeAndKeepsEveryOne() {
+        let s = ClientSample(maxEntries: 131_072)
+        #expect(s.slotCount == ClientSample.initialSlots)
+        var random = SplitMix64(state: 99)
+        var model: [Int: [UInt64: UInt8]] = [:]
+        var sizes: [Int] = []
+        for i in 0..<60_000 {
+            let bucket = i % 3
+            let hash = random.next()
+            let bits = i % 5 == 0 ? ClientSample.alert : ClientSample.app
+            for repeatNote in 0..<(i % 7 == 0 ? 2 : 1) {
+                let b = repeatNote == 0 ? bits : ClientSample.split
+                [UInt8(0x6B)].withUnsafeBytes { s.note(bucket: bucket, hash: hash, key: $0, bits: b) }
+                model[bucket, default: [:]][hash & ClientSample.hashMask, default: 0] |= b
+            }
+            #expect(s.count * 2 <= s.slotCount)
+            if sizes.last != s.slotCount { sizes.append(s.slotCount) }
+        }
+        #expect(sizes == [8_192, 16_384, 32_768, 65_536, 131_072])
+        s.finish()
+        for b in 0..<3 {
+            #expect(s.level(of: b) == 0)
+            var got: [UInt64: UInt8] = [:]
+            for e in s.run(of: b) { got[e & ClientSample.hashMask] = UInt8(e & 3) }
+            #expect(got == model[b] ?? [:])
+        }
     }
 }

@@ -41,7 +41,11 @@ enum { UA_ANY = 0, UA_STATUS = 1, UA_DIGITS = 2, UA_DECIMAL = 3 };
 int ua_cut_fields_fast(const uint8_t *line, long length, long head_count, long field_count, long format_quotes,
                        long specialised, const uint8_t *literals, const ua_literal *fields, long *starts, long *ends);
 
-enum { UA_FORMAT_ANY = 0, UA_FORMAT_UA_LOG = 1, UA_FORMAT_COMBINED = 2 };
+enum { UA_FORMAT_ANY = 0, UA_FORMAT_UA_LOG = 1, UA_FORMAT_COMBINED = 2, UA_FORMAT_WIDE = 0x100 };
+
+/// 1 when this processor has AVX2, BMI1/2 and POPCNT: `specialised | UA_FORMAT_WIDE` then runs
+/// the same cut compiled for them (the binary itself needs only SSE2).
+long ua_wide_available(void);
 
 /// Which built-in format (`ua_log`, `combined`) a compiled format is, byte for byte, or
 /// UA_FORMAT_ANY.

@@ -54,8 +54,11 @@ package final class LineTokenizer {
     /// How many `"` the head and the literals up to the field that ends the cut hold: a line
     /// the C pass cuts has exactly these.
     private let formatQuotes: Int
-    /// Which built-in format the C pass has compiled code for (`UA_FORMAT_ANY`: none).
+    /// Which built-in format the C pass has compiled code for (`UA_FORMAT_ANY`: none), with
+    /// `UA_FORMAT_WIDE` when it runs the AVX2 build of the cut.
     package let specialised: Int
+    /// Whether this processor runs the AVX2 build of the C pass (asked once).
+    package static let wideAvailable = ua_wide_available() == 1
     /// The time fields, the only ones the C pass leaves to ``validate(_:)``.
     private let timeFields: UnsafeMutablePointer<Int>
     private let timeFieldCount: Int
@@ -73,9 +76,10 @@ package final class LineTokenizer {
     private var line: UnsafeRawPointer { state.pointee.line }
     private var length: Int { state.pointee.length }
 
-    /// `specialise: false` keeps a built-in format on the C pass's general code (for the tests,
-    /// which compare both with the scalar reference).
-    package init(format: LogFormat, vectorised: Bool = true, specialise: Bool = true) {
+    /// `specialise: false` keeps a built-in format on the C pass's general code, and
+    /// `wide: false` keeps the C pass on SSE2 where the processor has AVX2 (for the tests, which
+    /// compare every way with the scalar reference).
+    package init(format: LogFormat, vectorised: Bool = true, specialise: Bool = true, wide: Bool = true) {
         self.format = format
         var head: [UInt8] = []
         var roles: [FieldRole] = []
@@ -144,7 +148,8 @@ package final class LineTokenizer {
         }
         self.formatQuotes = formatQuotes
         self.specialised =
-            specialise ? ua_specialised_format(headCount, roles.count, formatQuotes, literals, prepared) : Int(UA_FORMAT_ANY)
+            (specialise ? ua_specialised_format(headCount, roles.count, formatQuotes, literals, prepared) : Int(UA_FORMAT_ANY))
+            | (wide && LineTokenizer.wideAvailable ? Int(UA_FORMAT_WIDE) : 0)
         let timed = roles.indices.filter { roles[$0].isTime }
         self.timeFieldCount = timed.count
         self.timeFields = .allocate(capacity: max(timed.count, 1))

@@ -49,10 +49,10 @@ import Testing
         }
     }
 
-    static func compare(_ lines: [[UInt8]], format: LogFormat, specialise: Bool = true) -> (
+    static func compare(_ lines: [[UInt8]], format: LogFormat, specialise: Bool = true, wide: Bool = true) -> (
         compared: Int, matched: Int, different: [[UInt8]]
     ) {
-        let fast = LineTokenizer(format: format, specialise: specialise)
+        let fast = LineTokenizer(format: format, specialise: specialise, wide: wide)
         let reference = LineTokenizer(format: format, vectorised: false)
         var matched = 0
         var different: [[UInt8]] = []
@@ -75,9 +75,11 @@ import Testing
     /// The built-in formats get the C code compiled for their literals; any other format, even
     /// one byte away from them, the general code.
     @Test func theBuiltInFormatsAndOnlyThemAreCutByCodeCompiledForThem() throws {
-        #expect(LineTokenizer(format: Self.formats[0]).specialised == Int(UA_FORMAT_UA_LOG))
-        #expect(LineTokenizer(format: Self.formats[1]).specialised == Int(UA_FORMAT_COMBINED))
-        #expect(LineTokenizer(format: Self.formats[0], specialise: false).specialised == Int(UA_FORMAT_ANY))
+        let wide = LineTokenizer.wideAvailable ? Int(UA_FORMAT_WIDE) : 0
+        #expect(LineTokenizer(format: Self.formats[0]).specialised == Int(UA_FORMAT_UA_LOG) | wide)
+        #expect(LineTokenizer(format: Self.formats[1]).specialised == Int(UA_FORMAT_COMBINED) | wide)
+        #expect(LineTokenizer(format: Self.formats[0], wide: false).specialised == Int(UA_FORMAT_UA_LOG))
+        #expect(LineTokenizer(format: Self.formats[0], specialise: false).specialised == Int(UA_FORMAT_ANY) | wide)
         for text in [
             BuiltinFormats.uaLog.replacingOccurrences(of: " uct=", with: " uCt="),
             BuiltinFormats.uaLog.replacingOccurrences(of: "$status", with: "$request_length"),
@@ -87,18 +89,18 @@ import Testing
             BuiltinFormats.combined + " rt=$request_time",
             BuiltinFormats.combined.replacingOccurrences(of: "[", with: "("),
         ] {
-            #expect(LineTokenizer(format: try LogFormat(text)).specialised == Int(UA_FORMAT_ANY), "\(text)")
+            #expect(LineTokenizer(format: try LogFormat(text), wide: false).specialised == Int(UA_FORMAT_ANY), "\(text)")
         }
         for format in Self.formats.dropFirst(2) {
-            #expect(LineTokenizer(format: format).specialised == Int(UA_FORMAT_ANY))
+            #expect(LineTokenizer(format: format, wide: false).specialised == Int(UA_FORMAT_ANY))
         }
     }
 
     @Test(arguments: 0..<formats.count)
     func everySampleLineCutsAsTheScalarTokenizerCutsIt(format index: Int) {
         let lines = Self.sampleLines
-        for specialise in [true, false] {
-            let result = Self.compare(lines, format: Self.formats[index], specialise: specialise)
+        for (specialise, wide) in [(true, true), (false, true), (true, false), (false, false)] {
+            let result = Self.compare(lines, format: Self.formats[index], specialise: specialise, wide: wide)
             #expect(result.compared > 300)
             if index == 0 { #expect(result.matched > 100) }
             #expect(result.different.map { String(decoding: $0, as: UTF8.self) } == [])
@@ -120,9 +122,11 @@ import Testing
             lines.append(Array((head + String(repeating: "\"", count: quotes) + tail).utf8))
             lines.append(Array((head + String(repeating: "a\" ", count: quotes) + tail).utf8))
         }
-        result = Self.compare(lines, format: Self.formats[0])
-        #expect(result.matched == 2)
-        #expect(result.different.isEmpty)
+        for wide in [true, false] {
+            result = Self.compare(lines, format: Self.formats[0], wide: wide)
+            #expect(result.matched == 2)
+            #expect(result.different.isEmpty)
+        }
     }
 
     /// Lines mutated around quotes, spaces, brackets and line ends: inserted, deleted and
@@ -149,8 +153,8 @@ import Testing
             }
             lines.append(line)
         }
-        for specialise in [true, false] {
-            let result = Self.compare(lines, format: Self.formats[index], specialise: specialise)
+        for (specialise, wide) in [(true, true), (false, true), (true, false), (false, false)] {
+            let result = Self.compare(lines, format: Self.formats[index], specialise: specialise, wide: wide)
             #expect(result.different.prefix(5).map { String(decoding: $0, as: UTF8.self) } == [])
         }
     }
@@ -167,9 +171,11 @@ import Testing
             lines.append(Array((head + ua + "\"" + tail).utf8))
             lines.append(Array((head + ua + tail).utf8.dropLast()))
         }
-        let result = Self.compare(lines, format: Self.formats[0])
-        #expect(result.matched == 600)
-        #expect(result.different.prefix(3).map { String(decoding: $0, as: UTF8.self) } == [])
+        for wide in [true, false] {
+            let result = Self.compare(lines, format: Self.formats[0], wide: wide)
+            #expect(result.matched == 600)
+            #expect(result.different.prefix(3).map { String(decoding: $0, as: UTF8.self) } == [])
+        }
     }
 
     /// The status, digit and decimal checks (eight bytes at a time in C) on every byte value at
@@ -191,9 +197,11 @@ import Testing
                 }
             }
         }
-        let result = Self.compare(lines, format: Self.formats[0])
-        #expect(result.matched > 300)
-        #expect(result.different.prefix(5).map { String(decoding: $0, as: UTF8.self) } == [])
+        for wide in [true, false] {
+            let result = Self.compare(lines, format: Self.formats[0], wide: wide)
+            #expect(result.matched > 300)
+            #expect(result.different.prefix(5).map { String(decoding: $0, as: UTF8.self) } == [])
+        }
     }
 
     @Test func findsEitherByteAcrossBlockAndTailBoundaries() {

@@ -1,0 +1,294 @@
+// The cut of ``ua_cut_fields_fast``, included twice by cuascan.c: for every amd64 (SSE2) and,
+// with FN naming it `*_wide` and TARGET enabling AVX2, BMI1/2 and POPCNT, for the processors that
+// have them (chosen at run time: the binary still runs on any amd64). The same source, so the
+// same cuts; the tests run both against the scalar reference. No include guard, on purpose.
+
+static inline TARGET long FN(find2)(const uint8_t *p, long from, long end, uint8_t a, uint8_t b) {
+    long i = from;
+#if defined(__SSE2__)
+    const __m128i va = _mm_set1_epi8((char)a), vb = _mm_set1_epi8((char)b);
+    for (; i + 16 <= end; i += 16) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+        const int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)));
+        if (m) return i + __builtin_ctz((unsigned)m);
+    }
+#endif
+    for (; i < end; i++) {
+        if (p[i] == a || p[i] == b) return i;
+    }
+    return -1;
+}
+
+static inline TARGET uint64_t FN(load64)(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/// `p[0 ..< n] == literal[0 ..< n]`; `end` is the end of the line. A literal of up to 8 bytes
+/// is compared as one word when the line has 8 bytes there (literals are padded to 8 bytes).
+static inline TARGET int FN(same)(const uint8_t *p, const uint8_t *end, const uint8_t *literal, long n) {
+    if (n <= 8 && end - p >= 8) {
+        const uint64_t mask = n == 8 ? ~0ull : (1ull << (8 * n)) - 1;
+        return ((FN(load64)(p) ^ FN(load64)(literal)) & mask) == 0;
+    }
+    for (long i = 0; i < n; i++) {
+        if (p[i] != literal[i]) return 0;
+    }
+    return 1;
+}
+
+static inline TARGET long FN(find1)(const uint8_t *p, long from, long end, uint8_t a) {
+    long i = from;
+#if defined(__SSE2__)
+    const __m128i va = _mm_set1_epi8((char)a);
+    for (; i + 16 <= end; i += 16) {
+        const int m = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i)), va));
+        if (m) return i + __builtin_ctz((unsigned)m);
+    }
+#endif
+    for (; i < end; i++) {
+        if (p[i] == a) return i;
+    }
+    return -1;
+}
+
+/// The literal of `f` at `p` (the line ends at `end`): one masked word compare when it fits.
+static inline TARGET int FN(same_literal)(const uint8_t *p, const uint8_t *end, const uint8_t *literals, const ua_literal *f) {
+    if (f->count <= 8 && end - p >= 8) return ((FN(load64)(p) ^ f->word) & f->mask) == 0;
+    return FN(same)(p, end, literals + f->start, f->count);
+}
+
+static inline TARGET int FN(valid)(const uint8_t *p, long count, uint8_t check) {
+    switch (check) {
+    case UA_STATUS:
+        return count == 3 && (uint8_t)(p[0] - '0') < 10 && (uint8_t)(p[1] - '0') < 10 && (uint8_t)(p[2] - '0') < 10;
+    case UA_DIGITS:
+        if (count == 0) return 0;
+        for (long i = 0; i < count; i++) {
+            if ((uint8_t)(p[i] - '0') >= 10) return 0;
+        }
+        return 1;
+    case UA_DECIMAL: {
+        if (count == 0) return 0;
+        int dots = 0;
+        for (long i = 0; i < count; i++) {
+            if (p[i] == '.') dots++;
+            else if ((uint8_t)(p[i] - '0') >= 10) return 0;
+        }
+        return dots <= 1;
+    }
+    default:
+        return 1;
+    }
+}
+
+/// `p[0 ..< count]` holds what a status (3 digits), digits (1 or more) or decimal (digits and at
+/// most one dot, not empty) field may hold: eight bytes checked at once when the line has eight
+/// bytes there (the SWAR "byte below 10" test on `byte ^ '0'`), else ``valid``.
+static inline __attribute__((always_inline)) TARGET int FN(valid_words)(const uint8_t *p, const uint8_t *end, long count, uint8_t check) {
+    if (check == UA_ANY) return 1;
+    if (count == 0 || count > 8 || end - p < 8) return FN(valid)(p, count, check);
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull, lows = 0x7f7f7f7f7f7f7f7full;
+    const uint64_t in_use = (count == 8 ? ~0ull : (1ull << (8 * count)) - 1) & highs;
+    const uint64_t t = FN(load64)(p) ^ (0x30 * ones);
+    // A byte's high bit: set when it is not '0'...'9' (its low seven bits plus 0x76 reach 0x80
+    // from 10 on, without a carry into the next byte; a byte with the high bit set is not one).
+    const uint64_t other = (t | ((t & lows) + 0x76 * ones)) & in_use;
+    switch (check) {
+    case UA_STATUS:
+        return count == 3 && other == 0;
+    case UA_DIGITS:
+        return other == 0;
+    default: {
+        const uint64_t d = FN(load64)(p) ^ (0x2e * ones);
+        const uint64_t dots = ~(((d & lows) + lows) | d) & in_use;  // exactly the '.' bytes
+        return (other & ~dots) == 0 && (dots & (dots - 1)) == 0;
+    }
+    }
+}
+
+/// The first-occurrence cut by a search per field, each from where the last one ended: the
+/// path for lines too long for ``cut_by_quotes``'s positions and formats with many quotes.
+static TARGET int FN(cut_by_search)(const uint8_t *line, long length, long head_count, long field_count,
+                         const uint8_t *literals, const ua_literal *fields, long *starts, long *ends) {
+    const uint8_t *end = line + length;
+    long position = head_count;
+    for (long k = 0; k < field_count; k++) {
+        const ua_literal *f = fields + k;
+        const long n = f->count;
+        starts[k] = position;
+        if (n == 0 || k == field_count - 1) {
+            const long cut = length - n;
+            if (cut < position || !FN(same_literal)(line + cut, end, literals, f)) return 0;
+            const long quote = FN(find1)(line, position, length, '"');
+            if (n > 0 && f->first == '"') {
+                if (quote != cut) return 0;
+            } else if (quote >= 0 && quote < cut) {
+                return 0;
+            }
+            ends[k] = cut;
+            return FN(valid_words)(line + position, end, cut - position, f->check);
+        }
+        long cut;
+        if (f->first == '"') {
+            cut = FN(find1)(line, position, length, '"');
+            if (cut < 0 || cut + n > length || !FN(same_literal)(line + cut, end, literals, f)) return 0;
+        } else {
+            const long last = length - n;
+            long from = position;
+            for (;;) {
+                cut = FN(find2)(line, from, length, f->first, '"');
+                if (cut < 0 || line[cut] == '"' || cut > last) return 0;
+                if (n == 1 || FN(same_literal)(line + cut, end, literals, f)) break;
+                from = cut + 1;
+            }
+        }
+        ends[k] = cut;
+        if (f->check != UA_ANY && !FN(valid_words)(line + position, end, cut - position, f->check)) return 0;
+        position = cut + n;
+    }
+    return 0;
+}
+
+/// Most quotes a format may hold for ``cut_by_quotes`` (`ua_log` has 12).
+#define UA_MAX_QUOTES 48
+
+/// Appends the positions of the set bits of `m` (plus `base`) to `out[n...]`: eight written
+/// whatever their number (no branch on the data; `out` has room for them), then the rest.
+static inline TARGET long FN(flatten)(uint64_t m, long base, int32_t *out, long n) {
+    const long count = __builtin_popcountll(m);
+    for (int j = 0; j < 8; j++) {
+        out[n + j] = (int32_t)(base + __builtin_ctzll(m | (1ull << 63)));
+        m &= m - 1;
+    }
+    for (long k = n + 8; m != 0 && k < UA_MAX_QUOTES + 8; k++) {
+        out[k] = (int32_t)(base + __builtin_ctzll(m));
+        m &= m - 1;
+    }
+    return n + count;
+}
+
+/// How many `"` the line holds, their positions in `out` (room for UA_MAX_QUOTES + 8): all of
+/// them when there are at most UA_MAX_QUOTES (then the count is exact; above it, it may stop
+/// early with any count above UA_MAX_QUOTES).
+static inline TARGET long FN(index_quotes)(const uint8_t *line, long length, int32_t *out) {
+    long n = 0, i = 0;
+#if defined(__SSE2__)
+    const __m128i vq = _mm_set1_epi8('"');
+#if UA_WIDE
+    const __m256i wq = _mm256_set1_epi8('"');
+    for (; i + 64 <= length; i += 64) {
+        if (n > UA_MAX_QUOTES) return n;
+        const uint64_t low = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(line + i)), wq));
+        const uint64_t high = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(line + i + 32)), wq));
+        n = FN(flatten)(low | high << 32, i, out, n);
+    }
+#endif
+    for (; i + 64 <= length; i += 64) {
+        if (n > UA_MAX_QUOTES) return n;
+        const uint64_t m0 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(line + i)), vq));
+        const uint64_t m1 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(line + i + 16)), vq));
+        const uint64_t m2 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(line + i + 32)), vq));
+        const uint64_t m3 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(line + i + 48)), vq));
+        n = FN(flatten)(m0 | m1 << 16 | m2 << 32 | m3 << 48, i, out, n);
+    }
+    if (n > UA_MAX_QUOTES) return n;
+    // The last 0 to 63 bytes: whole 16-byte blocks, then one load that ends at the line's end
+    // (shifted so that only the bytes not yet seen count).
+    uint64_t m = 0;
+    const long base = i;
+    for (; i + 16 <= length; i += 16) {
+        m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(line + i)), vq)) << (i - base);
+    }
+    if (i < length) {
+        if (length >= 16) {
+            const uint32_t t = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(line + length - 16)), vq));
+            m |= (uint64_t)(t >> (16 - (length - i))) << (i - base);
+        } else {
+            for (long j = i; j < length; j++) m |= (uint64_t)(line[j] == '"') << (j - base);
+        }
+    }
+    return FN(flatten)(m, base, out, n);
+#else
+    for (; i < length; i++) {
+        if (line[i] == '"') {
+            if (n < UA_MAX_QUOTES + 8) out[n] = (int32_t)i;
+            n++;
+        }
+    }
+    return n;
+#endif
+}
+
+/// The first-occurrence cut from the line's quotes, without a search per quoted field.
+///
+/// In a line that cuts, no value holds a `"` (a quoted field ends at its first quote, and any
+/// other field's literal must come before one), so the line's quotes are exactly the format's,
+/// in order: there are `format_quotes` of them, and a literal with a quote starts
+/// `quote_offset` bytes before the line's quote number `quote_index`. A line with another
+/// number of quotes does not cut; the literals with a quote are placed with no search, and only
+/// those without one (`" - "`, `" ["` and the space after `$status` in `ua_log`) are searched
+/// for, from where their field starts. Conversely, when every literal matches where it is
+/// placed, in order and without overlap, the format's quotes are all the line has, so no value
+/// holds one and each place is the first that ``cut_by_search`` would find: the two give the
+/// same cuts. The fields' ends then do not wait on one another, as searches that each start
+/// where the last one stopped do.
+static inline __attribute__((always_inline)) TARGET int FN(cut_by_quotes)(const uint8_t *line, long length, long head_count,
+                                                               long field_count, const uint8_t *literals,
+                                                               const ua_literal *fields, long *starts, long *ends,
+                                                               const int32_t *quotes) {
+    const uint8_t *end = line + length;
+    long position = head_count;
+    // Unrolled where the format is a constant (the built-in ones); the general copy stays a loop.
+#pragma clang loop unroll(full)
+    for (long k = 0; k < field_count; k++) {
+        const ua_literal *f = fields + k;
+        const long n = f->count;
+        starts[k] = position;
+        if (n == 0 || k == field_count - 1) {
+            const long cut = length - n;
+            if (cut < position || !FN(same_literal)(line + cut, end, literals, f)) return 0;
+            ends[k] = cut;
+            return FN(valid_words)(line + position, end, cut - position, f->check);
+        }
+        long cut;
+        if (f->quote_offset >= 0) {
+            cut = (long)quotes[f->quote_index] - f->quote_offset;
+            if (cut < position || cut + n > length || !FN(same_literal)(line + cut, end, literals, f)) return 0;
+        } else {
+            const long last = length - n;
+            long from = position;
+            for (;;) {
+                cut = FN(find1)(line, from, last + 1, f->first);
+                if (cut < 0) return 0;
+                if (n == 1 || FN(same_literal)(line + cut, end, literals, f)) break;
+                from = cut + 1;
+            }
+        }
+        ends[k] = cut;
+        if (f->check != UA_ANY && !FN(valid_words)(line + position, end, cut - position, f->check)) return 0;
+        position = cut + n;
+    }
+    return 0;
+}
+
+
+static TARGET int FN(cut_fast)(const uint8_t *line, long length, long head_count, long field_count, long format_quotes,
+                                long specialised, const uint8_t *literals, const ua_literal *fields, long *starts,
+                                long *ends) {
+    if (length > INT32_MAX || format_quotes > UA_MAX_QUOTES) {
+        return FN(cut_by_search)(line, length, head_count, field_count, literals, fields, starts, ends);
+    }
+    int32_t quotes[UA_MAX_QUOTES + 8];
+    if (FN(index_quotes)(line, length, quotes) != format_quotes) return 0;
+    switch (specialised & ~UA_FORMAT_WIDE) {
+    case UA_FORMAT_UA_LOG:
+        return FN(cut_by_quotes)(line, length, 0, 12, UA_LOG_LITERALS, UA_LOG, starts, ends, quotes);
+    case UA_FORMAT_COMBINED:
+        return FN(cut_by_quotes)(line, length, 0, 8, COMBINED_LITERALS, COMBINED, starts, ends, quotes);
+    default:
+        return FN(cut_by_quotes)(line, length, head_count, field_count, literals, fields, starts, ends, quotes);
+    }
+}
+

@@ -192,8 +192,8 @@ package final class ClientSample {
     }
 
     /// Starts bringing in the slot where the client of `hash` in `bucket` would be looked for,
-    /// so that ``note(bucket:hash:key:bits:)`` a little later finds it in the cache (the table
-    /// is larger than a core's cache, and a client's slot is anywhere in it).
+    /// so that ``note(bucket:hash:key:bits:)`` a little later finds it in the cache (a client's
+    /// slot is anywhere in the table, which can be larger than a core's cache).
     @inline(__always)
     func prefetch(bucket: Int, hash: UInt64) {
         guard bucket < state.pointee.bucketCount else { return }
@@ -232,19 +232,20 @@ package final class ClientSample {
             slot = (slot + 1) & state.pointee.slotMask
         }
         state.pointee.work &+= probes
-        if state.pointee.count == maxEntries {
-            thin()
-            note(bucket: bucket, hash: hash, key: key, bits: bits)
-            return
-        }
-        if mustGrow {
-            grow()
-            note(bucket: bucket, hash: hash, key: key, bits: bits)
+        if state.pointee.count == maxEntries || mustGrow {
+            makeRoomAndNote(bucket: bucket, hash: hash, key: key, bits: bits)
             return
         }
         state.pointee.count += 1
         slots[slot] = identity | UInt64(bits)
         state.pointee.entriesOf[bucket] += 1
+    }
+
+    /// Makes room for a client not in the table, then notes it again: a full table is thinned,
+    /// one that would be more than half full grows.
+    private func makeRoomAndNote(bucket: Int, hash: UInt64, key: UnsafeRawBufferPointer, bits: UInt8) {
+        if state.pointee.count == maxEntries { thin() } else { grow() }
+        note(bucket: bucket, hash: hash, key: key, bits: bits)
     }
 
     /// The rest of ``note(bucket:hash:key:bits:)`` for a client whose ``maxProbe`` slots are all
@@ -267,14 +268,8 @@ package final class ClientSample {
                 place = (place + 1) & state.pointee.sideMask
             }
         }
-        if state.pointee.count == maxEntries {
-            thin()
-            note(bucket: bucket, hash: hash, key: key, bits: bits)
-            return
-        }
-        if mustGrow {
-            grow()
-            note(bucket: bucket, hash: hash, key: key, bits: bits)
+        if state.pointee.count == maxEntries || mustGrow {
+            makeRoomAndNote(bucket: bucket, hash: hash, key: key, bits: bits)
             return
         }
         state.pointee.count += 1

@@ -187,19 +187,33 @@ package final class LineTokenizer {
     /// Matches `bytes` against the format; on success the spans and ``hour`` describe it.
     @inline(__always)
     func match(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard begin(bytes) else { return false }
+        // Almost every line matches taking the first occurrence of each literal; only when
+        // that fails is the backtracking matcher run.
+        if firstOccurrences() { return true }
+        return matchField(0, at: headCount)
+    }
+
+    /// The first-occurrence cut alone, without the backtracking matcher that ``match(_:)`` runs
+    /// when it fails: for tests, which compare the C pass with the scalar one directly (a C pass
+    /// that gave up on a line the scalar one cuts would only be slower, and ``match(_:)`` the same).
+    package func matchFirstOccurrences(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        begin(bytes) && firstOccurrences()
+    }
+
+    /// Takes `bytes` as the line; false when its head does not match.
+    @inline(__always)
+    private func begin(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress, bytes.count >= headCount else { return false }
         state.pointee.line = base
         state.pointee.length = bytes.count
         state.pointee.budget = LineTokenizer.backtrackBudget
-        if headCount > 0, Syscalls.memcmp(base, head, headCount) != 0 { return false }
-        // Almost every line matches taking the first occurrence of each literal; only when
-        // that fails is the backtracking matcher run.
-        if vectorised {
-            if cutFirstOccurrences() { return true }
-        } else if matchFirstOccurrences() {
-            return true
-        }
-        return matchField(0, at: headCount)
+        return headCount == 0 || Syscalls.memcmp(base, head, headCount) == 0
+    }
+
+    @inline(__always)
+    private func firstOccurrences() -> Bool {
+        vectorised ? cutFirstOccurrences() : matchFirstOccurrences()
     }
 
     /// The fast path with the C pass: every cut and the status, digit and decimal checks in C,

@@ -1,25 +1,30 @@
 /// A bounded open-addressing table from a 64-bit key to a counter, allocated once.
 ///
 /// ``add(_:_:)`` refuses a new key (returns false) once the table holds `maxEntries` keys, so
-/// however many distinct keys arrive it never grows; the caller counts what was refused.
+/// however many distinct keys arrive it never grows past that; the caller counts what was
+/// refused. Its slots grow with its keys up to that size (``SlotIndex``).
 package final class CounterTable {
     package let maxEntries: Int
     package private(set) var count = 0
 
-    private let slotMask: Int
-    private let slots: UnsafeMutablePointer<Int32>  // entry index + 1; 0 is empty
+    /// Behind a pointer: a class's stored `var` costs a dynamic exclusivity check on every access.
+    private let index: UnsafeMutablePointer<SlotIndex>
     private let keys: UnsafeMutablePointer<UInt64>
     private let values: UnsafeMutablePointer<Int64>
 
+    /// The slots it has now (``SlotIndex``).
+    package var slotCount: Int { index.pointee.mask + 1 }
     package init(maxEntries: Int) {
         self.maxEntries = max(maxEntries, 1)
-        (slots, slotMask) = ByteTable.emptySlots(for: self.maxEntries)
+        index = .allocate(capacity: 1)
+        index.initialize(to: SlotIndex(maxEntries: self.maxEntries))
         keys = .allocate(capacity: self.maxEntries)
         values = .allocate(capacity: self.maxEntries)
     }
 
     deinit {
-        slots.deallocate()
+        index.pointee.deallocate()
+        index.deallocate()
         keys.deallocate()
         values.deallocate()
     }
@@ -28,6 +33,7 @@ package final class CounterTable {
     @inline(__always)
     @discardableResult
     package func add(_ key: UInt64, _ n: Int64 = 1) -> Bool {
+        var (slots, slotMask) = (index.pointee.slots, index.pointee.mask)
         var slot = Int(truncatingIfNeeded: CounterTable.spread(key)) & slotMask
         while true {
             let e = Int(slots[slot]) - 1
@@ -39,6 +45,14 @@ package final class CounterTable {
             slot = (slot + 1) & slotMask
         }
         guard count < maxEntries else { return false }
+        let keys = self.keys
+        index.pointee.makeRoom(count: count) { Int(truncatingIfNeeded: CounterTable.spread(keys[$0])) }
+        if index.pointee.mask != slotMask {
+            // Grown: the empty slot found above is in the old slots.
+            (slots, slotMask) = (index.pointee.slots, index.pointee.mask)
+            slot = Int(truncatingIfNeeded: CounterTable.spread(key)) & slotMask
+            while slots[slot] != 0 { slot = (slot + 1) & slotMask }
+        }
         let e = count
         count += 1
         slots[slot] = Int32(e + 1)
@@ -50,6 +64,7 @@ package final class CounterTable {
     /// Adds `n` to the counter of `key` when it is already in the table; false when it is not.
     @inline(__always)
     package func addExisting(_ key: UInt64, _ n: Int64 = 1) -> Bool {
+        let (slots, slotMask) = (index.pointee.slots, index.pointee.mask)
         var slot = Int(truncatingIfNeeded: CounterTable.spread(key)) & slotMask
         while true {
             let e = Int(slots[slot]) - 1

@@ -2,14 +2,15 @@
 ///
 /// Keys are copied into one arena; the table refuses new keys (``insert(_:tag:hash:)`` returns nil)
 /// once it holds `maxEntries` keys or its arena is full, so it never grows past its set size.
+/// Its slots grow with its keys up to that size (``SlotIndex``).
 /// Used for the per-UA class cache and the per-hour UA counts.
 package final class ByteTable {
     package let maxEntries: Int
     package let arenaBytes: Int
     package private(set) var count = 0
 
-    private let slotMask: Int
-    private let slots: UnsafeMutablePointer<Int32>  // entry index + 1; 0 is empty
+    /// Behind a pointer: a class's stored `var` costs a dynamic exclusivity check on every access.
+    private let index: UnsafeMutablePointer<SlotIndex>
     private let hashes: UnsafeMutablePointer<UInt64>
     private let offsets: UnsafeMutablePointer<Int32>
     private let lengths: UnsafeMutablePointer<Int32>
@@ -17,13 +18,16 @@ package final class ByteTable {
     let values: UnsafeMutablePointer<Int64>
     private let arena: UnsafeMutableRawPointer
     private var arenaUsed = 0
+    /// The slots it has now (``SlotIndex``).
+    package var slotCount: Int { index.pointee.mask + 1 }
     /// Key bytes held in the arena.
     var bytesUsed: Int { arenaUsed }
 
     package init(maxEntries: Int, arenaBytes: Int) {
         self.maxEntries = max(maxEntries, 1)
         self.arenaBytes = max(arenaBytes, 1)
-        (slots, slotMask) = ByteTable.emptySlots(for: self.maxEntries)
+        index = .allocate(capacity: 1)
+        index.initialize(to: SlotIndex(maxEntries: self.maxEntries))
         hashes = .allocate(capacity: self.maxEntries)
         offsets = .allocate(capacity: self.maxEntries)
         lengths = .allocate(capacity: self.maxEntries)
@@ -33,7 +37,8 @@ package final class ByteTable {
     }
 
     deinit {
-        slots.deallocate()
+        index.pointee.deallocate()
+        index.deallocate()
         hashes.deallocate()
         offsets.deallocate()
         lengths.deallocate()
@@ -42,18 +47,10 @@ package final class ByteTable {
         arena.deallocate()
     }
 
-    /// An all-empty slot array for `maxEntries` entries (a power of two, at most half full) and its mask.
-    static func emptySlots(for maxEntries: Int) -> (UnsafeMutablePointer<Int32>, Int) {
-        var slotCount = 16
-        while slotCount < maxEntries * 2 { slotCount <<= 1 }
-        let slots = UnsafeMutablePointer<Int32>.allocate(capacity: slotCount)
-        slots.initialize(repeating: 0, count: slotCount)
-        return (slots, slotCount - 1)
-    }
-
     /// The entry holding `key` under `tag`, if any.
     @inline(__always)
     func find(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
+        let (slots, slotMask) = (index.pointee.slots, index.pointee.mask)
         var slot = Int(truncatingIfNeeded: hash) & slotMask
         while true {
             let e = Int(slots[slot]) - 1
@@ -71,6 +68,9 @@ package final class ByteTable {
     @inline(__always)
     func insert(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
         guard count < maxEntries, arenaUsed + key.count <= arenaBytes else { return nil }
+        let hashes = self.hashes
+        index.pointee.makeRoom(count: count) { Int(truncatingIfNeeded: hashes[$0]) }
+        let (slots, slotMask) = (index.pointee.slots, index.pointee.mask)
         var slot = Int(truncatingIfNeeded: hash) & slotMask
         while slots[slot] != 0 { slot = (slot + 1) & slotMask }
         let e = count
@@ -88,7 +88,7 @@ package final class ByteTable {
 
     /// Forgets every entry, keeping the memory.
     package func removeAll() {
-        slots.update(repeating: 0, count: slotMask + 1)
+        index.pointee.removeAll()
         count = 0
         arenaUsed = 0
     }

@@ -197,7 +197,7 @@ package final class LineTokenizer {
     /// The first-occurrence cut alone, without the backtracking matcher that ``match(_:)`` runs
     /// when it fails: for tests, which compare the C pass with the scalar one directly (a C pass
     /// that gave up on a line the scalar one cuts would only be slower, and ``match(_:)`` the same).
-    package func matchFirstOccurrences(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    func matchFirstOccurrences(_ bytes: UnsafeRawBufferPointer) -> Bool {
         begin(bytes) && firstOccurrences()
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import UAAuditCore
@@ -69,6 +70,21 @@ import Testing
         #expect(!table.addExisting(1))
         #expect(table.addExisting(order[0], 2))
         #expect(table.value(0) == expected[order[0]]! + 2)
+    }
+
+    @Test func counterKeysThatDifferOnlyInHighBitsGetDifferentSlots() {
+        // The tally's family keys: the hour at bit 40, the family at bit 8, the class below. A
+        // thousand hours of one family and class must spread over the slots of every size, not
+        // share one home (each request then walked all of them).
+        let keys = (0..<UInt64(1_000)).map { $0 << 40 | 7 << 8 | 2 }
+        for bits in 8...15 {
+            let mask = UInt64(1) << UInt64(bits) - 1
+            let homes = Set(keys.map { CounterTable.spread($0) & mask })
+            let slots = 1 << bits
+            // A random function fills about slots × (1 − e^(−1000/slots)) of them.
+            let expected = Double(slots) * (1 - exp(-1_000 / Double(slots)))
+            #expect(Double(homes.count) > expected * 0.9, "\(slots) slots: \(homes.count) homes")
+        }
     }
 
     @Test func smallTablesStartAtTheirFullSize() {

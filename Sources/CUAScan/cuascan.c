@@ -128,9 +128,13 @@ long ua_find2(const uint8_t *line, long from, long end, uint8_t a, uint8_t b) {
     return find2_sse2(line, from, end, a, b);
 }
 
+/// The 128-bit product's halves folded, with both factors folded back in (wyhash's "condom"
+/// mode): a zero factor would otherwise erase the other, and a key word equal to the constant
+/// it is xored with (or, for an unkeyed hash, to the running state) would make every key that
+/// differs only in the words before or beside it collide.
 static inline uint64_t mum(uint64_t a, uint64_t b) {
     const __uint128_t r = (__uint128_t)a * b;
-    return (uint64_t)r ^ (uint64_t)(r >> 64);
+    return (uint64_t)r ^ (uint64_t)(r >> 64) ^ a ^ b;
 }
 
 uint64_t ua_hash64(const uint8_t *p, long count, uint64_t seed) {

@@ -40,7 +40,8 @@ import Testing
             let s0: UInt64 = 0xA076_1D64_78BD_642F
             var h = Self.mum(s0, Self.s1) ^ n
             h = Self.mum(i ^ Self.s1, 0x4242_4242_4242_4242 ^ h)
-            keys.append(prefix + Self.word(0x4343_4343_4343_4343) + Self.word(h) + Array(repeating: UInt8(0x44), count: 24))
+            let tail = Self.word(0x4343_4343_4343_4343) + Self.word(h) + Array(repeating: UInt8(0x44), count: 24)
+            keys.append(prefix + tail)
         }
         // The attack works on the unkeyed hash (so the keys are made right) ...
         #expect(Self.hashes(keys, seed: 0).count == 1)

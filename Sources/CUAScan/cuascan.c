@@ -6,6 +6,9 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -128,17 +131,47 @@ long ua_find2(const uint8_t *line, long from, long end, uint8_t a, uint8_t b) {
     return find2_sse2(line, from, end, a, b);
 }
 
-/// The 128-bit product's halves folded, with both factors folded back in (wyhash's "condom"
-/// mode): a zero factor would otherwise erase the other, and a key word equal to the constant
-/// it is xored with (or, for an unkeyed hash, to the running state) would make every key that
-/// differs only in the words before or beside it collide.
 static inline uint64_t mum(uint64_t a, uint64_t b) {
     const __uint128_t r = (__uint128_t)a * b;
-    return (uint64_t)r ^ (uint64_t)(r >> 64) ^ a ^ b;
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+/// The hash's three constants, drawn when the process starts. With constants anyone knows, keys
+/// can be made that collide whatever the seed: a word equal to the constant it is xored with
+/// zeroes a step's product (and with the factors folded back in, a word one off from it makes
+/// the product 1), and the state after a step can be computed, so a next word equal to it
+/// erases every byte before. Thousands of printable UAs could share a hash and make every cache
+/// lookup walk all of them. No result depends on a table's hash values (entries are listed in
+/// the order they came), so a secret per process costs nothing but the draw.
+static uint64_t hash_secret[3] = {0xa0761d6478bd642full, 0xe7037ed1a0b428dbull, 0x8ebc6af09c88c6e3ull};
+
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+__attribute__((constructor)) static void ua_hash_draw_secret(void) {
+    uint64_t state = 0;
+    if (getrandom(&state, sizeof state, 0) != (ssize_t)sizeof state) {
+        // No entropy source: the time, the process id and where the stack and this code are
+        // (randomised by the loader) still make the constants unknown in advance.
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        state = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 30) ^ ((uint64_t)getpid() << 48) ^
+                (uint64_t)(uintptr_t)&t ^ (uint64_t)(uintptr_t)&ua_hash_draw_secret;
+    }
+    for (int i = 0; i < 3; i++) {
+        // Odd, with about half the bits set, like wyhash's own secrets: a good multiplier.
+        uint64_t c;
+        do c = splitmix64(&state) | 1; while (__builtin_popcountll(c) < 28 || __builtin_popcountll(c) > 36);
+        hash_secret[i] = c;
+    }
 }
 
 uint64_t ua_hash64(const uint8_t *p, long count, uint64_t seed) {
-    const uint64_t s0 = 0xa0761d6478bd642full, s1 = 0xe7037ed1a0b428dbull, s2 = 0x8ebc6af09c88c6e3ull;
+    const uint64_t s0 = hash_secret[0], s1 = hash_secret[1], s2 = hash_secret[2];
     const uint64_t n = (uint64_t)count;
     uint64_t h = seed ^ mum(seed ^ s0, s1) ^ n;
     uint64_t a, b;

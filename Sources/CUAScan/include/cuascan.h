@@ -56,8 +56,8 @@ long ua_specialised_format(long head_count, long field_count, long format_quotes
 long ua_find2(const uint8_t *line, long from, long end, uint8_t a, uint8_t b);
 
 /// A 64-bit hash of `bytes[0 ..< count]` with `seed`: 16 bytes per step, two 64x64->128-bit
-/// multiplies folded with their factors (the wyhash family's "mum" mix, in its "condom" mode).
-/// Not cryptographic; well spread. Callers key it with a secret seed (``ByteHash/table``).
+/// multiplies folded (the wyhash family's "mum" mix), with constants drawn when the process
+/// starts. Not cryptographic; well spread; its values differ from one process to the next.
 uint64_t ua_hash64(const uint8_t *bytes, long count, uint64_t seed);
 
 /// Asks the CPU to bring the cache line at `address` in (a hint: no fault, no effect on results).

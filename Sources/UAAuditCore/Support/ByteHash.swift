@@ -10,20 +10,13 @@ import CUAScan
 /// (the UA cache, families, a chunk's alert-class UAs and paths), whose results never depend on
 /// hash values, so it is free to be the fastest one.
 package enum ByteHash {
-    /// The in-memory tables' hash: ``ua_hash64`` (C, two 64×64→128-bit multiplies per 32 bytes),
-    /// keyed by ``tableKey``.
+    /// The in-memory tables' hash: ``ua_hash64`` (C, two 64×64→128-bit multiplies per 32 bytes,
+    /// with constants drawn when the process starts, so that no one can make keys that collide).
     @inline(__always)
     static func table(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
-        guard let p = bytes.baseAddress else { return ua_hash64(nil, 0, seed ^ tableKey) }
-        return ua_hash64(p.assumingMemoryBound(to: UInt8.self), bytes.count, seed ^ tableKey)
+        guard let p = bytes.baseAddress else { return ua_hash64(nil, 0, seed) }
+        return ua_hash64(p.assumingMemoryBound(to: UInt8.self), bytes.count, seed)
     }
-
-    /// Drawn once per process. The tables' keys (UAs, families, alert-class UAs and paths) come
-    /// from strangers: with a hash anyone can compute, a log could be made of thousands of keys
-    /// with one hash, and every lookup would walk all of them (a review made 16,000 printable
-    /// UAs that did, 100 times slower a line). No result depends on a table's hash values:
-    /// entries are listed by index, in the order they came.
-    package static let tableKey = UInt64.random(in: .min ... .max)
 
     @inline(__always)
     static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {

@@ -3,64 +3,100 @@ import Testing
 
 @testable import UAAuditCore
 
-/// The in-memory tables' hash against keys made to collide (see ``ByteHash/tableKey``).
+/// The in-memory tables' hash against keys made to collide. ``reference(_:seed:constants:)`` is
+/// `ua_hash64` with constants given: with wyhash's public ones the keys below all share a hash
+/// (so they are made right); with the ones the process drew, they do not.
 @Suite struct ByteHashTests {
-    /// `ua_hash64`'s constant that the first word of each 16-byte step is xored with.
-    static let s1: UInt64 = 0xE703_7ED1_A0B4_28DB
-
-    static func word(_ x: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: x >> (8 * UInt64($0))) } }
-
-    static func hashes(_ keys: [[UInt8]], seed: UInt64) -> Set<UInt64> {
-        Set(keys.map { key in key.withUnsafeBufferPointer { ua_hash64($0.baseAddress, $0.count, seed) } })
-    }
-
-    @Test func aWordThatCancelsItsConstantDoesNotEraseTheOtherWords() {
-        // A first word equal to the constant made that step's product 0 whatever the second
-        // word, so these keys all had one hash, whatever the seed.
-        for seed: UInt64 in [0, 1, 0x0123_4567_89AB_CDEF] {
-            let short = (0..<UInt64(1_000)).map { Self.word(Self.s1) + Self.word($0 &* 0x9E37_79B9) }
-            #expect(Self.hashes(short, seed: seed).count == 1_000)
-            let long = (0..<UInt64(1_000)).map {
-                Self.word(Self.s1) + Self.word($0 &* 0x9E37_79B9) + Array(repeating: UInt8(0x41), count: 84)
-            }
-            #expect(Self.hashes(long, seed: seed).count == 1_000)
-        }
-    }
-
-    @Test func keysMadeForTheUnkeyedStateDoNotCollideInTheTables() {
-        // Unkeyed, the state after a step can be computed, and a key whose next word equals it
-        // zeroes the product: keys that differ only before that word then have one hash (with or
-        // without the factors folded back in, the state is gone). The tables key the hash with a
-        // secret per process, so the state cannot be known.
-        var keys: [[UInt8]] = []
-        for i in 0..<UInt64(500) {
-            let prefix = Self.word(i) + Array(repeating: UInt8(0x42), count: 24)
-            // The state after the first 32-byte step, as ua_hash64 computes it for seed 0.
-            let n = UInt64(prefix.count + 40)
-            let s0: UInt64 = 0xA076_1D64_78BD_642F
-            var h = Self.mum(s0, Self.s1) ^ n
-            h = Self.mum(i ^ Self.s1, 0x4242_4242_4242_4242 ^ h)
-            let tail = Self.word(0x4343_4343_4343_4343) + Self.word(h) + Array(repeating: UInt8(0x44), count: 24)
-            keys.append(prefix + tail)
-        }
-        // The attack works on the unkeyed hash (so the keys are made right) ...
-        #expect(Self.hashes(keys, seed: 0).count == 1)
-        // ... and not on the tables' one.
-        #expect(Set(keys.map { key in key.withUnsafeBytes { ByteHash.table($0) } }).count == 500)
-    }
+    /// wyhash's constants, which `ua_hash64` used before it drew its own.
+    static let public3: (UInt64, UInt64, UInt64) = (0xA076_1D64_78BD_642F, 0xE703_7ED1_A0B4_28DB, 0x8EBC_6AF0_9C88_C6E3)
 
     static func mum(_ a: UInt64, _ b: UInt64) -> UInt64 {
         let (high, low) = a.multipliedFullWidth(by: b)
-        return low ^ high ^ a ^ b
+        return low ^ high
     }
 
-    @Test func theTablesHashIsKeyedPerProcess() {
-        let key = Array("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)".utf8)
-        let keyed = key.withUnsafeBytes { ByteHash.table($0, seed: 7) }
-        let plain = key.withUnsafeBufferPointer { ua_hash64($0.baseAddress, $0.count, 7) }
-        let withKey = key.withUnsafeBufferPointer { ua_hash64($0.baseAddress, $0.count, 7 ^ ByteHash.tableKey) }
-        #expect(keyed == withKey)
-        #expect(ByteHash.tableKey != 0)
-        #expect(keyed != plain)
+    static func load(_ k: [UInt8], _ at: Int) -> UInt64 {
+        (0..<8).reduce(UInt64(0)) { $0 | UInt64(k[at + $1]) << (8 * UInt64($1)) }
+    }
+
+    /// `ua_hash64` for keys of 8 bytes or more, with the constants given.
+    static func reference(_ k: [UInt8], seed: UInt64, constants c: (UInt64, UInt64, UInt64)) -> UInt64 {
+        let n = UInt64(k.count)
+        var h = seed ^ mum(seed ^ c.0, c.1) ^ n
+        var (a, b): (UInt64, UInt64)
+        if k.count <= 16 {
+            (a, b) = (load(k, 0), load(k, k.count - 8))
+        } else {
+            var i = 0
+            var h2 = h ^ c.2
+            while i + 32 < k.count {
+                h = mum(load(k, i) ^ c.1, load(k, i + 8) ^ h)
+                h2 = mum(load(k, i + 16) ^ c.2, load(k, i + 24) ^ h2)
+                i += 32
+            }
+            h = mum(h ^ c.1, h2 ^ c.0)
+            if i + 16 < k.count {
+                h = mum(load(k, i) ^ c.1, load(k, i + 8) ^ h)
+                i += 16
+            }
+            (a, b) = (load(k, k.count - 16), load(k, k.count - 8))
+        }
+        return mum(c.1 ^ n, mum(a ^ c.1, b ^ h))
+    }
+
+    static func word(_ x: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: x >> (8 * UInt64($0))) } }
+
+    static func tableHashes(_ keys: [[UInt8]], seed: UInt64 = 0) -> Set<UInt64> {
+        Set(keys.map { key in key.withUnsafeBytes { ByteHash.table($0, seed: seed) } })
+    }
+
+    @Test func theReferenceSeesEveryByte() {
+        let key = Array("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15".utf8)
+        let h = Self.reference(key, seed: 3, constants: Self.public3)
+        var flipped = key
+        flipped[40] ^= 1
+        #expect(h != Self.reference(flipped, seed: 3, constants: Self.public3))
+        #expect(h == Self.reference(key, seed: 3, constants: Self.public3))
+    }
+
+    @Test func wordsThatCancelAPublicConstantDoNotCollide() {
+        // A word equal to the constant (or one off) zeroed a step's product (or made it 1, with
+        // the factors folded back in), whatever the seed: every key that differed elsewhere in
+        // that step collided. For 16-byte keys, and for longer ones at the last 16 bytes.
+        let s1 = Self.public3.1
+        for magic in [s1, s1 ^ 1] {
+            let short = (0..<UInt64(1_000)).map { Self.word(magic) + Self.word($0 &* 0x9E37_79B9) }
+            let long = (0..<UInt64(1_000)).map {
+                Array(repeating: UInt8(0x41), count: 40) + Self.word($0 &* 0x9E37_79B9) + Self.word(magic)
+                    + Self.word(0x4242_4242)
+            }
+            for keys in [short, long] {
+                // (Under the plain product only the constant itself collides; one off it did when
+                // the factors were folded back in.)
+                if magic == s1 {
+                    #expect(Set(keys.map { Self.reference($0, seed: 5, constants: Self.public3) }).count == 1)
+                }
+                #expect(Self.tableHashes(keys).count == 1_000)
+                #expect(Self.tableHashes(keys, seed: 12).count == 1_000)
+            }
+        }
+    }
+
+    @Test func keysMadeForThePublicStateDoNotCollide() {
+        // With public constants, the state after a 32-byte step can be computed, and a key whose
+        // next step's second word equals it zeroes that step: keys that differ only in their first
+        // step then share a hash.
+        let c = Self.public3
+        var keys: [[UInt8]] = []
+        for i in 0..<UInt64(500) {
+            let first = Self.word(i) + Array(repeating: UInt8(0x42), count: 24)
+            let n = UInt64(first.count + 40)
+            var h = Self.mum(c.0, c.1) ^ n
+            h = Self.mum(i ^ c.1, 0x4242_4242_4242_4242 ^ h)
+            let tail = Self.word(0x4343_4343_4343_4343) + Self.word(h) + Array(repeating: UInt8(0x44), count: 24)
+            keys.append(first + tail)
+        }
+        #expect(Set(keys.map { Self.reference($0, seed: 0, constants: c) }).count == 1)
+        #expect(Self.tableHashes(keys).count == 500)
     }
 }

@@ -154,9 +154,10 @@ static uint64_t splitmix64(uint64_t *state) {
 
 __attribute__((constructor)) static void ua_hash_draw_secret(void) {
     uint64_t state = 0;
-    if (getrandom(&state, sizeof state, 0) != (ssize_t)sizeof state) {
-        // No entropy source: the time, the process id and where the stack and this code are
-        // (randomised by the loader) still make the constants unknown in advance.
+    if (getrandom(&state, sizeof state, GRND_NONBLOCK) != (ssize_t)sizeof state) {
+        // No entropy yet (early boot: never wait for it) or none at all: the time, the process
+        // id and where the stack and this code are (randomised by the loader) still make the
+        // constants unknown in advance.
         struct timespec t;
         clock_gettime(CLOCK_MONOTONIC, &t);
         state = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 30) ^ ((uint64_t)getpid() << 48) ^

@@ -87,7 +87,7 @@ import Testing
         }
     }
 
-    @Test func smallTablesStartAtTheirFullSize() {
+    @Test func tablesStartAt256SlotsOrTheirFullSizeIfSmaller() {
         #expect(CounterTable(maxEntries: 1).slotCount == 16)
         #expect(CounterTable(maxEntries: 100).slotCount == 256)
         #expect(ByteTable(maxEntries: 4_096, arenaBytes: 64).slotCount == 256)

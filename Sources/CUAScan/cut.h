@@ -230,6 +230,47 @@ static inline TARGET long FN(index_quotes)(const uint8_t *line, long length, int
 #endif
 }
 
+/// ``index_quotes`` for a line whose end is not known yet: sweeps `p[0 ..< available]` a 64-byte
+/// block at a time for `"` and `\n` together and stops at the block with the first `\n`,
+/// whose offset (the line's length) goes to `*length`. Returns how many quotes come before it,
+/// their positions in `out` as ``index_quotes`` gives them; or -1 when no `\n` is in the whole
+/// 64-byte blocks of `available` or more than UA_MAX_QUOTES quotes come before the last block
+/// (the caller then finds the line's end itself). Bytes after the `\n` are read, not used.
+static inline TARGET long FN(index_line)(const uint8_t *p, long available, int32_t *out, long *length) {
+#if defined(__SSE2__)
+    long n = 0;
+    for (long i = 0; i + 64 <= available; i += 64) {
+        if (n > UA_MAX_QUOTES) return -1;
+#if UA_WIDE
+        const __m256i wq = _mm256_set1_epi8('"'), wn = _mm256_set1_epi8('\n');
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(p + i));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(p + i + 32));
+        const uint64_t q = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, wq)) |
+                           (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, wq)) << 32;
+        const uint64_t nl = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, wn)) |
+                            (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, wn)) << 32;
+#else
+        const __m128i vq = _mm_set1_epi8('"'), vn = _mm_set1_epi8('\n');
+        uint64_t q = 0, nl = 0;
+        for (int j = 0; j < 4; j++) {
+            const __m128i x = _mm_loadu_si128((const __m128i *)(p + i + 16 * j));
+            q |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vq)) << (16 * j);
+            nl |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vn)) << (16 * j);
+        }
+#endif
+        if (nl != 0) {
+            *length = i + __builtin_ctzll(nl);
+            // Only the quotes before the newline: those after it are the next line's.
+            return FN(flatten)(q & ((nl & (0 - nl)) - 1), i, out, n);
+        }
+        n = FN(flatten)(q, i, out, n);
+    }
+#else
+    (void)p, (void)available, (void)out, (void)length;
+#endif
+    return -1;
+}
+
 /// The first-occurrence cut from the line's quotes, without a search per quoted field.
 ///
 /// In a line that cuts, no value holds a `"` (a quoted field ends at its first quote, and any
@@ -283,14 +324,12 @@ static inline __attribute__((always_inline)) TARGET int FN(cut_by_quotes)(const 
 }
 
 
-static TARGET int FN(cut_fast)(const uint8_t *line, long length, long head_count, long field_count, long format_quotes,
-                                long specialised, const uint8_t *literals, const ua_literal *fields, long *starts,
-                                long *ends) {
-    if (length > INT32_MAX || format_quotes > UA_MAX_QUOTES) {
-        return FN(cut_by_search)(line, length, head_count, field_count, literals, fields, starts, ends);
-    }
-    int32_t quotes[UA_MAX_QUOTES + 8];
-    if (FN(index_quotes)(line, length, quotes) != format_quotes) return 0;
+/// ``cut_by_quotes`` with the line's quotes found, by the code compiled for the format when it
+/// is a built-in one.
+static inline __attribute__((always_inline)) TARGET int FN(cut_placed)(const uint8_t *line, long length, long head_count,
+                                                            long field_count, long specialised,
+                                                            const uint8_t *literals, const ua_literal *fields,
+                                                            long *starts, long *ends, const int32_t *quotes) {
     switch (specialised & ~UA_FORMAT_WIDE) {
     case UA_FORMAT_UA_LOG:
         return FN(cut_by_quotes)(line, length, 0, 12, UA_LOG_LITERALS, UA_LOG, starts, ends, quotes);
@@ -299,5 +338,30 @@ static TARGET int FN(cut_fast)(const uint8_t *line, long length, long head_count
     default:
         return FN(cut_by_quotes)(line, length, head_count, field_count, literals, fields, starts, ends, quotes);
     }
+}
+
+static TARGET int FN(cut_fast)(const uint8_t *line, long length, long head_count, long field_count, long format_quotes,
+                                long specialised, const uint8_t *literals, const ua_literal *fields, long *starts,
+                                long *ends) {
+    if (length > INT32_MAX || format_quotes > UA_MAX_QUOTES) {
+        return FN(cut_by_search)(line, length, head_count, field_count, literals, fields, starts, ends);
+    }
+    int32_t quotes[UA_MAX_QUOTES + 8];
+    if (FN(index_quotes)(line, length, quotes) != format_quotes) return 0;
+    return FN(cut_placed)(line, length, head_count, field_count, specialised, literals, fields, starts, ends, quotes);
+}
+
+/// ``cut_fast`` for the line at `p`, whose end (its `\n`, within `available` bytes) is found in
+/// the same sweep as its quotes (``index_line``): sets `*length` and returns 1 or 0 as
+/// ``cut_fast`` does for `p[0 ..< *length]`; or returns -1 when the sweep did not find the end.
+static TARGET int FN(cut_line)(const uint8_t *p, long available, long head_count, long field_count,
+                                long format_quotes, long specialised, const uint8_t *literals,
+                                const ua_literal *fields, long *starts, long *ends, long *length) {
+    if (available > INT32_MAX || format_quotes > UA_MAX_QUOTES) return -1;
+    int32_t quotes[UA_MAX_QUOTES + 8];
+    const long n = FN(index_line)(p, available, quotes, length);
+    if (n < 0) return -1;
+    if (n != format_quotes) return 0;
+    return FN(cut_placed)(p, *length, head_count, field_count, specialised, literals, fields, starts, ends, quotes);
 }
 

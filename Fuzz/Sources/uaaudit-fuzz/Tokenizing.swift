@@ -18,6 +18,7 @@ enum Tokenizing {
     }()
 
     static func run(_ bytes: [UInt8]) {
+        findingTheEnd(bytes)
         bytes.withUnsafeBytes { line in
             for (tokenizer, reference) in zip(tokenizers, references) {
                 let matched = tokenizer.match(line)
@@ -44,6 +45,35 @@ enum Tokenizing {
                     FuzzTargets.check(!ua.contains(0x22), "a default-escaped UA holds a quote")
                 }
                 _ = Unescape.decode(ua, mode: tokenizer.format.escape)
+            }
+        }
+    }
+
+    /// The input as a buffer read from a log: where the C sweep finds the first line's end itself
+    /// (``LineTokenizer/matchLine(_:available:)``), it is the first `\n` and the line is matched
+    /// as the scalar reference matches it. The buffer is exactly the input's size, so a sweep
+    /// that read past `available` is an AddressSanitizer error.
+    static func findingTheEnd(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 1)
+        defer { buffer.deallocate() }
+        bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        let end = bytes.firstIndex(of: 0x0A)
+        for (tokenizer, reference) in zip(tokenizers, references) {
+            guard let (length, matched) = tokenizer.matchLine(buffer, available: bytes.count) else { continue }
+            FuzzTargets.check(length == end, "the sweep found a line end that is not the first newline")
+            let line = Array(bytes[..<length])
+            line.withUnsafeBytes { line in
+                FuzzTargets.check(matched == reference.match(line), "line-end sweep and scalar verdicts differ")
+                guard matched else { return }
+                for k in 0..<tokenizer.fieldCount {
+                    FuzzTargets.check(
+                        tokenizer.starts[k] == reference.starts[k] && tokenizer.ends[k] == reference.ends[k],
+                        "line-end sweep and scalar spans of field \(k) differ")
+                }
+                FuzzTargets.check(
+                    tokenizer.hour == reference.hour && tokenizer.secondOfHour == reference.secondOfHour,
+                    "line-end sweep and scalar times differ")
             }
         }
     }

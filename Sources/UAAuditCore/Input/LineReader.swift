@@ -4,6 +4,14 @@ protocol LineSink {
     mutating func line(_ bytes: UnsafeRawBufferPointer)
     /// A line longer than the reader's limit, once it has ended: its first bytes and its whole length.
     mutating func overlongLine(prefix: UnsafeRawBufferPointer, length: Int)
+    /// The line that starts at `p`, when the sink finds its end (a `\n` within `available`
+    /// bytes) as fast as the reader would: handles it as ``line(_:)`` would and returns its
+    /// length. Nil when it did not; the reader then finds the end and calls ``line(_:)``.
+    mutating func line(at p: UnsafeRawPointer, available: Int) -> Int?
+}
+
+extension LineSink {
+    mutating func line(at p: UnsafeRawPointer, available: Int) -> Int? { nil }
 }
 
 /// Splits a byte source into lines with big reads and memchr, in a buffer allocated once.
@@ -69,6 +77,11 @@ package final class LineReader {
                 }
             }
             while start < end {
+                // A line found by the sink has at most `maxLineBytes` bytes: its `\n` is within them.
+                if let length = sink.line(at: buffer + start, available: min(end - start, maxLineBytes + 1)) {
+                    start += length + 1
+                    continue
+                }
                 guard let nl = Syscalls.memchr(buffer + start, 0x0A, end - start) else { break }
                 let cut = nl - UnsafeRawPointer(buffer)
                 deliver(UnsafeRawBufferPointer(start: buffer + start, count: cut - start), into: &sink)

@@ -51,9 +51,23 @@ struct AuditSink: LineSink {
 
     @inline(__always)
     mutating func line(_ bytes: UnsafeRawBufferPointer) {
+        take(bytes, matched: tokenizer.match(bytes))
+    }
+
+    /// The tokenizer finds where the line ends while it matches it (``LineTokenizer/matchLine(_:available:)``).
+    @inline(__always)
+    mutating func line(at p: UnsafeRawPointer, available: Int) -> Int? {
+        guard let (length, matched) = tokenizer.matchLine(p, available: available) else { return nil }
+        take(UnsafeRawBufferPointer(start: p, count: length), matched: matched)
+        return length
+    }
+
+    /// Counts a line the tokenizer has matched (or not: `matched` false).
+    @inline(__always)
+    private mutating func take(_ bytes: UnsafeRawBufferPointer, matched: Bool) {
         lineNumber += 1
         if progress != nil { noteProgress() }
-        guard tokenizer.match(bytes) else {
+        guard matched else {
             tally.countMalformed(line: lineNumber, text: bytes, reason: .format)
             return
         }

@@ -53,7 +53,7 @@ package final class LineTokenizer {
     private let prepared: UnsafeMutablePointer<ua_literal>
     /// How many `"` the head and the literals up to the field that ends the cut hold: a line
     /// the C pass cuts has exactly these.
-    private let formatQuotes: Int
+    let formatQuotes: Int
     /// Which built-in format the C pass has compiled code for (`UA_FORMAT_ANY`: none), with
     /// `UA_FORMAT_WIDE` when it runs the AVX2 build of the cut.
     package let specialised: Int
@@ -194,6 +194,38 @@ package final class LineTokenizer {
         return matchField(0, at: headCount)
     }
 
+    /// Finds where the line at `p` ends (its `\n`, within `available` readable bytes) in the C
+    /// pass's sweep over its quotes, and matches it as ``match(_:)`` would: the line's length and
+    /// whether it matched. Nil when the sweep did not find the end (the line runs past the last
+    /// whole 64-byte block of `available`, holds many quotes, or the format is not cut by the C
+    /// pass): the caller then finds the end and calls ``match(_:)``. One sweep instead of a
+    /// search for the newline and then one for the quotes.
+    @inline(__always)
+    func matchLine(_ p: UnsafeRawPointer, available: Int) -> (length: Int, matched: Bool)? {
+        guard let (length, cut) = cutLine(p, available: available) else { return nil }
+        guard begin(UnsafeRawBufferPointer(start: p, count: length)) else { return (length, false) }
+        if cut, timesValid() { return (length, true) }
+        return (length, matchField(0, at: headCount))
+    }
+
+    /// ``matchLine(_:available:)`` without the backtracking matcher, for tests (as
+    /// ``matchFirstOccurrences(_:)`` is for ``match(_:)``).
+    func matchLineFirstOccurrences(_ p: UnsafeRawPointer, available: Int) -> (length: Int, matched: Bool)? {
+        guard let (length, cut) = cutLine(p, available: available) else { return nil }
+        return (length, begin(UnsafeRawBufferPointer(start: p, count: length)) && cut && timesValid())
+    }
+
+    /// The C sweep of ``matchLine(_:available:)``: the line's length and whether the C pass cut it.
+    @inline(__always)
+    private func cutLine(_ p: UnsafeRawPointer, available: Int) -> (length: Int, cut: Bool)? {
+        guard vectorised else { return nil }
+        var length = 0
+        let cut = ua_cut_line_fast(
+            p.assumingMemoryBound(to: UInt8.self), available, headCount, fieldCount, formatQuotes, specialised,
+            literals, prepared, starts, ends, &length)
+        return cut < 0 ? nil : (length, cut == 1)
+    }
+
     /// The first-occurrence cut alone, without the backtracking matcher that ``match(_:)`` runs
     /// when it fails: for tests, which compare the C pass with the scalar one directly (a C pass
     /// that gave up on a line the scalar one cuts would only be slower, and ``match(_:)`` the same).
@@ -226,6 +258,12 @@ package final class LineTokenizer {
                 line.assumingMemoryBound(to: UInt8.self), length, headCount, fieldCount, formatQuotes, specialised,
                 literals, prepared, starts, ends) == 1
         else { return false }
+        return timesValid()
+    }
+
+    /// Parses the time fields of a line the C pass has cut (it leaves them to Swift).
+    @inline(__always)
+    private func timesValid() -> Bool {
         for i in 0..<timeFieldCount where !validateTyped(timeFields[i]) { return false }
         return true
     }

@@ -31,6 +31,39 @@ import Testing
         }
     }
 
+    /// A sink that finds some lines' ends itself (the tokenizer's sweep does) gets the same lines
+    /// and overlong lines, is never offered more than the limit and its `\n`, and is offered the
+    /// bytes the reader holds.
+    @Test func aSinkThatFindsLineEndsItselfGetsTheSameLines() throws {
+        let long = String(repeating: "x", count: 5000)
+        let exact = String(repeating: "z", count: 100)
+        let texts =
+            Self.cases.map(\.text) + [
+                "short\n\(long)\nafter\n", "\(exact)\n\(exact)", "\(exact)\n\(exact)x\n\(exact)xy\nab\n",
+                (0..<300).map { String(repeating: "w", count: $0 % 131) }.joined(separator: "\n"),
+            ]
+        for text in texts {
+            for (block, step) in [(16, 1), (17, 3), (64, 7), (4096, 1 << 20), (1 << 20, 5)] {
+                var source = MemorySource(text, step: step)
+                var plain = CollectingSink()
+                try LineReader(blockSize: block, maxLineBytes: 100).read(&source, into: &plain)
+                source = MemorySource(text, step: step)
+                var finding = FindingSink()
+                try LineReader(blockSize: block, maxLineBytes: 100).read(&source, into: &finding)
+                #expect(finding.collected.lines == plain.lines, "block \(block), step \(step)")
+                #expect(finding.collected.overlong.map(\.length) == plain.overlong.map(\.length))
+                #expect(finding.collected.overlong.map(\.prefix) == plain.overlong.map(\.prefix))
+                #expect(finding.offered.allSatisfy { $0 >= 1 && $0 <= 101 })
+            }
+        }
+        // Both ways were taken: the test would pass with a reader that never asked.
+        var source = MemorySource(texts[11], step: 1 << 20)
+        var finding = FindingSink()
+        try LineReader(blockSize: 1 << 20, maxLineBytes: 100).read(&source, into: &finding)
+        #expect(finding.found == 121)
+        #expect(finding.collected.lines.count == 300)
+    }
+
     @Test func keepsNULAndInvalidUTF8BytesInsideLines() throws {
         var source = MemorySource([0x61, 0x00, 0xFF, 0x0A, 0xC3, 0x28, 0x0A])
         var sink = CollectingSink()

@@ -42,6 +42,30 @@ struct CollectingSink: LineSink {
     }
 }
 
+/// Collects lines as ``CollectingSink`` does, finding the end of those of even length itself
+/// (``LineSink/line(at:available:)``), as a sink with a faster search would: the reader must hand
+/// out the same lines either way. Records every `available` it was offered.
+struct FindingSink: LineSink {
+    var collected = CollectingSink()
+    var offered: [Int] = []
+    var found = 0
+
+    mutating func line(_ bytes: UnsafeRawBufferPointer) { collected.line(bytes) }
+
+    mutating func overlongLine(prefix: UnsafeRawBufferPointer, length: Int) {
+        collected.overlongLine(prefix: prefix, length: length)
+    }
+
+    mutating func line(at p: UnsafeRawPointer, available: Int) -> Int? {
+        offered.append(available)
+        let bytes = UnsafeRawBufferPointer(start: p, count: available)
+        guard let end = bytes.firstIndex(of: 0x0A), end % 2 == 0 else { return nil }
+        found += 1
+        collected.line(UnsafeRawBufferPointer(rebasing: bytes[..<end]))
+        return end
+    }
+}
+
 /// A few well-formed `ua_log` lines for building test logs.
 enum LogLines {
     static func uaLog(

@@ -6,7 +6,8 @@ import Testing
 
 /// The C pass (``ua_cut_fields_fast``, SSE2) against the scalar tokenizer, the reference: the same
 /// verdict, spans, hour and second on every line of every sample log, in every format, and on
-/// lines mutated at random around the bytes the cut looks for.
+/// lines mutated at random around the bytes the cut looks for; and the same again when the C
+/// pass finds where the line ends itself (``ua_cut_line_fast``).
 @Suite struct VectorisedTokenizerTests {
     static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -51,6 +52,35 @@ import Testing
         }
     }
 
+    /// What follows a line in ``lineOutcome(_:_:)``'s buffer: quotes and a newline (the next
+    /// line's), and more than a 64-byte block.
+    static let after = Array(#"" "x" \""#.utf8) + [0x0A] + Array(repeating: 0x22, count: 70)
+
+    /// What ``LineTokenizer/matchLine(_:available:)`` leaves for `line` followed by a `\n` and
+    /// ``after``, all of it readable: the length it found and the outcome, or nil when it did
+    /// not find the line's end.
+    static func lineOutcome(_ tokenizer: LineTokenizer, _ line: [UInt8], firstOnly: Bool = false) -> (
+        length: Int, outcome: Outcome
+    )? {
+        (line + [0x0A] + after).withUnsafeBytes { raw in
+            let (p, available) = (raw.baseAddress!, raw.count)
+            guard
+                let (length, matched) = firstOnly
+                    ? tokenizer.matchLineFirstOccurrences(p, available: available)
+                    : tokenizer.matchLine(p, available: available)
+            else { return nil }
+            guard matched else { return (length, Outcome(matched: false)) }
+            let spans = (0..<tokenizer.fieldCount).flatMap { [tokenizer.starts[$0], tokenizer.ends[$0]] }
+            return (length, Outcome(matched: true, spans: spans, hour: tokenizer.hour, second: tokenizer.secondOfHour))
+        }
+    }
+
+    /// Whether the C sweep must find the end of `line` (up to its first `\n`) followed by ``after``:
+    /// a vectorised format with at most 48 quotes, and a line with at most 48 before that newline.
+    static func mustFindEnd(_ tokenizer: LineTokenizer, _ line: ArraySlice<UInt8>) -> Bool {
+        tokenizer.vectorised && tokenizer.formatQuotes <= 48 && line.count { $0 == 0x22 } <= 48
+    }
+
     static func compare(_ lines: [[UInt8]], format: LogFormat, specialise: Bool = true, wide: Bool = true) -> (
         compared: Int, matched: Int, different: [[UInt8]]
     ) {
@@ -66,6 +96,17 @@ import Testing
             // up on would still match (by backtracking), only slower.
             if a != b || outcome(fast, line, firstOnly: true) != outcome(reference, line, firstOnly: true) {
                 different.append(line)
+            }
+            // Finding the end in the same sweep: the line up to its first newline, matched as the
+            // reference matches it; found whenever the sweep can find it.
+            let end = line.firstIndex(of: 0x0A) ?? line.count
+            for firstOnly in [false, true] {
+                if let (length, found) = lineOutcome(fast, line, firstOnly: firstOnly) {
+                    let expected = outcome(reference, Array(line[..<end]), firstOnly: firstOnly)
+                    if length != end || found != expected { different.append(line) }
+                } else if mustFindEnd(fast, line[..<end]) {
+                    different.append(line)
+                }
             }
         }
         return (lines.count, matched, different)

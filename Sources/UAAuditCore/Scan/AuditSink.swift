@@ -26,6 +26,7 @@ struct AuditSink: LineSink {
     /// Lines not yet added to the progress counter (bytes are counted by the source, see ``ProgressSource``).
     var pendingLines = 0
     private let pathScratch: UnsafeMutableBufferPointer<UInt8>?
+    private let shortKeyTerms = ByteHash.shortKeyTerms
 
     init(worker: Worker, tally: Tally) {
         tokenizer = worker.tokenizer
@@ -86,7 +87,7 @@ struct AuditSink: LineSink {
         // The client's slot is fetched while the UA is classified (hashing the key is cheap).
         var clientHash: UInt64 = 0
         if clientField >= 0, let clients {
-            clientHash = ByteHash.hash(tokenizer.field(clientField))
+            clientHash = ByteHash.hash(tokenizer.field(clientField), shortKeyTerms: shortKeyTerms)
             clients._withUnsafeGuaranteedRef { $0.prefetch(bucket: bucket, hash: clientHash) }
         }
         let raw = tokenizer.field(uaField)

@@ -1,11 +1,16 @@
 /// Parses nginx's time variables into the ``HourKey`` of their hour, straight from the log bytes.
 ///
 /// `$time_local` repeats its date and hour for thousands of lines, so the last one is cached:
-/// only the minutes and seconds are checked again.
+/// only the minutes and seconds are checked again. A busy log repeats the whole time, to the
+/// second, for many lines in a row: a time byte for byte the last accepted one is not read again.
 package struct TimeParser {
     private var cachedPrefix: (UInt64, UInt64) = (0, 0)
     private var cachedOffset: UInt64 = 0
     private var cachedKey: HourKey?
+    /// The last accepted time's 26 bytes, its hour and second (`lastKey` nil: none yet).
+    private var lastBytes: (UInt64, UInt64, UInt64, UInt16) = (0, 0, 0, 0)
+    private var lastKey: HourKey?
+    private var lastSecond = 0
     /// Seconds since the start of the hour of the last time ``parseLocal(_:count:)`` accepted.
     package private(set) var secondOfHour = 0
 
@@ -15,6 +20,22 @@ package struct TimeParser {
     @inline(__always)
     mutating func parseLocal(_ p: UnsafeRawPointer, count: Int) -> HourKey? {
         guard count == 26 else { return nil }
+        let bytes = (
+            p.loadUnaligned(as: UInt64.self), p.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+            p.loadUnaligned(fromByteOffset: 16, as: UInt64.self), p.loadUnaligned(fromByteOffset: 24, as: UInt16.self)
+        )
+        if let key = lastKey, bytes == lastBytes {
+            secondOfHour = lastSecond
+            return key
+        }
+        guard let key = parseNew(p) else { return nil }
+        (lastBytes, lastKey, lastSecond) = (bytes, key, secondOfHour)
+        return key
+    }
+
+    /// ``parseLocal(_:count:)`` of 26 bytes that are not the last accepted time's.
+    @inline(__always)
+    private mutating func parseNew(_ p: UnsafeRawPointer) -> HourKey? {
         // Minutes and seconds are never cached: check them on every line.
         guard p.load(fromByteOffset: 14, as: UInt8.self) == 0x3A, p.load(fromByteOffset: 17, as: UInt8.self) == 0x3A,
             p.load(fromByteOffset: 20, as: UInt8.self) == 0x20,

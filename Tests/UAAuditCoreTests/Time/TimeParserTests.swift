@@ -122,6 +122,29 @@ extension TimeParser {
         }
     }
 
+    /// The same time again (most lines of a busy log), right after it or after times that did
+    /// not parse: the same hour and second, not those of the failed ones.
+    @Test func aRepeatedTimeKeepsItsHourAndSecond() {
+        var parser = TimeParser()
+        let steps: [(String, HourKey?, Int)] = [
+            ("29/Nov/2026:17:18:40 +0800", hourKey(2026, 11, 29, 17, 480), 18 * 60 + 40),
+            ("29/Nov/2026:17:18:40 +0800", hourKey(2026, 11, 29, 17, 480), 18 * 60 + 40),
+            ("29/Nov/2026:17:18:41 +0800", hourKey(2026, 11, 29, 17, 480), 18 * 60 + 41),
+            ("31/Nov/2026:17:59:59 +0800", nil, 0),  // minute and second read, then the date fails
+            ("29/Nov/2026:17:18:41 +0800", hourKey(2026, 11, 29, 17, 480), 18 * 60 + 41),
+            ("29/Nov/2026:17:18:41 +0860", nil, 0),
+            ("29/Nov/2026:17:18:41 +0800", hourKey(2026, 11, 29, 17, 480), 18 * 60 + 41),
+            ("29/Nov/2026:17:18:41 +0801", hourKey(2026, 11, 29, 17, 481), 18 * 60 + 41),  // the last byte
+            ("29/Nov/2026:17:18:41 +0800", hourKey(2026, 11, 29, 17, 480), 18 * 60 + 41),
+            ("28/Nov/2026:17:18:41 +0800", hourKey(2026, 11, 28, 17, 480), 18 * 60 + 41),  // the first byte
+            ("28/Nov/2026:17:18:41 +0800", hourKey(2026, 11, 28, 17, 480), 18 * 60 + 41),
+        ]
+        for (text, key, second) in steps {
+            #expect(parser.parseLocal(text) == key, "\(text)")
+            if key != nil { #expect(parser.secondOfHour == second, "\(text)") }
+        }
+    }
+
     // MARK: $time_iso8601
 
     @Test(arguments: [

@@ -127,17 +127,16 @@ int ua_cut_fields_fast(const uint8_t *line, long length, long head_count, long f
                          ends);
 }
 
-int ua_cut_line_fast(const uint8_t *p, long available, long head_count, long field_count, long format_quotes,
-                     long specialised, const uint8_t *literals, const ua_literal *fields, long *starts, long *ends,
-                     long *length) {
+int ua_cut_line_fast(const uint8_t *p, long available, const ua_cut_format *format, long *length) {
+    return cut_line_sse2(p, available, format, length);
+}
+
+int ua_cut_line_fast_wide(const uint8_t *p, long available, const ua_cut_format *format, long *length) {
 #if UA_HAS_WIDE
-    if (specialised & UA_FORMAT_WIDE) {
-        return cut_line_wide(p, available, head_count, field_count, format_quotes, specialised, literals, fields,
-                             starts, ends, length);
-    }
+    return cut_line_wide(p, available, format, length);
+#else
+    return cut_line_sse2(p, available, format, length);
 #endif
-    return cut_line_sse2(p, available, head_count, field_count, format_quotes, specialised, literals, fields, starts,
-                         ends, length);
 }
 
 long ua_find2(const uint8_t *line, long from, long end, uint8_t a, uint8_t b) {

@@ -354,14 +354,12 @@ static TARGET int FN(cut_fast)(const uint8_t *line, long length, long head_count
 /// ``cut_fast`` for the line at `p`, whose end (its `\n`, within `available` bytes) is found in
 /// the same sweep as its quotes (``index_line``): sets `*length` and returns 1 or 0 as
 /// ``cut_fast`` does for `p[0 ..< *length]`; or returns -1 when the sweep did not find the end.
-static TARGET int FN(cut_line)(const uint8_t *p, long available, long head_count, long field_count,
-                                long format_quotes, long specialised, const uint8_t *literals,
-                                const ua_literal *fields, long *starts, long *ends, long *length) {
-    if (available > INT32_MAX || format_quotes > UA_MAX_QUOTES) return -1;
+static TARGET int FN(cut_line)(const uint8_t *p, long available, const ua_cut_format *f, long *length) {
+    if (available > INT32_MAX || f->format_quotes > UA_MAX_QUOTES) return -1;
     int32_t quotes[UA_MAX_QUOTES + 8];
     const long n = FN(index_line)(p, available, quotes, length);
     if (n < 0) return -1;
-    if (n != format_quotes) return 0;
-    return FN(cut_placed)(p, *length, head_count, field_count, specialised, literals, fields, starts, ends, quotes);
+    if (n != f->format_quotes) return 0;
+    return FN(cut_placed)(p, *length, f->head_count, f->field_count, f->specialised, f->literals, f->fields,
+                          f->starts, f->ends, quotes);
 }
-

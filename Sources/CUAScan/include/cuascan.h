@@ -41,15 +41,28 @@ enum { UA_ANY = 0, UA_STATUS = 1, UA_DIGITS = 2, UA_DECIMAL = 3 };
 int ua_cut_fields_fast(const uint8_t *line, long length, long head_count, long field_count, long format_quotes,
                        long specialised, const uint8_t *literals, const ua_literal *fields, long *starts, long *ends);
 
+/// A compiled format as ``ua_cut_line_fast`` takes it: ``ua_cut_fields_fast``'s arguments after
+/// the line, in one place, so that the call per line passes four.
+typedef struct {
+    long head_count;
+    long field_count;
+    long format_quotes;
+    long specialised;
+    const uint8_t *literals;
+    const ua_literal *fields;
+    long *starts;
+    long *ends;
+} ua_cut_format;
+
 /// ``ua_cut_fields_fast`` for the line at `p` whose end is not known yet: its `\n` is looked for
 /// within `p[0 ..< available]` in the same sweep as its quotes. Sets `*length` to the line's
 /// length (the `\n`'s offset) and returns what ``ua_cut_fields_fast`` returns for
 /// `p[0 ..< *length]`; or returns -1 (`*length` unset) when the sweep did not find the end: no
 /// `\n` in the whole 64-byte blocks of `available`, a line with many quotes, or a processor
 /// without SSE2. Bytes after the `\n` may be read, so `available` must count only readable ones.
-int ua_cut_line_fast(const uint8_t *p, long available, long head_count, long field_count, long format_quotes,
-                     long specialised, const uint8_t *literals, const ua_literal *fields, long *starts, long *ends,
-                     long *length);
+/// `_wide` runs the AVX2 build: only where ``ua_wide_available`` says so.
+int ua_cut_line_fast(const uint8_t *p, long available, const ua_cut_format *format, long *length);
+int ua_cut_line_fast_wide(const uint8_t *p, long available, const ua_cut_format *format, long *length);
 
 enum { UA_FORMAT_ANY = 0, UA_FORMAT_UA_LOG = 1, UA_FORMAT_COMBINED = 2, UA_FORMAT_WIDE = 0x100 };
 

@@ -33,8 +33,9 @@ package struct TimeParser {
         return key
     }
 
-    /// ``parseLocal(_:count:)`` of 26 bytes that are not the last accepted time's.
-    @inline(__always)
+    /// ``parseLocal(_:count:)`` of 26 bytes that are not the last accepted time's (out of line:
+    /// the repeated time is the common case).
+    @inline(never)
     private mutating func parseNew(_ p: UnsafeRawPointer) -> HourKey? {
         // Minutes and seconds are never cached: check them on every line.
         guard p.load(fromByteOffset: 14, as: UInt8.self) == 0x3A, p.load(fromByteOffset: 17, as: UInt8.self) == 0x3A,

@@ -57,11 +57,18 @@ package final class LineTokenizer {
     /// Which built-in format the C pass has compiled code for (`UA_FORMAT_ANY`: none), with
     /// `UA_FORMAT_WIDE` when it runs the AVX2 build of the cut.
     package let specialised: Int
+    /// True when the C pass runs its AVX2 build (`specialised` has `UA_FORMAT_WIDE`).
+    private let wide: Bool
+    /// The format as ``ua_cut_line_fast`` takes it, pointing at the arrays above.
+    private let cutFormat: UnsafeMutablePointer<ua_cut_format>
     /// Whether this processor runs the AVX2 build of the C pass (asked once).
     package static let wideAvailable = ua_wide_available() == 1
     /// The time fields, the only ones the C pass leaves to ``validate(_:)``.
     private let timeFields: UnsafeMutablePointer<Int>
     private let timeFieldCount: Int
+    /// The time field when it is the format's only one and a `$time_local` (`ua_log`,
+    /// `combined`), else -1.
+    private let onlyTimeLocal: Int
     /// What changes per line, behind a pointer: a class's stored `var` costs a dynamic
     /// exclusivity check on every access (about 70 instructions each, several per line).
     private struct State {
@@ -150,10 +157,12 @@ package final class LineTokenizer {
         self.specialised =
             (specialise ? ua_specialised_format(headCount, roles.count, formatQuotes, literals, prepared) : Int(UA_FORMAT_ANY))
             | (wide && LineTokenizer.wideAvailable ? Int(UA_FORMAT_WIDE) : 0)
+        self.wide = specialised & Int(UA_FORMAT_WIDE) != 0
         let timed = roles.indices.filter { roles[$0].isTime }
         self.timeFieldCount = timed.count
         self.timeFields = .allocate(capacity: max(timed.count, 1))
         self.timeFields.initialize(from: timed, count: timed.count)
+        self.onlyTimeLocal = timed.count == 1 && roles[timed[0]] == .timeLocal ? timed[0] : -1
         self.state = .allocate(capacity: 1)
         self.state.initialize(to: State())
         self.quoteByte = .allocate(capacity: 1)
@@ -167,9 +176,15 @@ package final class LineTokenizer {
         ends = .allocate(capacity: max(roles.count, 1))
         starts.initialize(repeating: 0, count: max(roles.count, 1))
         ends.initialize(repeating: 0, count: max(roles.count, 1))
+        cutFormat = .allocate(capacity: 1)
+        cutFormat.initialize(
+            to: ua_cut_format(
+                head_count: headCount, field_count: fieldCount, format_quotes: formatQuotes,
+                specialised: specialised, literals: literals, fields: prepared, starts: starts, ends: ends))
     }
 
     deinit {
+        cutFormat.deallocate()
         starts.deallocate()
         ends.deallocate()
         head.deallocate()
@@ -220,9 +235,11 @@ package final class LineTokenizer {
     private func cutLine(_ p: UnsafeRawPointer, available: Int) -> (length: Int, cut: Bool)? {
         guard vectorised else { return nil }
         var length = 0
-        let cut = ua_cut_line_fast(
-            p.assumingMemoryBound(to: UInt8.self), available, headCount, fieldCount, formatQuotes, specialised,
-            literals, prepared, starts, ends, &length)
+        let bytes = p.assumingMemoryBound(to: UInt8.self)
+        let cut =
+            wide
+            ? ua_cut_line_fast_wide(bytes, available, cutFormat, &length)
+            : ua_cut_line_fast(bytes, available, cutFormat, &length)
         return cut < 0 ? nil : (length, cut == 1)
     }
 
@@ -264,6 +281,16 @@ package final class LineTokenizer {
     /// Parses the time fields of a line the C pass has cut (it leaves them to Swift).
     @inline(__always)
     private func timesValid() -> Bool {
+        if onlyTimeLocal >= 0 {
+            // The common case, inline: what validateTyped(_:) does for it.
+            let k = onlyTimeLocal
+            guard let key = state.pointee.timeParser.parseLocal(line + starts[k], count: ends[k] - starts[k]) else {
+                return false
+            }
+            state.pointee.hour = key
+            state.pointee.secondOfHour = state.pointee.timeParser.secondOfHour
+            return true
+        }
         for i in 0..<timeFieldCount where !validateTyped(timeFields[i]) { return false }
         return true
     }

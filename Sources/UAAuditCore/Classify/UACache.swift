@@ -80,20 +80,37 @@ package final class UACache {
     /// ``addPendingFamily()`` may then add it.
     @inline(__always)
     func lookup(raw: UnsafeRawBufferPointer) -> UInt64 {
-        if raw.count > UACache.maxKeyBytes {
-            pendingEntry = nil
-            return classifyRaw(raw)
-        }
+        if raw.count > UACache.maxKeyBytes { return lookup(long: raw) }
         let hash = ByteHash.table(raw)
         if let e = table.find(raw, hash: hash) {
             let found = UInt64(bitPattern: table.values[e])
-            guard UInt32(truncatingIfNeeded: found >> 8) == UACache.unassignedFamily else { return found }
-            // Its family may have been added since: look again (no pattern is matched).
-            let again = familyOf(raw, class: UInt8(truncatingIfNeeded: found))
-            table.values[e] = Int64(bitPattern: again)
-            pendingEntry = e
-            return again
+            if UInt32(truncatingIfNeeded: found >> 8) != UACache.unassignedFamily { return found }
+            return lookAgain(e, raw: raw, found: found)
         }
+        return add(raw, hash: hash)
+    }
+
+    /// ``lookup(raw:)`` of a UA too long to cache: classified every time.
+    @inline(never)
+    private func lookup(long raw: UnsafeRawBufferPointer) -> UInt64 {
+        pendingEntry = nil
+        return classifyRaw(raw)
+    }
+
+    /// ``lookup(raw:)`` of a cached UA whose family was not in the table: it may have been
+    /// added since, so it is looked for again (no pattern is matched).
+    @inline(never)
+    private func lookAgain(_ e: Int, raw: UnsafeRawBufferPointer, found: UInt64) -> UInt64 {
+        let again = familyOf(raw, class: UInt8(truncatingIfNeeded: found))
+        table.values[e] = Int64(bitPattern: again)
+        pendingEntry = e
+        return again
+    }
+
+    /// ``lookup(raw:)`` of a UA not in the cache: classified and added (the cache emptied first
+    /// when it is full).
+    @inline(never)
+    private func add(_ raw: UnsafeRawBufferPointer, hash: UInt64) -> UInt64 {
         let result = classifyRaw(raw)
         var e = table.insert(raw, hash: hash)
         if e == nil {

@@ -24,14 +24,7 @@ enum Tokenizing {
                 let matched = tokenizer.match(line)
                 FuzzTargets.check(matched == reference.match(line), "vectorised and scalar verdicts differ")
                 guard matched else { continue }
-                for k in 0..<tokenizer.fieldCount {
-                    FuzzTargets.check(
-                        tokenizer.starts[k] == reference.starts[k] && tokenizer.ends[k] == reference.ends[k],
-                        "vectorised and scalar spans of field \(k) differ")
-                }
-                FuzzTargets.check(
-                    tokenizer.hour == reference.hour && tokenizer.secondOfHour == reference.secondOfHour,
-                    "vectorised and scalar times differ")
+                checkSameCut(tokenizer, reference, "vectorised")
                 var previousEnd = 0
                 for k in 0..<tokenizer.fieldCount {
                     let start = tokenizer.starts[k]
@@ -66,15 +59,20 @@ enum Tokenizing {
             line.withUnsafeBytes { line in
                 FuzzTargets.check(matched == reference.match(line), "line-end sweep and scalar verdicts differ")
                 guard matched else { return }
-                for k in 0..<tokenizer.fieldCount {
-                    FuzzTargets.check(
-                        tokenizer.starts[k] == reference.starts[k] && tokenizer.ends[k] == reference.ends[k],
-                        "line-end sweep and scalar spans of field \(k) differ")
-                }
-                FuzzTargets.check(
-                    tokenizer.hour == reference.hour && tokenizer.secondOfHour == reference.secondOfHour,
-                    "line-end sweep and scalar times differ")
+                checkSameCut(tokenizer, reference, "line-end sweep")
             }
         }
+    }
+
+    /// The spans, hour and second `tokenizer` (`name`) left for its last line are the reference's.
+    static func checkSameCut(_ tokenizer: LineTokenizer, _ reference: LineTokenizer, _ name: String) {
+        for k in 0..<tokenizer.fieldCount {
+            FuzzTargets.check(
+                tokenizer.starts[k] == reference.starts[k] && tokenizer.ends[k] == reference.ends[k],
+                "\(name) and scalar spans of field \(k) differ")
+        }
+        FuzzTargets.check(
+            tokenizer.hour == reference.hour && tokenizer.secondOfHour == reference.secondOfHour,
+            "\(name) and scalar times differ")
     }
 }

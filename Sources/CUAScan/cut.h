@@ -54,8 +54,11 @@ static inline TARGET long FN(find1)(const uint8_t *p, long from, long end, uint8
 }
 
 /// The literal of `f` at `p` (the line ends at `end`): one masked word compare when it fits.
-static inline TARGET int FN(same_literal)(const uint8_t *p, const uint8_t *end, const uint8_t *literals, const ua_literal *f) {
-    if (f->count <= 8 && end - p >= 8) return ((FN(load64)(p) ^ f->word) & f->mask) == 0;
+/// `slack` (a constant where it is inlined) says that 8 bytes past the line's end may be read:
+/// the word is then read wherever the literal is, and the mask keeps only the literal's bytes.
+static inline __attribute__((always_inline)) TARGET int FN(same_literal)(const uint8_t *p, const uint8_t *end, const uint8_t *literals,
+                                                              const ua_literal *f, int slack) {
+    if (f->count <= 8 && (slack || end - p >= 8)) return ((FN(load64)(p) ^ f->word) & f->mask) == 0;
     return FN(same)(p, end, literals + f->start, f->count);
 }
 
@@ -85,10 +88,12 @@ static inline TARGET int FN(valid)(const uint8_t *p, long count, uint8_t check) 
 
 /// `p[0 ..< count]` holds what a status (3 digits), digits (1 or more) or decimal (digits and at
 /// most one dot, not empty) field may hold: eight bytes checked at once when the line has eight
-/// bytes there (the SWAR "byte below 10" test on `byte ^ '0'`), else ``valid``.
-static inline __attribute__((always_inline)) TARGET int FN(valid_words)(const uint8_t *p, const uint8_t *end, long count, uint8_t check) {
+/// bytes there (the SWAR "byte below 10" test on `byte ^ '0'`), else ``valid``. With `slack`
+/// (8 bytes past the line's end readable) the word is read wherever the field is.
+static inline __attribute__((always_inline)) TARGET int FN(valid_words)(const uint8_t *p, const uint8_t *end, long count,
+                                                              uint8_t check, int slack) {
     if (check == UA_ANY) return 1;
-    if (count == 0 || count > 8 || end - p < 8) return FN(valid)(p, count, check);
+    if (count == 0 || count > 8 || (!slack && end - p < 8)) return FN(valid)(p, count, check);
     const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull, lows = 0x7f7f7f7f7f7f7f7full;
     const uint64_t in_use = (count == 8 ? ~0ull : (1ull << (8 * count)) - 1) & highs;
     const uint64_t t = FN(load64)(p) ^ (0x30 * ones);
@@ -120,7 +125,7 @@ static TARGET int FN(cut_by_search)(const uint8_t *line, long length, long head_
         starts[k] = position;
         if (n == 0 || k == field_count - 1) {
             const long cut = length - n;
-            if (cut < position || !FN(same_literal)(line + cut, end, literals, f)) return 0;
+            if (cut < position || !FN(same_literal)(line + cut, end, literals, f, 0)) return 0;
             const long quote = FN(find1)(line, position, length, '"');
             if (n > 0 && f->first == '"') {
                 if (quote != cut) return 0;
@@ -128,24 +133,24 @@ static TARGET int FN(cut_by_search)(const uint8_t *line, long length, long head_
                 return 0;
             }
             ends[k] = cut;
-            return FN(valid_words)(line + position, end, cut - position, f->check);
+            return FN(valid_words)(line + position, end, cut - position, f->check, 0);
         }
         long cut;
         if (f->first == '"') {
             cut = FN(find1)(line, position, length, '"');
-            if (cut < 0 || cut + n > length || !FN(same_literal)(line + cut, end, literals, f)) return 0;
+            if (cut < 0 || cut + n > length || !FN(same_literal)(line + cut, end, literals, f, 0)) return 0;
         } else {
             const long last = length - n;
             long from = position;
             for (;;) {
                 cut = FN(find2)(line, from, length, f->first, '"');
                 if (cut < 0 || line[cut] == '"' || cut > last) return 0;
-                if (n == 1 || FN(same_literal)(line + cut, end, literals, f)) break;
+                if (n == 1 || FN(same_literal)(line + cut, end, literals, f, 0)) break;
                 from = cut + 1;
             }
         }
         ends[k] = cut;
-        if (f->check != UA_ANY && !FN(valid_words)(line + position, end, cut - position, f->check)) return 0;
+        if (f->check != UA_ANY && !FN(valid_words)(line + position, end, cut - position, f->check, 0)) return 0;
         position = cut + n;
     }
     return 0;
@@ -153,6 +158,17 @@ static TARGET int FN(cut_by_search)(const uint8_t *line, long length, long head_
 
 /// Most quotes a format may hold for ``cut_by_quotes`` (`ua_log` has 12).
 #define UA_MAX_QUOTES 48
+
+/// The index of the lowest set bit of `m`, any value from 63 up when there is none (the slots
+/// ``flatten`` writes past the last bit are never read): BMI1's TZCNT gives 64 for 0 where
+/// BSF, which the plain build has, needs a bit set.
+static inline TARGET long FN(lowest)(uint64_t m) {
+#if UA_WIDE
+    return (long)_tzcnt_u64(m);
+#else
+    return __builtin_ctzll(m | (1ull << 63));
+#endif
+}
 
 /// Appends the positions of the set bits of `m` (plus `base`) to `out[n...]`: four written
 /// whatever their number, four more when there are more than four, then the rest (`out` has
@@ -162,12 +178,12 @@ static TARGET int FN(cut_by_search)(const uint8_t *line, long length, long head_
 static inline TARGET long FN(flatten)(uint64_t m, long base, int32_t *out, long n) {
     const long count = __builtin_popcountll(m);
     for (int j = 0; j < 4; j++) {
-        out[n + j] = (int32_t)(base + __builtin_ctzll(m | (1ull << 63)));
+        out[n + j] = (int32_t)(base + FN(lowest)(m));
         m &= m - 1;
     }
     if (count > 4) {
         for (int j = 4; j < 8; j++) {
-            out[n + j] = (int32_t)(base + __builtin_ctzll(m | (1ull << 63)));
+            out[n + j] = (int32_t)(base + FN(lowest)(m));
             m &= m - 1;
         }
         for (long k = n + 8; m != 0 && k < UA_MAX_QUOTES + 8; k++) {
@@ -287,7 +303,7 @@ static inline TARGET long FN(index_line)(const uint8_t *p, long available, int32
 static inline __attribute__((always_inline)) TARGET int FN(cut_by_quotes)(const uint8_t *line, long length, long head_count,
                                                                long field_count, const uint8_t *literals,
                                                                const ua_literal *fields, long *starts, long *ends,
-                                                               const int32_t *quotes) {
+                                                               const int32_t *quotes, int slack) {
     const uint8_t *end = line + length;
     long position = head_count;
     // Unrolled where the format is a constant (the built-in ones); the general copy stays a loop.
@@ -298,26 +314,26 @@ static inline __attribute__((always_inline)) TARGET int FN(cut_by_quotes)(const 
         starts[k] = position;
         if (n == 0 || k == field_count - 1) {
             const long cut = length - n;
-            if (cut < position || !FN(same_literal)(line + cut, end, literals, f)) return 0;
+            if (cut < position || !FN(same_literal)(line + cut, end, literals, f, slack)) return 0;
             ends[k] = cut;
-            return FN(valid_words)(line + position, end, cut - position, f->check);
+            return FN(valid_words)(line + position, end, cut - position, f->check, slack);
         }
         long cut;
         if (f->quote_offset >= 0) {
             cut = (long)quotes[f->quote_index] - f->quote_offset;
-            if (cut < position || cut + n > length || !FN(same_literal)(line + cut, end, literals, f)) return 0;
+            if (cut < position || cut + n > length || !FN(same_literal)(line + cut, end, literals, f, slack)) return 0;
         } else {
             const long last = length - n;
             long from = position;
             for (;;) {
                 cut = FN(find1)(line, from, last + 1, f->first);
                 if (cut < 0) return 0;
-                if (n == 1 || FN(same_literal)(line + cut, end, literals, f)) break;
+                if (n == 1 || FN(same_literal)(line + cut, end, literals, f, slack)) break;
                 from = cut + 1;
             }
         }
         ends[k] = cut;
-        if (f->check != UA_ANY && !FN(valid_words)(line + position, end, cut - position, f->check)) return 0;
+        if (f->check != UA_ANY && !FN(valid_words)(line + position, end, cut - position, f->check, slack)) return 0;
         position = cut + n;
     }
     return 0;
@@ -329,14 +345,14 @@ static inline __attribute__((always_inline)) TARGET int FN(cut_by_quotes)(const 
 static inline __attribute__((always_inline)) TARGET int FN(cut_placed)(const uint8_t *line, long length, long head_count,
                                                             long field_count, long specialised,
                                                             const uint8_t *literals, const ua_literal *fields,
-                                                            long *starts, long *ends, const int32_t *quotes) {
+                                                            long *starts, long *ends, const int32_t *quotes, int slack) {
     switch (specialised & ~UA_FORMAT_WIDE) {
     case UA_FORMAT_UA_LOG:
-        return FN(cut_by_quotes)(line, length, 0, 12, UA_LOG_LITERALS, UA_LOG, starts, ends, quotes);
+        return FN(cut_by_quotes)(line, length, 0, 12, UA_LOG_LITERALS, UA_LOG, starts, ends, quotes, slack);
     case UA_FORMAT_COMBINED:
-        return FN(cut_by_quotes)(line, length, 0, 8, COMBINED_LITERALS, COMBINED, starts, ends, quotes);
+        return FN(cut_by_quotes)(line, length, 0, 8, COMBINED_LITERALS, COMBINED, starts, ends, quotes, slack);
     default:
-        return FN(cut_by_quotes)(line, length, head_count, field_count, literals, fields, starts, ends, quotes);
+        return FN(cut_by_quotes)(line, length, head_count, field_count, literals, fields, starts, ends, quotes, slack);
     }
 }
 
@@ -348,7 +364,7 @@ static TARGET int FN(cut_fast)(const uint8_t *line, long length, long head_count
     }
     int32_t quotes[UA_MAX_QUOTES + 8];
     if (FN(index_quotes)(line, length, quotes) != format_quotes) return 0;
-    return FN(cut_placed)(line, length, head_count, field_count, specialised, literals, fields, starts, ends, quotes);
+    return FN(cut_placed)(line, length, head_count, field_count, specialised, literals, fields, starts, ends, quotes, 0);
 }
 
 /// ``cut_fast`` for the line at `p`, whose end (its `\n`, within `available` bytes) is found in
@@ -357,9 +373,12 @@ static TARGET int FN(cut_fast)(const uint8_t *line, long length, long head_count
 static TARGET int FN(cut_line)(const uint8_t *p, long available, const ua_cut_format *f, long *length) {
     if (available > INT32_MAX || f->format_quotes > UA_MAX_QUOTES) return -1;
     int32_t quotes[UA_MAX_QUOTES + 8];
-    const long n = FN(index_line)(p, available, quotes, length);
+    // The sweep stops 8 bytes short of `available`, so a line it finds has 8 readable bytes past
+    // its end (its `\n` and what follows): the cut then reads whole words without checking for
+    // the line's end first (its masks keep only the line's bytes).
+    const long n = FN(index_line)(p, available - 8, quotes, length);
     if (n < 0) return -1;
     if (n != f->format_quotes) return 0;
     return FN(cut_placed)(p, *length, f->head_count, f->field_count, f->specialised, f->literals, f->fields,
-                          f->starts, f->ends, quotes);
+                          f->starts, f->ends, quotes, 1);
 }

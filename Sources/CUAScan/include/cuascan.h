@@ -58,7 +58,8 @@ typedef struct {
 /// within `p[0 ..< available]` in the same sweep as its quotes. Sets `*length` to the line's
 /// length (the `\n`'s offset) and returns what ``ua_cut_fields_fast`` returns for
 /// `p[0 ..< *length]`; or returns -1 (`*length` unset) when the sweep did not find the end: no
-/// `\n` in the whole 64-byte blocks of `available`, a line with many quotes, or a processor
+/// `\n` in the whole 64-byte blocks of `available - 8` (a line it finds has 8 readable bytes
+/// after its end, which the cut reads words into), a line with many quotes, or a processor
 /// without SSE2. Bytes after the `\n` may be read, so `available` must count only readable ones.
 /// `_wide` runs the AVX2 build: only where ``ua_wide_available`` says so.
 int ua_cut_line_fast(const uint8_t *p, long available, const ua_cut_format *format, long *length);

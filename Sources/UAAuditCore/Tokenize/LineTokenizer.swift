@@ -212,7 +212,7 @@ package final class LineTokenizer {
     /// Finds where the line at `p` ends (its `\n`, within `available` readable bytes) in the C
     /// pass's sweep over its quotes, and matches it as ``match(_:)`` would: the line's length and
     /// whether it matched. Nil when the sweep did not find the end (the line runs past the last
-    /// whole 64-byte block of `available`, holds many quotes, or the format is not cut by the C
+    /// whole 64-byte block of `available - 8`, holds many quotes, or the format is not cut by the C
     /// pass): the caller then finds the end and calls ``match(_:)``. One sweep instead of a
     /// search for the newline and then one for the quotes.
     @inline(__always)

@@ -53,7 +53,7 @@ import Testing
     }
 
     /// What follows a line in ``lineOutcome(_:_:)``'s buffer: quotes and a newline (the next
-    /// line's), and more than a 64-byte block.
+    /// line's), and more than a 64-byte block and the 8 bytes the sweep leaves after it.
     static let after = Array(#"" "x" \""#.utf8) + [0x0A] + Array(repeating: 0x22, count: 70)
 
     /// What ``LineTokenizer/matchLine(_:available:)`` leaves for `line` followed by a `\n` and

@@ -124,4 +124,26 @@ import Testing
         #expect(Set(keys.map { Self.reference($0, seed: 0, constants: c) }).count == 1)
         #expect(Self.tableHashes(keys).count == 500)
     }
+
+    /// Every byte of a key longer than 16 bytes reaches the in-memory tables' hash (the AES-NI
+    /// lanes where the processor has them, the multiplies where not), at every length up to a
+    /// few 64-byte steps and every position: a byte the lanes or the overlapping last blocks
+    /// skipped would give two UAs one hash. The seed and the length count too.
+    @Test func everyByteOfALongKeyReachesTheTableHash() {
+        var random = SplitMix64(state: 17)
+        var compared = 0
+        for length in 17...300 {
+            let key = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next() | 1) }
+            let base = key.withUnsafeBytes { ByteHash.table($0) }
+            #expect(key.withUnsafeBytes { ByteHash.table($0, seed: 1) } != base)
+            #expect(key.dropLast().withUnsafeBytes { ByteHash.table($0) } != base)
+            for position in 0..<length {
+                var changed = key
+                changed[position] ^= 1 << UInt8(position % 8)
+                #expect(changed.withUnsafeBytes { ByteHash.table($0) } != base, "length \(length), byte \(position)")
+                compared += 1
+            }
+        }
+        #expect(compared == (17 + 300) * 284 / 2)
+    }
 }

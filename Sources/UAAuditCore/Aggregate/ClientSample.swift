@@ -191,17 +191,9 @@ package final class ClientSample {
         note(bucket: bucket, hash: ByteHash.hash(key), key: key, bits: bits)
     }
 
-    /// Starts bringing in the slot where the client of `hash` in `bucket` would be looked for,
-    /// so that ``note(bucket:hash:key:bits:)`` a little later finds it in the cache (a client's
-    /// slot is anywhere in the table, which can be larger than a core's cache).
-    @inline(__always)
-    func prefetch(bucket: Int, hash: UInt64) {
-        guard bucket < state.pointee.bucketCount else { return }
-        let identity = hash & ClientSample.hashMask | UInt64(bucket) << 2
-        ua_prefetch(state.pointee.slots + home(identity, level: Int(state.pointee.placeLevelOf[bucket])))
-    }
-
     /// ``note(bucket:key:bits:)`` with the key's hash given (tests craft hashes with it).
+    /// The per-line path is ``Noter/note(bucket:hash:key:bits:home:)``, which gives the same
+    /// table.
     @inline(__always)
     func note(bucket: Int, hash: UInt64, key: UnsafeRawBufferPointer, bits: UInt8) {
         guard bucket < ClientSample.maxBuckets else { return }
@@ -243,6 +235,7 @@ package final class ClientSample {
 
     /// Makes room for a client not in the table, then notes it again: a full table is thinned,
     /// one that would be more than half full grows.
+    @inline(never)
     private func makeRoomAndNote(bucket: Int, hash: UInt64, key: UnsafeRawBufferPointer, bits: UInt8) {
         if state.pointee.count == maxEntries { thin() } else { grow() }
         note(bucket: bucket, hash: hash, key: key, bits: bits)
@@ -509,6 +502,7 @@ package final class ClientSample {
         state.pointee.bucketCount = bucket + 1
     }
 
+    @inline(never)
     private func keepExample(bucket: Int, key: UnsafeRawBufferPointer) {
         if examples[bucket, default: []].count < ClientSample.examplesPerHour {
             examples[bucket, default: []].append(Array(key.prefix(ClientSample.maxExampleBytes)))
@@ -580,6 +574,87 @@ package final class ClientSample {
         state.pointee.placeLevelOf.update(from: levelOf, count: bucketCount)
         state.pointee.count = kept.count
         for s in kept { place(s) }
+    }
+}
+
+extension ClientSample {
+    /// The per-line way into a sample, for the audit's sink: ``prefetch(bucket:hash:)`` starts
+    /// bringing in the client's home slot and returns it, and ``note(bucket:hash:key:bits:home:)``
+    /// a little later probes from there, inlined into the line's code (no call, no second
+    /// working out of the home). It reads and writes the sample's state as
+    /// ``ClientSample/note(bucket:hash:key:bits:)`` does and leaves the same table: what is not
+    /// the common case (a bucket not seen yet, a full probe, a table to grow or thin, a new split
+    /// client's example) goes to the sample's own code. Valid while the sample lives, and only
+    /// while nothing else notes into it between a prefetch and its note.
+    struct Noter {
+        private let state: UnsafeMutablePointer<State>
+        private let sample: Unmanaged<ClientSample>
+        private let maxEntries: Int
+        private let maxSlots: Int
+
+        init(_ sample: ClientSample) {
+            state = sample.state
+            self.sample = .passUnretained(sample)
+            maxEntries = sample.maxEntries
+            maxSlots = sample.maxSlots
+        }
+
+        /// Starts bringing in the slot where the client of `hash` in `bucket` is looked for first,
+        /// so that the note a little later finds it in the cache (a client's slot is anywhere in
+        /// the table, which can be larger than a core's cache), and returns it (-1 for a bucket
+        /// the sample has not seen).
+        @inline(__always)
+        func prefetch(bucket: Int, hash: UInt64) -> Int {
+            guard bucket < state.pointee.bucketCount else { return -1 }
+            let identity = hash & ClientSample.hashMask | UInt64(bucket) << 2
+            let slot = sample._withUnsafeGuaranteedRef { $0.home(identity, level: Int(state.pointee.placeLevelOf[bucket])) }
+            ua_prefetch(state.pointee.slots + slot)
+            return slot
+        }
+
+        /// Notes that the client of `hash` (key bytes `key`) made a request of kind `bits` in
+        /// `bucket`; `home` is what ``prefetch(bucket:hash:)`` returned for them just before.
+        @inline(__always)
+        func note(bucket: Int, hash: UInt64, key: UnsafeRawBufferPointer, bits: UInt8, home: Int) {
+            guard home >= 0 else {
+                sample._withUnsafeGuaranteedRef { $0.note(bucket: bucket, hash: hash, key: key, bits: bits) }
+                return
+            }
+            guard ClientSample.keeps(hash, level: Int(state.pointee.levelOf[bucket])) else { return }
+            let identity = hash & ClientSample.hashMask | UInt64(bucket) << 2
+            let slots = state.pointee.slots
+            let slotMask = state.pointee.slotMask
+            var slot = home
+            var probes = 1
+            while true {
+                let s = slots[slot]
+                if s == 0 { break }
+                if s & ~3 == identity {
+                    state.pointee.work &+= probes
+                    let now = s | UInt64(bits)
+                    if now != s {
+                        slots[slot] = now
+                        if now & 3 == UInt64(ClientSample.split) {
+                            sample._withUnsafeGuaranteedRef { $0.keepExample(bucket: bucket, key: key) }
+                        }
+                    }
+                    return
+                }
+                if probes == ClientSample.maxProbe { break }
+                probes &+= 1
+                slot = (slot &+ 1) & slotMask
+            }
+            let count = state.pointee.count
+            if slots[slot] != 0 || count == maxEntries || (count + 1) * 2 > slotMask + 1 && slotMask + 1 < maxSlots {
+                // The side table, or room to make: the sample's own code, from the start.
+                sample._withUnsafeGuaranteedRef { $0.note(bucket: bucket, hash: hash, key: key, bits: bits) }
+                return
+            }
+            state.pointee.work &+= probes
+            state.pointee.count = count + 1
+            slots[slot] = identity | UInt64(bits)
+            state.pointee.entriesOf[bucket] += 1
+        }
     }
 }
 

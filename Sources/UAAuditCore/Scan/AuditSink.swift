@@ -17,8 +17,8 @@ struct AuditSink: LineSink {
     let futureAfter: Int64
     /// Per class: how its requests count for split clients (``ClientSample``'s bits, or 0).
     let clientBits: [UInt8]
-    // Borrowed from the tally, which outlives the sink: no reference counting per line.
-    let clients: Unmanaged<ClientSample>?
+    // Into the tally's sample, which outlives the sink: no reference counting per line.
+    let clients: ClientSample.Noter?
     var lineNumber: Int64 = 0
     /// The newest request time seen, kept here (a class property checked for exclusive
     /// access on every line cost 5%) and handed to the tally at the end.
@@ -47,7 +47,7 @@ struct AuditSink: LineSink {
         clientField = worker.configuration.clientField ?? -1
         futureAfter = worker.configuration.futureAfter
         clientBits = worker.configuration.clientBits
-        clients = tally.clients.map { Unmanaged.passUnretained($0) }
+        clients = tally.clients.map { ClientSample.Noter($0) }
     }
 
     @inline(__always)
@@ -86,9 +86,10 @@ struct AuditSink: LineSink {
         }
         // The client's slot is fetched while the UA is classified (hashing the key is cheap).
         var clientHash: UInt64 = 0
+        var clientHome = -1
         if clientField >= 0, let clients {
             clientHash = ByteHash.hash(tokenizer.field(clientField), shortKeyTerms: shortKeyTerms)
-            clients._withUnsafeGuaranteedRef { $0.prefetch(bucket: bucket, hash: clientHash) }
+            clientHome = clients.prefetch(bucket: bucket, hash: clientHash)
         }
         let raw = tokenizer.field(uaField)
         let cls: Int
@@ -127,7 +128,7 @@ struct AuditSink: LineSink {
             if bits != 0 {
                 let key = tokenizer.field(clientField)
                 if !Classifier.isMissing(raw: key) {
-                    clients?._withUnsafeGuaranteedRef { $0.note(bucket: bucket, hash: clientHash, key: key, bits: bits) }
+                    clients?.note(bucket: bucket, hash: clientHash, key: key, bits: bits, home: clientHome)
                 }
             }
         }

@@ -242,4 +242,43 @@ import Testing
             #expect(got == model[b] ?? [:])
         }
     }
+
+    /// The sink's way in (``ClientSample/Noter``: the home from the prefetch, the common case
+    /// inlined) leaves the same sample as ``ClientSample/note(bucket:hash:key:bits:)``: entries,
+    /// levels, side table, work, examples and their order. The notes cover new and repeated
+    /// clients, buckets first seen by a note, growth, thinning (a small table), piles of crafted
+    /// hashes that fill a probe's every slot, and clients becoming split.
+    @Test(arguments: [(131_072, 0), (131_072, 22), (600, 0), (600, 20)])
+    func theSinksWayInLeavesTheSameSample(maxEntries: Int, zeroBits: Int) {
+        let direct = ClientSample(maxEntries: maxEntries)
+        let noted = ClientSample(maxEntries: maxEntries)
+        let noter = ClientSample.Noter(noted)
+        var random = SplitMix64(state: UInt64(maxEntries + zeroBits))
+        let hashes = (0..<3_000).map { _ in random.next() >> UInt64(zeroBits) }
+        for i in 0..<30_000 {
+            let bucket = Int(random.next() % 5) * (i < 10_000 ? 1 : 7)
+            let hash = hashes[Int(random.next() % UInt64(hashes.count))]
+            let bits = [ClientSample.app, ClientSample.alert, ClientSample.split][Int(random.next() % 3)]
+            let key = Array("client-\(hash % 997)".utf8)
+            key.withUnsafeBytes { key in
+                direct.note(bucket: bucket, hash: hash, key: key, bits: bits)
+                let home = noter.prefetch(bucket: bucket, hash: hash)
+                noter.note(bucket: bucket, hash: hash, key: key, bits: bits, home: home)
+            }
+        }
+        #expect(noted.count == direct.count && noted.count > 0)
+        #expect(noted.sideCount == direct.sideCount)
+        #expect(noted.work == direct.work)
+        #expect(noted.bucketCount == direct.bucketCount)
+        #expect(noted.examples == direct.examples && !noted.examples.isEmpty)
+        for b in 0..<direct.bucketCount {
+            #expect(noted.level(of: b) == direct.level(of: b))
+            #expect(noted.entries(of: b) == direct.entries(of: b))
+        }
+        if zeroBits > 0 && maxEntries > 1_000 { #expect(direct.sideCount > 0) }
+        if maxEntries < 1_000 { #expect((0..<direct.bucketCount).contains { direct.level(of: $0) > 0 }) }
+        direct.finish()
+        noted.finish()
+        for b in 0..<direct.bucketCount { #expect(Array(noted.run(of: b)) == Array(direct.run(of: b))) }
+    }
 }

@@ -79,9 +79,23 @@ package final class UACache {
     /// field; the family id is ``unassignedFamily`` when its family is not in the table, and
     /// ``addPendingFamily()`` may then add it.
     @inline(__always)
-    func lookup(raw: UnsafeRawBufferPointer) -> UInt64 {
-        if raw.count > UACache.maxKeyBytes { return lookup(long: raw) }
+    func lookup(raw: UnsafeRawBufferPointer) -> UInt64 { lookup(raw: raw, hash: prepare(raw: raw)) }
+
+    /// The hash ``lookup(raw:hash:)`` takes for a present raw UA field, with the fetch of the
+    /// cache's slot for it started: called early in a line's work, it lets that fetch run while
+    /// the line's other fields are read (0 for a UA too long to cache).
+    @inline(__always)
+    func prepare(raw: UnsafeRawBufferPointer) -> UInt64 {
+        guard raw.count <= UACache.maxKeyBytes else { return 0 }
         let hash = ByteHash.table(raw)
+        table.prefetch(hash: hash)
+        return hash
+    }
+
+    /// ``lookup(raw:)`` with the hash ``prepare(raw:)`` gave for `raw`.
+    @inline(__always)
+    func lookup(raw: UnsafeRawBufferPointer, hash: UInt64) -> UInt64 {
+        if raw.count > UACache.maxKeyBytes { return lookup(long: raw) }
         if let e = table.find(raw, hash: hash) {
             let found = UInt64(bitPattern: table.values[e])
             if UInt32(truncatingIfNeeded: found >> 8) != UACache.unassignedFamily { return found }

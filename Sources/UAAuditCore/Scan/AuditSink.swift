@@ -72,6 +72,10 @@ struct AuditSink: LineSink {
             tally.countMalformed(line: lineNumber, text: bytes, reason: .format)
             return
         }
+        // The UA's hash first, so that its cache slot is fetched while the rest is read.
+        let raw = tokenizer.field(uaField)
+        let present = !Classifier.isMissing(raw: raw)
+        let uaHash = present ? cache.prepare(raw: raw) : 0
         let hour = tokenizer.hour
         let instant = hour.startInstant &+ Int64(tokenizer.secondOfHour)
         if instant > futureAfter {
@@ -91,12 +95,11 @@ struct AuditSink: LineSink {
             clientHash = ByteHash.hash(tokenizer.field(clientField), shortKeyTerms: shortKeyTerms)
             clientHome = clients.prefetch(bucket: bucket, hash: clientHash)
         }
-        let raw = tokenizer.field(uaField)
         let cls: Int
-        if Classifier.isMissing(raw: raw) {
+        if !present {
             cls = missing
         } else {
-            let found = cache.lookup(raw: raw)
+            let found = cache.lookup(raw: raw, hash: uaHash)
             let c = UInt8(truncatingIfNeeded: found)
             if c == Classifier.failed {
                 tally.count(bucket: bucket, slot: tally.errorsSlot)

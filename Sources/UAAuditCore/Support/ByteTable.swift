@@ -1,102 +1,162 @@
+import CUAScan
+
 /// An open-addressing hash table from (tag, byte string) to an `Int64`, in memory allocated once.
 ///
 /// Keys are copied into one arena; the table refuses new keys (``insert(_:tag:hash:)`` returns nil)
 /// once it holds `maxEntries` keys or its arena is full, so it never grows past its set size.
-/// Its slots grow with its keys up to that size (``SlotIndex``).
+/// Its slots grow with its keys up to that size, as ``SlotIndex``'s do.
 /// Used for the per-UA class cache and the per-hour UA counts.
+///
+/// A lookup goes from its slot straight to its key: each slot holds the key's hash, its entry
+/// and where its record starts in the arena, and the record holds the key's length and tag
+/// before its bytes. So a key found costs two places in memory (the slot, which
+/// ``prefetch(hash:)`` can start bringing in early, and the record), not the three of an index
+/// of entry numbers in front of per-entry arrays, each waited for in turn when the table is
+/// out of the cache.
 package final class ByteTable {
     package let maxEntries: Int
     package let arenaBytes: Int
     package private(set) var count = 0
 
+    /// A slot: 0 in `entry` when empty, else the entry's index plus one.
+    private struct Slot {
+        var hash: UInt64
+        var entry: Int32
+        var record: Int32
+    }
+
+    /// The bytes before a record's key: its length and tag, as `Int32`s.
+    private static let header = 8
+
     /// Behind a pointer: a class's stored `var` costs a dynamic exclusivity check on every access.
-    private let index: UnsafeMutablePointer<SlotIndex>
-    private let hashes: UnsafeMutablePointer<UInt64>
-    private let offsets: UnsafeMutablePointer<Int32>
-    private let lengths: UnsafeMutablePointer<Int32>
-    private let tags: UnsafeMutablePointer<Int32>
+    private struct Slots {
+        var slots: UnsafeMutablePointer<Slot>
+        /// The slot count minus one (a power of two minus one).
+        var mask: Int
+    }
+    private let index: UnsafeMutablePointer<Slots>
+    /// The most slots: the smallest power of two (16 at least) with room for twice `maxEntries`.
+    private let maxSlots: Int
+    /// Where each entry's record starts, for ``key(_:)`` and ``tag(_:)``.
+    private let records: UnsafeMutablePointer<Int32>
     let values: UnsafeMutablePointer<Int64>
+    /// The records: `arenaBytes` of keys plus a header per entry (only key bytes count against
+    /// `arenaBytes`, so the header changes nothing a table refuses).
     private let arena: UnsafeMutableRawPointer
     private var arenaUsed = 0
-    /// The slots it has now (``SlotIndex``).
+    private var keyBytesUsed = 0
+    /// The slots it has now.
     package var slotCount: Int { index.pointee.mask + 1 }
     /// Key bytes held in the arena.
-    var bytesUsed: Int { arenaUsed }
+    var bytesUsed: Int { keyBytesUsed }
 
     package init(maxEntries: Int, arenaBytes: Int) {
         self.maxEntries = max(maxEntries, 1)
         self.arenaBytes = max(arenaBytes, 1)
+        var maxSlots = 16
+        while maxSlots < self.maxEntries * 2 { maxSlots <<= 1 }
+        self.maxSlots = maxSlots
+        let slotCount = min(maxSlots, SlotIndex.initialSlots)
         index = .allocate(capacity: 1)
-        index.initialize(to: SlotIndex(maxEntries: self.maxEntries))
-        hashes = .allocate(capacity: self.maxEntries)
-        offsets = .allocate(capacity: self.maxEntries)
-        lengths = .allocate(capacity: self.maxEntries)
-        tags = .allocate(capacity: self.maxEntries)
+        index.initialize(to: Slots(slots: Self.emptySlots(slotCount), mask: slotCount - 1))
+        records = .allocate(capacity: self.maxEntries)
         values = .allocate(capacity: self.maxEntries)
-        arena = .allocate(byteCount: self.arenaBytes, alignment: 8)
+        arena = .allocate(byteCount: self.arenaBytes + self.maxEntries * Self.header, alignment: 8)
     }
 
     deinit {
-        index.pointee.deallocate()
+        index.pointee.slots.deallocate()
         index.deallocate()
-        hashes.deallocate()
-        offsets.deallocate()
-        lengths.deallocate()
-        tags.deallocate()
+        records.deallocate()
         values.deallocate()
         arena.deallocate()
+    }
+
+    private static func emptySlots(_ count: Int) -> UnsafeMutablePointer<Slot> {
+        let slots = UnsafeMutablePointer<Slot>.allocate(capacity: count)
+        slots.initialize(repeating: Slot(hash: 0, entry: 0, record: 0), count: count)
+        return slots
+    }
+
+    /// Starts bringing in the slot a key of `hash` is looked for from, so that a
+    /// ``find(_:tag:hash:)`` a little later does not wait for it (a hint: no effect on results).
+    @inline(__always)
+    func prefetch(hash: UInt64) {
+        ua_prefetch(index.pointee.slots + (Int(truncatingIfNeeded: hash) & index.pointee.mask))
     }
 
     /// The entry holding `key` under `tag`, if any.
     @inline(__always)
     func find(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
-        let (slots, slotMask) = (index.pointee.slots, index.pointee.mask)
-        var slot = Int(truncatingIfNeeded: hash) & slotMask
+        let (slots, mask) = (index.pointee.slots, index.pointee.mask)
+        var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let e = Int(slots[slot]) - 1
-            if e < 0 { return nil }
-            if hashes[e] == hash, tags[e] == tag, Int(lengths[e]) == key.count,
-                key.count == 0 || Syscalls.memcmp(arena + Int(offsets[e]), key.baseAddress!, key.count) == 0
-            {
-                return e
+            let s = slots[slot]
+            if s.entry == 0 { return nil }
+            if s.hash == hash {
+                let record = arena + Int(s.record)
+                if Int(record.loadUnaligned(as: Int32.self)) == key.count,
+                    record.loadUnaligned(fromByteOffset: 4, as: Int32.self) == tag,
+                    key.count == 0 || Syscalls.memcmp(record + Self.header, key.baseAddress!, key.count) == 0
+                {
+                    return Int(s.entry) - 1
+                }
             }
-            slot = (slot + 1) & slotMask
+            slot = (slot + 1) & mask
         }
     }
 
     /// Adds `key` (which must not be present) with value 0; nil when the table is full.
     @inline(__always)
     func insert(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
-        guard count < maxEntries, arenaUsed + key.count <= arenaBytes else { return nil }
-        let hashes = self.hashes
-        index.pointee.makeRoom(count: count) { Int(truncatingIfNeeded: hashes[$0]) }
-        let (slots, slotMask) = (index.pointee.slots, index.pointee.mask)
-        var slot = Int(truncatingIfNeeded: hash) & slotMask
-        while slots[slot] != 0 { slot = (slot + 1) & slotMask }
+        guard count < maxEntries, keyBytesUsed + key.count <= arenaBytes else { return nil }
+        if (count + 1) * 2 > slotCount, slotCount < maxSlots { grow() }
         let e = count
         count += 1
-        slots[slot] = Int32(e + 1)
-        hashes[e] = hash
-        offsets[e] = Int32(arenaUsed)
-        lengths[e] = Int32(key.count)
-        tags[e] = tag
+        let record = arena + arenaUsed
+        record.storeBytes(of: Int32(key.count), as: Int32.self)
+        record.storeBytes(of: tag, toByteOffset: 4, as: Int32.self)
+        if key.count > 0 { (record + Self.header).copyMemory(from: key.baseAddress!, byteCount: key.count) }
+        place(Slot(hash: hash, entry: Int32(e + 1), record: Int32(arenaUsed)))
+        records[e] = Int32(arenaUsed)
         values[e] = 0
-        if key.count > 0 { (arena + arenaUsed).copyMemory(from: key.baseAddress!, byteCount: key.count) }
-        arenaUsed += key.count
+        arenaUsed += Self.header + key.count
+        keyBytesUsed += key.count
         return e
     }
 
-    /// Forgets every entry, keeping the memory.
+    /// Puts a slot for a key known to be absent at the first free place from its home.
+    private func place(_ s: Slot) {
+        let (slots, mask) = (index.pointee.slots, index.pointee.mask)
+        var slot = Int(truncatingIfNeeded: s.hash) & mask
+        while slots[slot].entry != 0 { slot = (slot + 1) & mask }
+        slots[slot] = s
+    }
+
+    /// Doubles the slots and places every entry again (entries keep their indices).
+    private func grow() {
+        let old = index.pointee.slots
+        let oldCount = index.pointee.mask + 1
+        let size = oldCount * 2
+        index.pointee = Slots(slots: Self.emptySlots(size), mask: size - 1)
+        for i in 0..<oldCount where old[i].entry != 0 { place(old[i]) }
+        old.deallocate()
+    }
+
+    /// Forgets every entry, keeping the memory and the slots' size.
     package func removeAll() {
-        index.pointee.removeAll()
+        index.pointee.slots.update(repeating: Slot(hash: 0, entry: 0, record: 0), count: slotCount)
         count = 0
         arenaUsed = 0
+        keyBytesUsed = 0
     }
 
     /// The key bytes of entry `e`.
     func key(_ e: Int) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: arena + Int(offsets[e]), count: Int(lengths[e]))
+        let record = arena + Int(records[e])
+        return UnsafeRawBufferPointer(
+            start: record + Self.header, count: Int(record.loadUnaligned(as: Int32.self)))
     }
 
-    package func tag(_ e: Int) -> Int32 { tags[e] }
+    package func tag(_ e: Int) -> Int32 { (arena + Int(records[e])).loadUnaligned(fromByteOffset: 4, as: Int32.self) }
 }

@@ -1,5 +1,6 @@
-/// The slots of an open-addressing table whose entries live in arrays by index (``ByteTable``,
-/// ``CounterTable``): entry index + 1 per slot, 0 for an empty one, at most half of them used.
+/// The slots of an open-addressing table whose entries live in arrays by index
+/// (``CounterTable``; ``ByteTable`` keeps its own slots, which hold each key's hash and record,
+/// by the same rules): entry index + 1 per slot, 0 for an empty one, at most half of them used.
 ///
 /// It starts small and doubles, placing every entry again from its hash, when one more entry
 /// would fill more than half of it, up to the size `maxEntries` entries need. A table that holds

@@ -3,8 +3,9 @@ import Testing
 
 @testable import UAAuditCore
 
-/// The tables' slots grow with their keys (``SlotIndex``): what they hold, and the entry each
-/// key has, must be what a table allocated at full size holds.
+/// The tables' slots grow with their keys (``SlotIndex``, and ``ByteTable``'s own slots by the
+/// same rule): what they hold, and the entry each key has, must be what a table allocated at
+/// full size holds.
 @Suite struct SlotIndexTests {
     @Test func byteTableGrowsThroughEverySizeAndFindsEveryKeyAtItsEntry() {
         let table = ByteTable(maxEntries: 5_000, arenaBytes: 1 << 20)
@@ -45,6 +46,24 @@ import Testing
         #expect(table.slotCount == 2_048)
         for i in 0..<600 { #expect(Array("k\(i)".utf8).withUnsafeBytes { table.find($0, hash: 42) } == i) }
         #expect(Array("k600".utf8).withUnsafeBytes { table.find($0, hash: 42) } == nil)
+    }
+
+    /// A record's header (length and tag, kept before its key bytes) takes no room a caller
+    /// sized: only key bytes count against `arenaBytes`, as before records had one.
+    @Test func byteTableArenaCountsKeyBytesOnly() {
+        let table = ByteTable(maxEntries: 10, arenaBytes: 20)
+        let keys = [Array("0123456789".utf8), Array("abcdefghij".utf8), Array("z".utf8)]
+        #expect(keys[0].withUnsafeBytes { table.insert($0, tag: 7, hash: 1) } == 0)
+        #expect(keys[1].withUnsafeBytes { table.insert($0, tag: -3, hash: 1) } == 1)
+        #expect(table.bytesUsed == 20)
+        #expect(keys[2].withUnsafeBytes { table.insert($0, hash: 2) } == nil)
+        #expect([UInt8]().withUnsafeBytes { table.insert($0, tag: 5, hash: 3) } == 2)
+        #expect((Array(table.key(0)), table.tag(0)) == (keys[0], 7))
+        #expect((Array(table.key(1)), table.tag(1)) == (keys[1], -3))
+        #expect((table.key(2).count, table.tag(2)) == (0, 5))
+        #expect(keys[1].withUnsafeBytes { table.find($0, tag: -3, hash: 1) } == 1)
+        #expect(keys[1].withUnsafeBytes { table.find($0, tag: 7, hash: 1) } == nil)
+        #expect([UInt8]().withUnsafeBytes { table.find($0, tag: 5, hash: 3) } == 2)
     }
 
     @Test func counterTableGrowsAndCountsLikeADictionary() {

@@ -6,7 +6,7 @@ import Glibc
 /// A regular, uncompressed file is cut into chunks at fixed offsets (``Chunking``), at line
 /// boundaries, whatever the thread count; the threads take the chunks in file order as they
 /// become free, and this thread merges them in file order while they read the next ones
-/// (``ChunkPipeline``: at most one tally per thread plus one waits, and the result is the same
+/// (``ChunkPipeline``: at most one tally per thread plus the one being merged, and the result is the same
 /// for every thread count and whichever thread read which chunk). Stdin and gzip stream on one thread. An input that cannot be read is
 /// recorded in its source entry and the others are still audited.
 package final class Scanner {

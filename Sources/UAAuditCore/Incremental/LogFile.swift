@@ -217,6 +217,7 @@ package struct LogFileSource: ByteSource {
     }
 
     package var consumed: Int64 { position - start }
+    var fileOffset: Int64 { start }
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         var want = buffer.count

@@ -4,6 +4,14 @@ protocol ByteSource {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
     /// How many bytes of the underlying input have been consumed (for error offsets and progress).
     var consumed: Int64 { get }
+    /// Where in its file the first byte read comes from, when it is read from a file's page
+    /// cache (0 otherwise): ``LineReader`` reads each block to an address that agrees with the
+    /// file offset modulo 64, which the kernel copies faster.
+    var fileOffset: Int64 { get }
+}
+
+extension ByteSource {
+    var fileOffset: Int64 { 0 }
 }
 
 /// A byte range of an open file, read with pread(2): chunks of one file can be read side by side.
@@ -27,6 +35,7 @@ package struct FileRangeSource: ByteSource {
     let seekable: Bool
 
     package var consumed: Int64 { position - start }
+    var fileOffset: Int64 { seekable ? start : 0 }
 
     /// Fed every byte read, when set (stdin: its content is its identity).
     var hasher: SHA256.Stream? = nil

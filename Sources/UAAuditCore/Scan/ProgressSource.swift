@@ -7,6 +7,7 @@ struct ProgressSource<Base: ByteSource>: ByteSource {
     let progress: ProgressCounter?
 
     var consumed: Int64 { base.consumed }
+    var fileOffset: Int64 { base.fileOffset }
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         let n = try base.read(into: buffer)

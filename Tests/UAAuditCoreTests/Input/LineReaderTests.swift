@@ -64,6 +64,37 @@ import Testing
         #expect(finding.collected.lines.count == 300)
     }
 
+    /// Each read lands at an address that agrees with its bytes' file offset modulo 64, whatever
+    /// that offset, the block size, the step and the lines (overlong ones included); and the
+    /// lines are those read from offset 0.
+    @Test func readsLandWhereTheirFileOffsetsAlign() throws {
+        let long = String(repeating: "x", count: 5000)
+        let texts = [
+            "", "a", "a\nb\n", "short\n\(long)\nafter\n\(long)",
+            (0..<300).map { String(repeating: "w", count: $0 % 131) }.joined(separator: "\n"),
+        ]
+        var reads = 0
+        for text in texts {
+            for (block, step) in [(16, 1), (17, 3), (64, 7), (100, 1 << 20), (4096, 1 << 20)] {
+                var base = MemorySource(text, step: step)
+                var expected = CollectingSink()
+                try LineReader(blockSize: block, maxLineBytes: 100).read(&base, into: &expected)
+                for offset in [1, 17, 63, 64, 4_096 + 40] as [Int64] {
+                    var source = MemorySource(text, step: step)
+                    source.fileOffset = offset
+                    var sink = CollectingSink()
+                    try LineReader(blockSize: block, maxLineBytes: 100).read(&source, into: &sink)
+                    #expect(sink.lines == expected.lines, "offset \(offset), block \(block), step \(step)")
+                    #expect(sink.overlong.map(\.length) == expected.overlong.map(\.length))
+                    #expect(sink.overlong.map(\.prefix) == expected.overlong.map(\.prefix))
+                    #expect(source.misaligned == 0, "offset \(offset), block \(block), step \(step)")
+                    reads += source.position
+                }
+            }
+        }
+        #expect(reads > 0)
+    }
+
     @Test func keepsNULAndInvalidUTF8BytesInsideLines() throws {
         var source = MemorySource([0x61, 0x00, 0xFF, 0x0A, 0xC3, 0x28, 0x0A])
         var sink = CollectingSink()

@@ -5,6 +5,10 @@ struct MemorySource: ByteSource {
     let bytes: [UInt8]
     let step: Int
     var position = 0
+    /// The file offset its bytes pretend to start at; reads whose buffer address does not agree
+    /// with the offset of their first byte modulo 64 are counted in `misaligned`.
+    var fileOffset: Int64 = 0
+    var misaligned = 0
 
     init(_ bytes: [UInt8], step: Int = 1 << 20) {
         self.bytes = bytes
@@ -18,6 +22,9 @@ struct MemorySource: ByteSource {
     var consumed: Int64 { Int64(position) }
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        if Int(bitPattern: buffer.baseAddress) & 63 != Int(truncatingIfNeeded: fileOffset + Int64(position)) & 63 {
+            misaligned += 1
+        }
         let n = min(buffer.count, step, bytes.count - position)
         if n > 0 {
             bytes.withUnsafeBytes { src in

@@ -7,26 +7,26 @@ import CUAScan
 /// Its slots grow with its keys up to that size, as ``SlotIndex``'s do.
 /// Used for the per-UA class cache and the per-hour UA counts.
 ///
-/// A lookup goes from its slot straight to its key: each slot holds the key's hash, its entry
-/// and where its record starts in the arena, and the record holds the key's length and tag
-/// before its bytes. So a key found costs two places in memory (the slot, which
-/// ``prefetch(hash:)`` can start bringing in early, and the record), not the three of an index
-/// of entry numbers in front of per-entry arrays, each waited for in turn when the table is
-/// out of the cache.
+/// A lookup goes from its slot straight to its key: each 8-byte slot holds the high half of the
+/// key's hash and where its record starts in the arena, and the record holds the key's hash,
+/// length, tag and entry before its bytes. So a key found costs two places in memory (the slot,
+/// which ``prefetch(hash:)`` can start bringing in early, and the record), not the three of an
+/// index of entry numbers in front of per-entry arrays, each waited for in turn when the table
+/// is out of the cache; and the table takes about the memory those arrays took.
 package final class ByteTable {
     package let maxEntries: Int
     package let arenaBytes: Int
     package private(set) var count = 0
 
-    /// A slot: 0 in `entry` when empty, else the entry's index plus one.
+    /// A slot: 0 in `place` when empty, else the record's offset in the arena plus one.
     private struct Slot {
-        var hash: UInt64
-        var entry: Int32
-        var record: Int32
+        var hashHigh: UInt32
+        var place: UInt32
     }
 
-    /// The bytes before a record's key: its length and tag, as `Int32`s.
-    private static let header = 8
+    /// The bytes before a record's key: its hash (`UInt64`), then its length, tag and entry
+    /// (`Int32`s).
+    private static let header = 20
 
     /// Behind a pointer: a class's stored `var` costs a dynamic exclusivity check on every access.
     private struct Slots {
@@ -74,7 +74,7 @@ package final class ByteTable {
 
     private static func emptySlots(_ count: Int) -> UnsafeMutablePointer<Slot> {
         let slots = UnsafeMutablePointer<Slot>.allocate(capacity: count)
-        slots.initialize(repeating: Slot(hash: 0, entry: 0, record: 0), count: count)
+        slots.initialize(repeating: Slot(hashHigh: 0, place: 0), count: count)
         return slots
     }
 
@@ -89,17 +89,19 @@ package final class ByteTable {
     @inline(__always)
     func find(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
         let (slots, mask) = (index.pointee.slots, index.pointee.mask)
+        let high = UInt32(truncatingIfNeeded: hash >> 32)
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let s = slots[slot]
-            if s.entry == 0 { return nil }
-            if s.hash == hash {
-                let record = arena + Int(s.record)
-                if Int(record.loadUnaligned(as: Int32.self)) == key.count,
-                    record.loadUnaligned(fromByteOffset: 4, as: Int32.self) == tag,
+            if s.place == 0 { return nil }
+            if s.hashHigh == high {
+                let record = arena + Int(s.place - 1)
+                if record.loadUnaligned(as: UInt64.self) == hash,
+                    Int(record.loadUnaligned(fromByteOffset: 8, as: Int32.self)) == key.count,
+                    record.loadUnaligned(fromByteOffset: 12, as: Int32.self) == tag,
                     key.count == 0 || Syscalls.memcmp(record + Self.header, key.baseAddress!, key.count) == 0
                 {
-                    return Int(s.entry) - 1
+                    return Int(record.loadUnaligned(fromByteOffset: 16, as: Int32.self))
                 }
             }
             slot = (slot + 1) & mask
@@ -114,10 +116,12 @@ package final class ByteTable {
         let e = count
         count += 1
         let record = arena + arenaUsed
-        record.storeBytes(of: Int32(key.count), as: Int32.self)
-        record.storeBytes(of: tag, toByteOffset: 4, as: Int32.self)
+        record.storeBytes(of: hash, as: UInt64.self)
+        record.storeBytes(of: Int32(key.count), toByteOffset: 8, as: Int32.self)
+        record.storeBytes(of: tag, toByteOffset: 12, as: Int32.self)
+        record.storeBytes(of: Int32(e), toByteOffset: 16, as: Int32.self)
         if key.count > 0 { (record + Self.header).copyMemory(from: key.baseAddress!, byteCount: key.count) }
-        place(Slot(hash: hash, entry: Int32(e + 1), record: Int32(arenaUsed)))
+        place(UInt32(arenaUsed + 1), hash: hash)
         records[e] = Int32(arenaUsed)
         values[e] = 0
         arenaUsed += Self.header + key.count
@@ -125,27 +129,30 @@ package final class ByteTable {
         return e
     }
 
-    /// Puts a slot for a key known to be absent at the first free place from its home.
-    private func place(_ s: Slot) {
+    /// Puts a slot for the record at `place` - 1 (a key known to be absent) at the first free
+    /// place from its home.
+    private func place(_ place: UInt32, hash: UInt64) {
         let (slots, mask) = (index.pointee.slots, index.pointee.mask)
-        var slot = Int(truncatingIfNeeded: s.hash) & mask
-        while slots[slot].entry != 0 { slot = (slot + 1) & mask }
-        slots[slot] = s
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot].place != 0 { slot = (slot + 1) & mask }
+        slots[slot] = Slot(hashHigh: UInt32(truncatingIfNeeded: hash >> 32), place: place)
     }
 
-    /// Doubles the slots and places every entry again (entries keep their indices).
+    /// Doubles the slots and places every entry again from its record's hash (entries keep
+    /// their indices).
     private func grow() {
-        let old = index.pointee.slots
-        let oldCount = index.pointee.mask + 1
-        let size = oldCount * 2
+        let size = (index.pointee.mask + 1) * 2
+        index.pointee.slots.deallocate()
         index.pointee = Slots(slots: Self.emptySlots(size), mask: size - 1)
-        for i in 0..<oldCount where old[i].entry != 0 { place(old[i]) }
-        old.deallocate()
+        for e in 0..<count {
+            let offset = Int(records[e])
+            place(UInt32(offset + 1), hash: (arena + offset).loadUnaligned(as: UInt64.self))
+        }
     }
 
     /// Forgets every entry, keeping the memory and the slots' size.
     package func removeAll() {
-        index.pointee.slots.update(repeating: Slot(hash: 0, entry: 0, record: 0), count: slotCount)
+        index.pointee.slots.update(repeating: Slot(hashHigh: 0, place: 0), count: slotCount)
         count = 0
         arenaUsed = 0
         keyBytesUsed = 0
@@ -155,8 +162,8 @@ package final class ByteTable {
     func key(_ e: Int) -> UnsafeRawBufferPointer {
         let record = arena + Int(records[e])
         return UnsafeRawBufferPointer(
-            start: record + Self.header, count: Int(record.loadUnaligned(as: Int32.self)))
+            start: record + Self.header, count: Int(record.loadUnaligned(fromByteOffset: 8, as: Int32.self)))
     }
 
-    package func tag(_ e: Int) -> Int32 { (arena + Int(records[e])).loadUnaligned(fromByteOffset: 4, as: Int32.self) }
+    package func tag(_ e: Int) -> Int32 { (arena + Int(records[e])).loadUnaligned(fromByteOffset: 12, as: Int32.self) }
 }

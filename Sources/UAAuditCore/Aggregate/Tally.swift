@@ -112,6 +112,15 @@ package final class Tally {
         return true
     }
 
+    /// About how much memory the tally holds once read (``ChunkPipeline`` lets a light one wait
+    /// for its merge beside the workers' next chunks): the key bytes and entries of its UA, path
+    /// and family tables, its sorted clients and its counters. An estimate from what it holds
+    /// (8 bytes a client, up to 64 a table entry), not a measure of the allocator's pages.
+    var heldBytes: Int {
+        alertUAs.bytesUsed + alertPaths.bytesUsed + 64 * (alertUAs.count + alertPaths.count)
+            + 24 * familyCounts.count + 8 * (clients?.count ?? 0) + 8 * storageCapacity
+    }
+
     /// The counters of every bucket, `width` per bucket, in bucket order.
     package var counts: [Int64] { Array(UnsafeBufferPointer(start: storage, count: hours.count * width)) }
 

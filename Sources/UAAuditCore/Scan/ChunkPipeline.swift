@@ -6,19 +6,33 @@ struct ChunkResult: @unchecked Sendable {
     let tally: Tally
     let failure: InputError?
     let consumed: Int64
+    /// The tally held more than ``ChunkPipeline/lightBytes`` when it was read (``Tally/heldBytes``):
+    /// it keeps two places in the pipeline until it is merged. Worked out once, so that the
+    /// worker and the merging thread agree on it.
+    let heavy: Bool
     /// When the worker finished the chunk (``DispatchTime`` uptime nanoseconds).
     var finishedAt: UInt64 = DispatchTime.now().uptimeNanoseconds
+
+    init(tally: Tally, failure: InputError?, consumed: Int64) {
+        self.tally = tally
+        self.failure = failure
+        self.consumed = consumed
+        self.heavy = tally.heldBytes > ChunkPipeline.lightBytes
+    }
 }
 
 /// Hands a file's chunks to worker threads as they become free and gives their results back
 /// in file order.
 ///
 /// Chunks are taken in file order, by whichever worker is free first (a slow or busy core does
-/// not hold the others to its pace), and at most `threads + 1` are taken and not yet absorbed
-/// (``release()``): the merging thread absorbs chunk k while every worker reads another (with
-/// `threads` only, the worker that finished chunk k waited out its merge: two threads then
-/// gave 1.80× one instead of 1.90×, median of 6), and memory holds at most `threads + 1`
-/// tallies (CONTRACTS: idle + 16 MiB). With one thread
+/// not hold the others to its pace), and there are `threads + 1` places for chunks taken and not
+/// yet absorbed (``release(_:)``): the merging thread absorbs chunk k while every worker reads
+/// another (with `threads` places, the worker that finished chunk k waited out its merge: two
+/// threads then gave 1.80× one instead of 1.90×, median of 6). A heavy tally (more than
+/// ``lightBytes`` held: many distinct alert-class UAs, paths or clients) takes a second place
+/// until it is merged, so memory holds at most `threads + 1` tallies of which at most one
+/// beyond `threads` is light, as before (CONTRACTS: idle + 16 MiB; a chunk of 400,000
+/// distinct inconsistent UAs holds about 3 MiB). With one thread
 /// there are no workers: the calling thread reads each chunk when it is taken. What a chunk yields depends on the chunk alone (see
 /// ``UACache/startChunk()`` and ``Tally/detachFamilies()``), never on the worker that read
 /// it, and results are given back in chunk order: the merged result is the same whatever the
@@ -34,6 +48,9 @@ final class ChunkPipeline: @unchecked Sendable {
     private let group = DispatchGroup()
     /// With one thread: the reader, run by ``take(_:)`` on the calling thread.
     private var readHere: (@Sendable (_ worker: Int, _ chunk: Int) -> ChunkResult)?
+
+    /// The most a tally may hold and still take only one place (see ``ChunkResult/heavy``).
+    static let lightBytes = 1 << 20
 
     init(chunks: Int, threads: Int) {
         self.chunks = chunks
@@ -61,14 +78,17 @@ final class ChunkPipeline: @unchecked Sendable {
                         break
                     }
                     let result = read(worker, chunk)
+                    let heavy = result.heavy
                     results.withLock { $0[chunk] = result }
                     finished.signal()
+                    // A heavy tally's second place, given back with its first when it is merged.
+                    if heavy { room.wait() }
                 }
             }
         }
     }
 
-    /// The result of `chunk`, waiting for it; call for 0, 1, 2, … in order, and ``release()``
+    /// The result of `chunk`, waiting for it; call for 0, 1, 2, … in order, and ``release(_:)``
     /// once it is absorbed.
     func take(_ chunk: Int) -> ChunkResult {
         if let readHere { return readHere(0, chunk) }
@@ -83,10 +103,12 @@ final class ChunkPipeline: @unchecked Sendable {
         }
     }
 
-    /// Says a taken result has been absorbed (its tally may go): another chunk may start.
-    func release() {
+    /// Says a taken result has been absorbed (its tally may go): another chunk may start (two,
+    /// when it was heavy).
+    func release(_ result: ChunkResult) {
         if readHere != nil { return }
         room.signal()
+        if result.heavy { room.signal() }
     }
 
     /// Waits for the workers to stop (every chunk has been taken).

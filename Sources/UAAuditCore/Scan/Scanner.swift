@@ -152,7 +152,7 @@ package final class Scanner {
             source.malformed += tally.malformed
             source.bytes += outcome.consumed
             result.lastReadAt = max(result.lastReadAt, outcome.finishedAt)
-            pipeline.release()
+            pipeline.release(outcome)
             if let failure = outcome.failure, source.error == nil {
                 // Later chunks were read: say which bytes of this one were not.
                 let unread = chunk + 1 < chunkCount ? "; bytes up to \(bounds[chunk + 1]) were not read, the rest was" : ""

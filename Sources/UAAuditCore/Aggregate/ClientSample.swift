@@ -201,36 +201,59 @@ package final class ClientSample {
         let level = Int(state.pointee.levelOf[bucket])
         guard ClientSample.keeps(hash, level: level) else { return }
         let identity = hash & ClientSample.hashMask | UInt64(bucket) << 2
-        let slots = state.pointee.slots
-        var slot = home(identity, level: Int(state.pointee.placeLevelOf[bucket]))
-        var probes = 1
-        while true {
-            let s = slots[slot]
-            if s == 0 { break }
-            if s & ~3 == identity {
-                state.pointee.work &+= probes
-                if s | UInt64(bits) != s {
-                    slots[slot] = s | UInt64(bits)
-                    if (s | UInt64(bits)) & 3 == UInt64(ClientSample.split) { keepExample(bucket: bucket, key: key) }
-                }
-                return
-            }
-            if probes == ClientSample.maxProbe {
-                state.pointee.work &+= probes
-                noteInSide(bucket: bucket, hash: hash, identity: identity, key: key, bits: bits)
-                return
-            }
-            probes &+= 1
-            slot = (slot + 1) & state.pointee.slotMask
-        }
+        let start = home(identity, level: Int(state.pointee.placeLevelOf[bucket]))
+        let (slot, found, probes) = Self.probe(state, identity: identity, home: start)
         state.pointee.work &+= probes
+        if found {
+            Self.add(bits, at: slot, state: state, bucket: bucket, key: key, sample: .passUnretained(self))
+            return
+        }
+        if slot < 0 {
+            noteInSide(bucket: bucket, hash: hash, identity: identity, key: key, bits: bits)
+            return
+        }
         if state.pointee.count == maxEntries || mustGrow {
             makeRoomAndNote(bucket: bucket, hash: hash, key: key, bits: bits)
             return
         }
         state.pointee.count += 1
-        slots[slot] = identity | UInt64(bits)
+        state.pointee.slots[slot] = identity | UInt64(bits)
         state.pointee.entriesOf[bucket] += 1
+    }
+
+    /// The probe for `identity` from `home`: the slot that holds it (`found`), else the first
+    /// empty one, or -1 when ``maxProbe`` slots all hold others; and how many slots it looked at.
+    @inline(__always)
+    private static func probe(_ state: UnsafeMutablePointer<State>, identity: UInt64, home: Int) -> (
+        slot: Int, found: Bool, probes: Int
+    ) {
+        let slots = state.pointee.slots
+        var slot = home
+        var probes = 1
+        while true {
+            let s = slots[slot]
+            if s == 0 { return (slot, false, probes) }
+            if s & ~3 == identity { return (slot, true, probes) }
+            if probes == ClientSample.maxProbe { return (-1, false, probes) }
+            probes &+= 1
+            slot = (slot &+ 1) & state.pointee.slotMask
+        }
+    }
+
+    /// Adds `bits` to the entry a probe found in `slot`, keeping the client's key as an example
+    /// of its bucket when that makes it split.
+    @inline(__always)
+    private static func add(
+        _ bits: UInt8, at slot: Int, state: UnsafeMutablePointer<State>, bucket: Int, key: UnsafeRawBufferPointer,
+        sample: Unmanaged<ClientSample>
+    ) {
+        let s = state.pointee.slots[slot]
+        let now = s | UInt64(bits)
+        guard now != s else { return }
+        state.pointee.slots[slot] = now
+        if now & 3 == UInt64(ClientSample.split) {
+            sample._withUnsafeGuaranteedRef { $0.keepExample(bucket: bucket, key: key) }
+        }
     }
 
     /// Makes room for a client not in the table, then notes it again: a full table is thinned,
@@ -622,37 +645,22 @@ extension ClientSample {
             }
             guard ClientSample.keeps(hash, level: Int(state.pointee.levelOf[bucket])) else { return }
             let identity = hash & ClientSample.hashMask | UInt64(bucket) << 2
-            let slots = state.pointee.slots
-            let slotMask = state.pointee.slotMask
-            var slot = home
-            var probes = 1
-            while true {
-                let s = slots[slot]
-                if s == 0 { break }
-                if s & ~3 == identity {
-                    state.pointee.work &+= probes
-                    let now = s | UInt64(bits)
-                    if now != s {
-                        slots[slot] = now
-                        if now & 3 == UInt64(ClientSample.split) {
-                            sample._withUnsafeGuaranteedRef { $0.keepExample(bucket: bucket, key: key) }
-                        }
-                    }
-                    return
-                }
-                if probes == ClientSample.maxProbe { break }
-                probes &+= 1
-                slot = (slot &+ 1) & slotMask
+            let (slot, found, probes) = ClientSample.probe(state, identity: identity, home: home)
+            if found {
+                state.pointee.work &+= probes
+                ClientSample.add(bits, at: slot, state: state, bucket: bucket, key: key, sample: sample)
+                return
             }
             let count = state.pointee.count
-            if slots[slot] != 0 || count == maxEntries || (count + 1) * 2 > slotMask + 1 && slotMask + 1 < maxSlots {
+            let slots = state.pointee.slotMask + 1
+            if slot < 0 || count == maxEntries || (count + 1) * 2 > slots && slots < maxSlots {
                 // The side table, or room to make: the sample's own code, from the start.
                 sample._withUnsafeGuaranteedRef { $0.note(bucket: bucket, hash: hash, key: key, bits: bits) }
                 return
             }
             state.pointee.work &+= probes
             state.pointee.count = count + 1
-            slots[slot] = identity | UInt64(bits)
+            state.pointee.slots[slot] = identity | UInt64(bits)
             state.pointee.entriesOf[bucket] += 1
         }
     }

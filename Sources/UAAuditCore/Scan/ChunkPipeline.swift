@@ -30,9 +30,10 @@ struct ChunkResult: @unchecked Sendable {
 /// another (with `threads` places, the worker that finished chunk k waited out its merge: two
 /// threads then gave 1.80× one instead of 1.90×, median of 6). A heavy tally (more than
 /// ``lightBytes`` held: many distinct alert-class UAs, paths or clients) takes a second place
-/// until it is merged, so memory holds at most `threads + 1` tallies of which at most one
-/// beyond `threads` is light, as before (CONTRACTS: idle + 16 MiB; a chunk of 400,000
-/// distinct inconsistent UAs holds about 3 MiB). With one thread
+/// until it is merged: the worker that read it waits for that place before reading on, so
+/// heavy tallies wait for their merge beside the workers' chunks no more than before (another
+/// worker may take a place freed in between first; never more than `threads + 1` in all).
+/// CONTRACTS: idle + 16 MiB; a chunk of 400,000 distinct inconsistent UAs holds about 3 MiB. With one thread
 /// there are no workers: the calling thread reads each chunk when it is taken. What a chunk yields depends on the chunk alone (see
 /// ``UACache/startChunk()`` and ``Tally/detachFamilies()``), never on the worker that read
 /// it, and results are given back in chunk order: the merged result is the same whatever the

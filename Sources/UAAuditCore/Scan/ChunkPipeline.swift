@@ -33,11 +33,13 @@ struct ChunkResult: @unchecked Sendable {
 /// until it is merged: the worker that read it waits for that place before reading on, so
 /// heavy tallies wait for their merge beside the workers' chunks no more than before (another
 /// worker may take a place freed in between first; never more than `threads + 1` in all).
-/// CONTRACTS: idle + 16 MiB; a chunk of 400,000 distinct inconsistent UAs holds about 3 MiB. With one thread
-/// there are no workers: the calling thread reads each chunk when it is taken. What a chunk yields depends on the chunk alone (see
-/// ``UACache/startChunk()`` and ``Tally/detachFamilies()``), never on the worker that read
-/// it, and results are given back in chunk order: the merged result is the same whatever the
-/// thread count and the timing.
+/// CONTRACTS bounds memory at idle + 16 MiB; a chunk of 400,000 distinct inconsistent UAs
+/// holds about 3 MiB.
+///
+/// With one thread there are no workers: the calling thread reads each chunk when it is taken.
+/// What a chunk yields depends on the chunk alone (see ``UACache/startChunk()`` and
+/// ``Tally/detachFamilies()``), never on the worker that read it, and results are given back in
+/// chunk order: the merged result is the same whatever the thread count and the timing.
 final class ChunkPipeline: @unchecked Sendable {
     private let chunks: Int
     private let threads: Int

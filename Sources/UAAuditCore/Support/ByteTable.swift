@@ -12,7 +12,8 @@ import CUAScan
 /// length, tag and entry before its bytes. So a key found costs two places in memory (the slot,
 /// which ``prefetch(hash:)`` can start bringing in early, and the record), not the three of an
 /// index of entry numbers in front of per-entry arrays, each waited for in turn when the table
-/// is out of the cache; and the table takes about the memory those arrays took.
+/// is out of the cache. A full table (16,384 keys) takes about 190 KiB more than those arrays
+/// did (8-byte slots where the index had 4, and a record index).
 package final class ByteTable {
     package let maxEntries: Int
     package let arenaBytes: Int

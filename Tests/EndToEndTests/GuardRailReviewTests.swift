@@ -379,7 +379,8 @@ extension GuardRailReviewTests {
 extension GuardRailReviewTests {
     // MARK: 8. did-you-mean only for a likely typo
 
-    static let commands = "commands are scan, explain, merge, run, state, alert, classify, rules, doctor, generate, help, version"
+    static let commands =
+        "commands are scan, explain, merge, run, state, alert, classify, rules, doctor, generate, help, version"
 
     @Test(arguments: [
         (["help", "foo"], "no help for 'foo'; \(commands)"),
@@ -434,5 +435,76 @@ extension GuardRailReviewTests {
             fifo.stderr
                 == "uaaudit: --out fifo.json is a FIFO, not a regular file; give a file path, or - for stdout (nothing was written)\n"
         )
+    }
+
+    // MARK: 9. standard input redirected from a file is that file
+
+    /// `uaaudit ARGS < in.log`, through a shell, in `dir`.
+    static func run(_ args: [String], in dir: Scratch, stdinFile: String) throws -> Tool.Result {
+        try Tool.run(args, directory: dir.url, launcher: ["/bin/sh", "-c", "exec \"$0\" \"$@\" < \(stdinFile)"])
+    }
+
+    @Test func stdinRedirectedFromAnInputIsThatInputAgain() throws {
+        let dir = try Scratch()
+        let log = try String(contentsOf: Tool.repoRoot.appendingPathComponent("SampleLogs/ua_log.log"), encoding: .utf8)
+        try dir.write("in.log", log)
+        let twice = try Self.run(["scan", "-q", "--json", "in.log", "-"], in: dir, stdinFile: "in.log")
+        #expect(twice.status == 2)
+        #expect(twice.stdout.isEmpty)
+        #expect(
+            twice.stderr
+                == "uaaudit: the input - (standard input) is in.log again (the same file); give each input once (it would be counted twice)\n"
+        )
+        // A pipe is no file: the same bytes through one are not refused.
+        let piped = try Self.run(["scan", "-q", "--json", "in.log", "-"], in: dir, stdin: Array(log.utf8))
+        #expect(piped.status == 0, "\(piped.stderr)")
+    }
+
+    @Test func anOutputOverStdinsFileIsRefusedAndTheLogKept() throws {
+        let dir = try Scratch()
+        let log = try String(contentsOf: Tool.repoRoot.appendingPathComponent("SampleLogs/ua_log.log"), encoding: .utf8)
+        try dir.write("in.log", log)
+        let over = try Self.run(["scan", "--out", "in.log", "-"], in: dir, stdinFile: "in.log")
+        #expect(over.status == 2)
+        #expect(
+            over.stderr
+                == "uaaudit: --out in.log would overwrite the input - (standard input); choose another path (nothing was written)\n"
+        )
+        #expect(try String(contentsOfFile: dir.path("in.log"), encoding: .utf8) == log)
+        // Through a link too: the output's target is compared.
+        try FileManager.default.createSymbolicLink(atPath: dir.path("link.log"), withDestinationPath: "in.log")
+        let linked = try Self.run(["scan", "--html", "link.log", "-"], in: dir, stdinFile: "in.log")
+        #expect(linked.status == 2)
+        #expect(try String(contentsOfFile: dir.path("in.log"), encoding: .utf8) == log)
+    }
+
+    // MARK: 10. a named FIFO is read once
+
+    @Test func aNamedFIFOIsReadOnceAndReported() throws {
+        let dir = try Scratch()
+        let log = try [UInt8](Data(contentsOf: Tool.repoRoot.appendingPathComponent("SampleLogs/ua_log.log")))
+        try dir.write("copy.log", String(decoding: log, as: UTF8.self))
+        #expect(mkfifo(dir.path("fifo"), 0o644) == 0)
+        let path = dir.path("fifo")
+        // One writer: it waits for the scan to open the FIFO, writes the log and closes it.
+        Thread.detachNewThread {
+            let fd = open(path, O_WRONLY)
+            guard fd >= 0 else { return }
+            _ = log.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        // `timeout`: a scan that opened the FIFO again would wait for a second writer forever
+        // (KILL: blocked in open(2), it restarts the call after a TERM).
+        let fifo = try Tool.run(
+            ["scan", "-q", "--json", "fifo"], directory: dir.url, launcher: ["/usr/bin/timeout", "-s", "KILL", "30"])
+        #expect(fifo.status == 0, "\(fifo.stderr)")
+        let file = try Self.run(["scan", "-q", "--json", "copy.log"], in: dir)
+        let counts = { (bytes: [UInt8]) throws -> [String: Any]? in
+            (try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["totals"] as? [String: Any]
+        }
+        let fromFIFO = try #require(try counts(fifo.stdout))
+        let fromFile = try #require(try counts(file.stdout))
+        #expect(fromFIFO["lines"] as? Int == 104)
+        #expect(NSDictionary(dictionary: fromFIFO).isEqual(to: fromFile))
     }
 }

@@ -4,7 +4,8 @@ import UAAuditCore
 /// of its inputs or each other, and an input given twice (it would be counted twice).
 ///
 /// Paths are compared as ``PathIdentity`` values: the same device and inode where the file
-/// exists, the same resolved path otherwise. `-` (stdin or stdout) is never compared.
+/// exists, the same resolved path otherwise. `-` as stdout is never compared; `-` as stdin is
+/// compared when it is a regular file (``PathIdentity/ofStandardInput()``).
 enum OutputGuard {
     /// A path and what it is, as messages name it: "--out", "the state", "the input".
     struct Named {
@@ -18,6 +19,8 @@ enum OutputGuard {
             self.path = path
             self.target = path
         }
+        /// The path as messages show it: `-` is named for what it is.
+        var shown: String { path == "-" ? "- (standard input)" : path }
     }
 
     /// Resolves each output (``OutputPath``): `-`, /dev/stdout and links to it become `-`,
@@ -76,13 +79,15 @@ enum OutputGuard {
         throws(CLIError)
     {
         var seen: [PathIdentity: Named] = [:]
-        for input in inputs where input.target != "-" {
-            let identity = PathIdentity.of(input.target)
+        for input in inputs {
+            // `-` is standard input: when it is a file redirected with `<`, that file.
+            guard let identity = input.target == "-" ? PathIdentity.ofStandardInput() : PathIdentity.of(input.target)
+            else { continue }
             if let earlier = seen[identity] {
                 throw CLIError(
                     earlier.path == input.path
-                        ? "\(input.role) \(input.path) is given twice; give each input once (it would be counted twice)"
-                        : "\(input.role) \(input.path) is \(earlier.path) again (the same file); give each input once (it would be counted twice)"
+                        ? "\(input.role) \(input.shown) is given twice; give each input once (it would be counted twice)"
+                        : "\(input.role) \(input.shown) is \(earlier.shown) again (the same file); give each input once (it would be counted twice)"
                 )
             }
             seen[identity] = input
@@ -126,7 +131,7 @@ enum OutputGuard {
 
     private static func overwrite(_ output: Named, _ input: Named) -> CLIError {
         CLIError(
-            "\(output.role) \(output.path) would overwrite \(input.role) \(input.path); choose another path (nothing was written)"
+            "\(output.role) \(output.path) would overwrite \(input.role) \(input.shown); choose another path (nothing was written)"
         )
     }
 

@@ -23,7 +23,11 @@ package enum ReportIdentity {
 
     /// The identity of the file at `path`; nil for stdin (`-`) and files that cannot be read.
     package static func sourceIdentity(path: String) -> String? {
-        guard path != "-", let fd = try? Syscalls.open(path, flags: O_RDONLY | O_CLOEXEC) else { return nil }
+        // O_NONBLOCK: a FIFO (read once by the scan, known by a hash of its bytes) must not be
+        // opened again waiting for a writer; it has no identity.
+        guard path != "-", let fd = try? Syscalls.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK) else {
+            return nil
+        }
         defer { Syscalls.close(fd) }
         guard let status = try? Syscalls.fstatus(fd), status.isRegular else { return nil }
         var buffer = [UInt8](repeating: 0, count: identityBytes)
@@ -122,7 +126,7 @@ package enum ReportIdentity {
         "logs-" + digest(encoded(RunBasis(content: "", host: host, logs: logs.map(PathIdentity.resolved))))
     }
 
-        /// What a merged report's id is a hash of.
+    /// What a merged report's id is a hash of.
     struct MergeBasis: Encodable {
         var mergedFrom: [String]
         var threshold: Double

@@ -10,6 +10,14 @@ package enum PathIdentity: Hashable, Sendable {
         return .path(lexicallyResolved(path))
     }
 
+    /// The file standard input reads (`-`), when it is one (a regular file redirected with `<`):
+    /// so that `scan log - < log` or `--out log - < log` are caught like two names of one file.
+    /// Nil for a pipe, a terminal or a closed descriptor, which no path can name again.
+    package static func ofStandardInput() -> PathIdentity? {
+        guard let status = try? Syscalls.fstatus(0), status.isRegular else { return nil }
+        return .file(device: status.device, inode: status.inode)
+    }
+
     /// The path's real path (symlinks resolved) where it exists, else the real path of its
     /// directory plus its name, else the path as given.
     package static func resolved(_ path: String) -> String {

@@ -1,7 +1,10 @@
 import Glibc
+
 /// Decompresses a gzip input as it is read; concatenated members are read one after another.
 ///
-/// A stream that ends inside a member is an error (``InputError``), not a silent short count.
+/// A stream that ends inside a member is an error (``InputError``), not a silent short count;
+/// so is corrupt data, after the bytes inflated before it (they are counted). Zero bytes after
+/// the last member are padding, as gzip takes them; zeros followed by anything else are not.
 struct GzipSource<Base: ByteSource>: ByteSource {
     private var base: Base
     private let path: String
@@ -10,6 +13,10 @@ struct GzipSource<Base: ByteSource>: ByteSource {
     private let inputCapacity = 256 << 10
     private var baseEnded = false
     private var betweenMembers = false
+    /// Zero bytes seen where the next member would start (padding if nothing else follows).
+    private var padding = false
+    /// An error found after bytes that were returned first: thrown by the next read.
+    private var failure: InputError?
     private let storage: Storage
 
     /// Frees the input buffer when the last copy of the source goes away.
@@ -40,15 +47,22 @@ struct GzipSource<Base: ByteSource>: ByteSource {
     package var consumed: Int64 { base.consumed - Int64(inflater.pendingInput) }
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        if let failure { throw failure }
         while true {
             if inflater.pendingInput == 0, !baseEnded {
                 let n = try base.read(into: UnsafeMutableRawBufferPointer(start: input, count: inputCapacity))
                 if n == 0 { baseEnded = true } else { inflater.setInput(input, count: n) }
             }
             if betweenMembers {
+                if inflater.skipZeros() > 0 { padding = true }
                 if inflater.pendingInput == 0 {
                     if baseEnded { return 0 }
                     continue
+                }
+                if padding {
+                    throw InputError(
+                        path: path, reason: "corrupt gzip data: bytes after zero padding at the end of the file",
+                        offset: consumed)
                 }
                 inflater.reset()
                 betweenMembers = false
@@ -59,7 +73,13 @@ struct GzipSource<Base: ByteSource>: ByteSource {
             case .memberEnd:
                 betweenMembers = true
             case .corrupt(let message):
-                throw InputError(path: path, reason: "corrupt gzip data: \(message)", offset: consumed)
+                let error = InputError(path: path, reason: "corrupt gzip data: \(message)", offset: consumed)
+                // The bytes inflated before the damage are the file's: counted, then the error.
+                if produced > 0 {
+                    failure = error
+                    return produced
+                }
+                throw error
             case .progress:
                 if produced == 0, inflater.pendingInput == before {
                     if baseEnded {
@@ -91,4 +111,3 @@ package enum GzipFile {
         return GzipSource<FileRangeSource>.isGzip(head)
     }
 }
-

@@ -53,6 +53,18 @@ final class Inflater {
         }
     }
 
+    /// Skips the pending input's leading zero bytes (the padding some tools and tapes leave
+    /// after the last member, which gzip ignores); returns how many it skipped.
+    func skipZeros() -> Int {
+        var skipped = 0
+        while stream.pointee.avail_in > 0, stream.pointee.next_in.pointee == 0 {
+            stream.pointee.next_in += 1
+            stream.pointee.avail_in -= 1
+            skipped += 1
+        }
+        return skipped
+    }
+
     /// Starts the next member of a multi-member gzip file.
     func reset() {
         inflateReset(stream)

@@ -65,6 +65,24 @@ package enum LogPlanner {
     package static let maxDraining = 16
     /// How long a rotated file's partial last line must stay untouched to be taken as torn.
     package static let settleNanoseconds: Int64 = 60 * 1_000_000_000
+    /// Files the state remembers as seen: this run's, and earlier ones it did not see again.
+    package static let maxKnown = 4 * LogSnapshot.maxRotated
+
+    /// The files the next run takes as seen (not new): every file of this snapshot, and the
+    /// files seen before that this snapshot lacks (on no device and inode it holds), newest
+    /// first, up to ``maxKnown`` in all.
+    ///
+    /// A snapshot taken while logrotate renames files can miss one: it was listed as `.52.gz`,
+    /// renamed to `.53.gz` before it was opened, and is under neither name. Were it forgotten,
+    /// the next run would take it for a new rotated file and count it again. A file deleted
+    /// for good stays remembered until newer ones push it out.
+    package static func known(seen snapshot: LogSnapshot, before: [RunState.KnownFile]?) -> [RunState.KnownFile] {
+        var known = snapshot.known
+        let here = Set(([snapshot.log] + snapshot.rotated).map { [$0.status.device, $0.status.inode] })
+        let unseen = (before ?? []).filter { !here.contains([$0.identity.device, $0.identity.inode]) }
+        known += unseen.sorted { $0.modified > $1.modified }.prefix(max(0, maxKnown - known.count))
+        return known
+    }
 
     package static func plan(
         logPath: String, saved: RunState.LogState?, snapshot: LogSnapshot, detectedAt: String
@@ -99,7 +117,7 @@ private struct Planning {
     func unclaimed() -> [LogFile] { snapshot.rotated.filter { !claimed.contains(ObjectIdentifier($0)) } }
 
     mutating func run(_ saved: RunState.LogState?) throws(InputError) {
-        plan.next.known = snapshot.known
+        plan.next.known = LogPlanner.known(seen: snapshot, before: saved?.known)
         guard let saved, let current = saved.current else {
             // First run for this log: all of the live log, none of the older rotated files.
             try readCurrent(from: 0, checkpoints: [])

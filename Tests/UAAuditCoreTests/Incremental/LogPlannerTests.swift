@@ -461,6 +461,63 @@ import Testing
         #expect(again.gapRanges == [])
     }
 
+    // A review's race: a run whose listing missed a rotated file (renamed between being listed
+    // and opened) must not take it for a new one at the next run.
+    @Test func aRotatedFileMissingFromOneListingIsNotReadAgain() {
+        for compressed in [false, true] {
+            let d = MemoryDisk()
+            d.write(30)
+            for _ in 0..<3 {
+                Self.rotateNumbered(d)
+                d.write(20)
+            }
+            if compressed { d.gzip("access.log.3") }
+            d.run()
+            Self.rotateNumbered(d)
+            d.write(10)
+            // The oldest file, renamed from .3 to .4 while this run listed the directory.
+            let oldest = compressed ? "access.log.4.gz" : "access.log.4"
+            if compressed { d.mv("access.log.3.gz", oldest) }
+            let during = d.run(missing: [oldest])
+            #expect(during.reads == ["access.log 0..\(d.size())"])
+            #expect(during.gapRanges == [])
+            let offset = d.size()
+            d.write(5)
+            let next = d.run()
+            #expect(next.reads == ["access.log \(offset)..\(d.size())"])
+            #expect(next.gapRanges == [])
+            #expect(d.doubled.isEmpty, "counted twice: \(d.doubled.prefix(5))…")
+            // The first run reads none of the rotated files from before it (run.md): 70 lines.
+            #expect(d.missed.count == 70)
+            // Remembered for good, not only for one run.
+            #expect(d.run().reads == [])
+        }
+    }
+
+    @Test func filesSeenBeforeAreRememberedUpToALimitNewestFirst() {
+        let d = MemoryDisk()
+        d.write(3)
+        d.run()
+        let snapshot = d.snapshot()
+        let identity = snapshot.log.identity
+        let gone = (0..<(LogPlanner.maxKnown + 10)).map { i in
+            RunState.KnownFile(
+                identity: FileIdentity(
+                    device: identity.device, inode: 900_000 + UInt64(i), fingerprint: identity.fingerprint,
+                    fingerprintBytes: identity.fingerprintBytes),
+                size: 10, modified: Int64(i))
+        }
+        let here = RunState.KnownFile(identity: identity, size: 1, modified: 1)
+        let known = LogPlanner.known(seen: snapshot, before: [here] + gone)
+        #expect(known.count == LogPlanner.maxKnown)
+        #expect(known.first == snapshot.known.first)
+        // The log's own entry is this snapshot's, not the stale one on its inode.
+        #expect(!known.contains(here))
+        #expect(
+            known.dropFirst().map(\.modified)
+                == (10..<(LogPlanner.maxKnown + 10)).reversed().prefix(LogPlanner.maxKnown - 1).map { Int64($0) })
+    }
+
     // Issue 11, case 2: a second `mv` rotation while the first rotated file is being read.
     @Test func aRotationBetweenPlanningAndReadingCannotSwapTheBytes() {
         let d = MemoryDisk()

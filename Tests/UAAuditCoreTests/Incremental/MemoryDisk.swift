@@ -147,15 +147,16 @@ final class MemoryDisk {
 
     func size(_ name: String = "access.log") -> Int64 { Int64(entries[name]!.inode.bytes.count) }
 
-    /// The log and its rotated siblings, each "opened" as it is now.
-    func snapshot() -> LogSnapshot {
+    /// The log and its rotated siblings, each "opened" as it is now; those in `missing` are left
+    /// out, as a listing taken while logrotate renames files can miss one.
+    func snapshot(missing: Set<String> = []) -> LogSnapshot {
         func open(_ name: String) -> LogFile {
             let e = entries[name]!
             return LogFile(
                 path: directory + "/" + name, inode: e.inode, modified: e.modified, compressed: e.compressed)
         }
         let rotated = entries.keys.filter {
-            $0 != "access.log" && $0.hasPrefix("access.log")
+            $0 != "access.log" && $0.hasPrefix("access.log") && !missing.contains($0)
                 && RotationCandidates.isRotationSuffix($0.dropFirst("access.log".count))
         }.map(open).sorted { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
         return LogSnapshot(log: open("access.log"), rotated: rotated, takenAt: clock)
@@ -168,8 +169,8 @@ final class MemoryDisk {
 
     /// Plans, reads every step from the planned files, and commits: `uaaudit run`.
     @discardableResult
-    func run() -> LogPlan {
-        let plan = plan()
+    func run(missing: Set<String> = []) -> LogPlan {
+        let plan = plan(snapshot(missing: missing))
         for step in plan.steps { count(step) }
         state = plan.next
         return plan

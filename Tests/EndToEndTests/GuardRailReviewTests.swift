@@ -507,4 +507,23 @@ extension GuardRailReviewTests {
         #expect(fromFIFO["lines"] as? Int == 104)
         #expect(NSDictionary(dictionary: fromFIFO).isEqual(to: fromFile))
     }
+
+    // MARK: 11. a file size limit is a failed write, not a silent death
+
+    @Test func aReportOverTheFileSizeLimitIsExitSixAndLeavesNoTemporaryFile() throws {
+        let dir = try Scratch()
+        try dir.write("r.json", "old\n")
+        let log = Tool.repoRoot.appendingPathComponent("SampleLogs/ua_log.log").path
+        // 8 blocks (of 512 bytes for dash): the report (about 11 KiB) cannot be written whole.
+        let limited = try Tool.run(
+            ["scan", "-q", "--out", "r.json", log], directory: dir.url,
+            // The signal's default action restored: a test runner may ignore it, and children
+            // inherit that.
+            launcher: ["/usr/bin/env", "--default-signal=XFSZ", "/bin/sh", "-c", "ulimit -f 8 && exec \"$0\" \"$@\""])
+        #expect(limited.status == 6)
+        #expect(
+            limited.stderr == "uaaudit: cannot write report r.json: File too large; the previous report is untouched\n")
+        #expect(try String(contentsOfFile: dir.path("r.json"), encoding: .utf8) == "old\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path(".")) == ["r.json"])
+    }
 }

@@ -15,6 +15,9 @@ final class Console {
 
     init() {
         signal(SIGPIPE, SIG_IGN)
+        // A file over the size limit (`ulimit -f`) is a failed write with EFBIG, reported and
+        // cleaned up like a full disk (exit 6), not a silent death by SIGXFSZ.
+        signal(SIGXFSZ, SIG_IGN)
         stdoutIsTerminal = isatty(1) == 1
         stderrIsTerminal = isatty(2) == 1
     }

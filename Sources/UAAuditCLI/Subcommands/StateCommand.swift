@@ -76,8 +76,16 @@ struct StateCommand {
             console.error("which state? give --state FILE or --config FILE")
             return .usage
         }
-        // A typo must not show an empty state as if nothing had run yet.
-        if (try? Syscalls.status(path)) == nil {
+        // A typo must not show an empty state as if nothing had run yet; a state that cannot
+        // be reached (permissions) is said to be so, not to be missing.
+        let exists: Bool
+        do {
+            exists = try Syscalls.status(path) != nil
+        } catch {
+            console.error(StateError(path: path, reason: "cannot stat: \(error.description)", access: true).description)
+            return .usage
+        }
+        if !exists {
             console.error(
                 "state \(path) does not exist; check --state or the config's \"state\" (uaaudit run creates it)")
             return .usage

@@ -160,9 +160,21 @@ package struct RunState: Codable, Equatable, Sendable {
 package struct StateError: Error, Equatable, CustomStringConvertible {
     package let path: String
     package let reason: String
+    /// The file could not be reached or read (permissions, I/O): its content may be sound, so
+    /// the advice is to fix access, not to move it away (a fresh state reads every log from
+    /// its start again, counting it all twice).
+    package var access = false
+
+    package init(path: String, reason: String, access: Bool = false) {
+        self.path = path
+        self.reason = reason
+        self.access = access
+    }
 
     package var description: String {
-        "state file \(path): \(reason); it was left as it is (move it away to start afresh)"
+        access
+            ? "state file \(path): \(reason); it was left as it is (give the user that runs uaaudit access to it and its directory; do not move it away: a fresh state reads every log from its start again)"
+            : "state file \(path): \(reason); it was left as it is (move it away to start afresh)"
     }
 }
 
@@ -174,19 +186,20 @@ extension RunState {
         do {
             status = try Syscalls.status(path)
         } catch {
-            throw StateError(path: path, reason: "cannot stat: \(error.description)")
+            throw StateError(path: path, reason: "cannot stat: \(error.description)", access: true)
         }
         guard let status else { return RunState() }
         guard status.isRegular else {
             let kind = Syscalls.fileKind(path, followingLinks: true) ?? .other
             throw StateError(
-                path: path, reason: kind == .other ? "is not a regular file" : "is \(kind.rawValue), not a regular file")
+                path: path, reason: kind == .other ? "is not a regular file" : "is \(kind.rawValue), not a regular file"
+            )
         }
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.readAll(path: path, limit: 256 << 20)
         } catch {
-            throw StateError(path: path, reason: "cannot read: \(error.reason)")
+            throw StateError(path: path, reason: "cannot read: \(error.reason)", access: true)
         }
         return try decode(bytes, path: path)
     }

@@ -68,4 +68,21 @@ import Testing
         #expect(try h.reportedClasses() == ["urlsession": 15])
         #expect(try h.gaps().isEmpty)
     }
+
+    @Test(.requires(.root), .requires(.setpriv)) func aStateNobodyMayReachIsSaidToBeSoNotToBeMissing() throws {
+        guard let launcher = Self.launcher("state show of a state nobody may reach") else { return }
+        let h = try RunHarness()
+        try h.append(3, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        let state = try contents(h.state)
+        let dir = (h.state as NSString).deletingLastPathComponent
+        try Self.chmod(dir, 0o700)
+        let advice =
+            "it was left as it is (give the user that runs uaaudit access to it and its directory; do not move it away: a fresh state reads every log from its start again)"
+        let show = try Tool.run(["state", "show", "--state", h.state], launcher: launcher)
+        #expect(show.status == 2)
+        #expect(show.stderr == "uaaudit: state file \(h.state): cannot stat: Permission denied; \(advice)\n")
+        try Self.chmod(dir, 0o755)
+        #expect(try contents(h.state) == state)
+    }
 }

@@ -80,8 +80,11 @@ struct MergeCommand {
         let outputs: [OutputGuard.Named]
         do {
             outputs = try OutputGuard.resolve(
-                [args.value(Self.out).map { .init(Self.out.flag, $0) }, args.value(Self.html).map { .init(Self.html.flag, $0) }]
-                    .compactMap { $0 }, json: args.flag(Self.json))
+                [
+                    args.value(Self.out).map { .init(Self.out.flag, $0) },
+                    args.value(Self.html).map { .init(Self.html.flag, $0) },
+                ]
+                .compactMap { $0 }, json: args.flag(Self.json))
             try OutputGuard.check(inputs: args.positional.map { .init("the report", $0) }, outputs: outputs)
         } catch {
             console.error(error.message)
@@ -98,7 +101,7 @@ struct MergeCommand {
         var inputs: [ReportMerge.Input] = []
         for path in args.positional {
             do {
-                inputs.append(ReportMerge.Input(path: path, report: try ReportMerge.load(path: path)))
+                inputs.append(try ReportMerge.Input(path: path))
             } catch {
                 console.error(error.description)
                 status = .input
@@ -146,7 +149,9 @@ struct MergeCommand {
 
     private func compile(_ args: Arguments) throws(CLIError) -> ReportMerge.Options {
         var threshold: Threshold?
-        if let text = args.value(Self.threshold) { threshold = try ThresholdOption.parse(text, name: Self.threshold.flag) }
+        if let text = args.value(Self.threshold) {
+            threshold = try ThresholdOption.parse(text, name: Self.threshold.flag)
+        }
         return ReportMerge.Options(
             threshold: threshold,
             minRequests: try args.integer(Self.minRequests, ConfigValues.minRequests).map { Int64($0) },

@@ -13,6 +13,8 @@ package enum MergeError: Error, Equatable, CustomStringConvertible {
     /// Two reports counted some of the same lines: merged, they would count them twice.
     case overlapping(first: String, other: String, why: String)
     case noReports
+    /// The reports' counts add up to more than ``ReportMerge/maxMass``: a sum could overflow.
+    case tooLarge(paths: [String])
 
     package var description: String {
         switch self {
@@ -33,6 +35,9 @@ package enum MergeError: Error, Equatable, CustomStringConvertible {
                 "\(first) and \(other) overlap: \(why); merging them would count those lines twice (nothing was written)"
         case .noReports:
             return "no reports to merge"
+        case .tooLarge(let paths):
+            return
+                "the counts of the \(paths.count) reports add up to more than 2^62, more than uaaudit can add; merge fewer reports at once (nothing was written)"
         }
     }
 }

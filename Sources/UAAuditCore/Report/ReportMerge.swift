@@ -25,12 +25,29 @@ package enum ReportMerge {
     package struct Input: Sendable {
         package var path: String
         package var report: Report
+        /// The sum of the report's counts (``load(path:)``): the inputs' together must stay
+        /// under ``maxMass`` so that no sum of theirs can overflow.
+        package var mass: Int64
 
-        package init(path: String, report: Report) {
+        package init(path: String, report: Report, mass: Int64 = 0) {
             self.path = path
             self.report = report
+            self.mass = mass
+        }
+
+        /// The report at `path`, read as ``ReportMerge/load(path:)`` reads it.
+        package init(path: String) throws(MergeError) {
+            let (report, mass) = try ReportMerge.read(path: path)
+            self.init(path: path, report: report, mass: mass)
         }
     }
+
+    /// The largest number a report may hold: JSON's largest exact integer (2^53). Counts come
+    /// from files anyone can edit; a bigger or negative one would trap an Int64 sum.
+    package static let maxCount: Double = 9_007_199_254_740_992
+    /// The most the counts of all reports merged at once may add up to (2^62): no sum of some
+    /// of them, the merged report's totals included, can overflow.
+    package static let maxMass: Int64 = 1 << 62
 
     package struct Options: Sendable {
         /// The merged report's threshold; nil: the inputs' (they must agree).
@@ -60,8 +77,13 @@ package enum ReportMerge {
         package var notes: [String]
     }
 
-    /// Reads a report file; anything but a `uaaudit.report/1` report is an error.
+    /// Reads a report file; anything but a `uaaudit.report/1` report is an error, and so is one
+    /// holding a negative number or one over ``maxCount``, or counts adding up to over ``maxMass``.
     package static func load(path: String) throws(MergeError) -> Report {
+        try read(path: path).report
+    }
+
+    static func read(path: String) throws(MergeError) -> (report: Report, mass: Int64) {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.readAll(path: path, limit: 256 << 20)
@@ -69,22 +91,67 @@ package enum ReportMerge {
             throw .unreadable(path: path, reason: "cannot read: \(error.reason)")
         }
         struct Schema: Decodable { var schema: String? }
-        guard let schema = try? JSONDecoder().decode(Schema.self, from: Data(bytes)) else {
+        guard let value = try? JSONValue.parse(bytes), value.object != nil,
+            let schema = try? JSONDecoder().decode(Schema.self, from: Data(bytes))
+        else {
             throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
         }
         guard schema.schema == Report.schemaID else {
             throw .unreadable(
                 path: path, reason: "schema is \(schema.schema.map { "'\($0)'" } ?? "missing"), not \(Report.schemaID)")
         }
+        var mass: Int64 = 0
+        if let (at, number) = outOfRange(value, mass: &mass) {
+            let place = at.isEmpty ? "the top level" : at.reversed().joined()
+            throw .unreadable(
+                path: path,
+                reason: number.isEmpty
+                    ? "is not a valid report: its counts add up to more than 2^62"
+                    : "is not a valid report: \(place) is \(number), not a count from 0 to 2^53")
+        }
         do {
-            return try ReportEncoding.decode(bytes)
+            return (try ReportEncoding.decode(bytes), mass)
         } catch {
             throw .unreadable(path: path, reason: "is not a valid report: \(JSONErrors.describe(error))")
         }
     }
 
+    /// The first number in `value` that is negative or over ``maxCount`` (where it is, innermost
+    /// first, and how it is written), adding the whole numbers to `mass`; ([], "") once `mass`
+    /// passes ``maxMass``; nil when all are in range.
+    static func outOfRange(_ value: JSONValue, mass: inout Int64) -> (at: [String], number: String)? {
+        switch value {
+        case .number(let text):
+            // A whole number as written exactly (a Double would round 2^53 + 1 down to 2^53).
+            if let whole = Int64(text) {
+                guard whole >= 0, whole <= Int64(maxCount) else { return ([], text) }
+                mass += whole  // at most 2^62 + 2^53: no overflow
+                return mass > maxMass ? ([], "") : nil
+            }
+            guard let v = Double(text), v >= 0, v <= maxCount else { return ([], text) }
+            return nil
+        case .array(let items):
+            for (i, item) in items.enumerated() {
+                if let found = outOfRange(item, mass: &mass) { return (found.at + ["[\(i)]"], found.number) }
+            }
+            return nil
+        case .object(let members):
+            for key in members.keys.sorted() {
+                if let found = outOfRange(members[key]!, mass: &mass) { return (found.at + [".\(key)"], found.number) }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     package static func merge(_ inputs: [Input], options: Options) throws(MergeError) -> Outcome {
         guard let first = inputs.first else { throw .noReports }
+        var mass: Int64 = 0
+        for input in inputs {
+            mass += input.mass  // each at most maxMass: no overflow before the check
+            if mass > maxMass { throw .tooLarge(paths: inputs.map(\.path)) }
+        }
         let rules = first.report.rules
         for input in inputs.dropFirst() where input.report.rules != rules {
             throw .differentRules(

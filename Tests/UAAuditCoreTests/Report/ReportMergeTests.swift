@@ -227,6 +227,54 @@ import Testing
         ) { try ReportMerge.load(path: "/nonexistent/r.json") }
         #expect(throws: MergeError.noReports) { try Self.merge([]) }
     }
+
+    /// A report is a file anyone can edit: a count that is negative or past 2^53 (which would
+    /// trap an Int64 sum when merged) makes it unreadable, where it is named.
+    @Test func countsOutOfRangeMakeAReportUnreadable() throws {
+        let dir = try TempDirectory()
+        let fixture = try String(
+            contentsOf: ReportTests.fixtures.appendingPathComponent("small.report.json"), encoding: .utf8)
+        let totalLines = "\"errors\" : 0,\n    \"lines\" : 126,"
+        #expect(fixture.contains(totalLines))
+        func with(_ number: String) -> [UInt8] {
+            Array(
+                fixture.replacingOccurrences(of: totalLines, with: "\"errors\" : 0,\n    \"lines\" : \(number),").utf8)
+        }
+        let cases: [(String, String)] = [
+            ("-5", "is -5"),
+            ("9007199254740993", "is 9007199254740993"),
+            ("4611686018427387904", "is 4611686018427387904"),
+            ("1" + String(repeating: "0", count: 30), "is 1" + String(repeating: "0", count: 30)),
+            ("1e30", "is 1e30"),
+        ]
+        for (number, what) in cases {
+            let path = try dir.write("r.json", with(number))
+            #expect(
+                throws: MergeError.unreadable(
+                    path: path, reason: "is not a valid report: .totals.lines \(what), not a count from 0 to 2^53")
+            ) { try ReportMerge.load(path: path) }
+        }
+        // 2^53 itself is a count; the fixture's counts add up to its mass.
+        let path = try dir.write("max.json", with("9007199254740992"))
+        let input = try ReportMerge.Input(path: path)
+        #expect(input.report.totals.lines == 9_007_199_254_740_992)
+        let small = try ReportMerge.Input(path: ReportTests.fixtures.appendingPathComponent("small.report.json").path)
+        #expect(input.mass - small.mass == 9_007_199_254_740_992 - 126)
+    }
+
+    @Test func reportsWhoseCountsAddUpPastTwoToTheSixtySecondAreNotMerged() throws {
+        let report = try ReportMerge.load(path: ReportTests.fixtures.appendingPathComponent("small.report.json").path)
+        let half = ReportMerge.maxMass / 2
+        let two = [
+            ReportMerge.Input(path: "a.json", report: report, mass: half),
+            .init(path: "b.json", report: report, mass: half),
+        ]
+        #expect(throws: Never.self) { try ReportMerge.merge(two, options: .init(generatedAt: "now")) }
+        let three = two + [ReportMerge.Input(path: "c.json", report: report, mass: 1)]
+        #expect(throws: MergeError.tooLarge(paths: ["a.json", "b.json", "c.json"])) {
+            try ReportMerge.merge(three, options: .init(generatedAt: "now"))
+        }
+    }
 }
 
 @Suite struct ReportIdentityTests {

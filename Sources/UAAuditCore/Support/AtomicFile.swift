@@ -55,8 +55,12 @@ package enum AtomicFile {
             Syscalls.unlink(path)
             AtomicFile.removeAbandonedTemps(in: directory, prefix: prefix)
             fd = try Syscalls.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode)
+            // `mode` whatever the umask (a cron job's 077 must not hide the metrics from
+            // node_exporter), but a file that exists keeps the bits it lacks: an operator's
+            // chmod 600 on a report that names clients stays.
+            let existing = (try? Syscalls.status(target)).flatMap { $0?.isRegular == true ? $0 : nil }
             do {
-                try Syscalls.fchmod(fd, mode)
+                try Syscalls.fchmod(fd, existing.map { mode & $0.permissions } ?? mode)
             } catch {
                 discard()
                 throw error

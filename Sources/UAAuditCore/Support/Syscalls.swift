@@ -335,6 +335,8 @@ package struct FileStatus: Sendable, Equatable {
     package let isFIFO: Bool
     /// Modification time in nanoseconds since the epoch.
     package let modified: Int64
+    /// The permission bits (`st_mode & 0o777`).
+    package let permissions: mode_t
 
     /// A status made up for tests of code that decides from statuses (the planner's tables).
     package init(device: UInt64, inode: UInt64, size: Int64, isRegular: Bool = true, modified: Int64) {
@@ -345,9 +347,11 @@ package struct FileStatus: Sendable, Equatable {
         self.modified = modified
         self.isDirectory = false
         self.isFIFO = false
+        self.permissions = 0o644
     }
 
     init(_ st: stat) {
+        permissions = st.st_mode & 0o777
         isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
         isFIFO = (st.st_mode & S_IFMT) == S_IFIFO
         device = UInt64(st.st_dev)

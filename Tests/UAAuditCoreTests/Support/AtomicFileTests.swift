@@ -14,6 +14,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["state.json"])
     }
 
+    @Test func aFileThatExistsKeepsTheBitsItLacks() throws {
+        let dir = try TempDirectory()
+        let path = dir.path("report.json")
+        try AtomicFile.write(Array("first".utf8), to: path, mode: 0o644)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o644)
+        for (chmod, after) in [(0o600, 0o600), (0o640, 0o640), (0o666, 0o644), (0o400, 0o400)] {
+            try FileManager.default.setAttributes([.posixPermissions: chmod], ofItemAtPath: path)
+            try AtomicFile.write(Array("again".utf8), to: path, mode: 0o644)
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == after)
+        }
+        // The state's 0600 is never widened by a looser file.
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
+        try AtomicFile.write(Array("state".utf8), to: path, mode: 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+    }
+
     @Test func aLinkIsFollowedAndKeptAndNoDeviceIsReplaced() throws {
         let dir = try TempDirectory()
         try FileManager.default.createSymbolicLink(atPath: dir.path("link"), withDestinationPath: "real")

@@ -9,7 +9,8 @@ import Testing
     static func jsonLines() -> String {
         (0..<150).map { i in
             let ua = i % 3 == 0 ? Lines.cfnetwork : Lines.urlsession
-            return #"{"time":"2026-11-29T17:\#(i % 60 < 10 ? "0" : "")\#(i % 60):00+08:00","ua":"\#(ua)","status":200,"req":"GET /api/me HTTP/1.1"}"#
+            return
+                #"{"time":"2026-11-29T17:\#(i % 60 < 10 ? "0" : "")\#(i % 60):00+08:00","ua":"\#(ua)","status":200,"req":"GET /api/me HTTP/1.1"}"#
         }.joined(separator: "\n") + "\n"
     }
 
@@ -41,14 +42,47 @@ import Testing
     }
 
     /// Logs none of whose lines parse: the message is about the format, not a missing hour.
+    /// With 100 lines or more it is scan's, and the status is scan's 8; with fewer, exit 2.
     @Test func logsInTheWrongFormatSaySo() throws {
         let dir = try Scratch()
         let log = try dir.write("access.jsonl", Self.jsonLines())
         let result = try Tool.run(["explain", "2026-11-29T17", log])
-        #expect(result.status == 2)
+        let scan = try Tool.run(["scan", "-q", log])
+        #expect(scan.status == 8)
+        #expect(result.status == 8)
+        #expect(result.out.isEmpty)
         #expect(
-            result.stderr
-                == "uaaudit: none of the 150 lines matched the log format ua_log; give the format nginx writes "
+            result.stderr.hasPrefix(
+                "uaaudit: \(log): 150 of 150 lines do not match the log format 'ua_log'; no known format parses them"))
+        #expect(result.stderr == scan.stderr)
+
+        let few = try dir.write(
+            "few.jsonl", String(Self.jsonLines().split(separator: "\n").prefix(99).joined(separator: "\n") + "\n"))
+        let short = try Tool.run(["explain", "2026-11-29T17", few])
+        #expect(short.status == 2)
+        #expect(
+            short.stderr
+                == "uaaudit: none of the 99 lines matched the log format ua_log; give the format nginx writes "
                 + "(--format, --log-format or --nginx-conf; see uaaudit explain --help)\n")
+    }
+
+    /// A log mostly in another format: the page of the hour its good lines hold, then scan's
+    /// message naming the format that parses the rest, and exit 8.
+    @Test func aMostlyMismatchedLogShowsThePageThenTheFormatAndExitsEight() throws {
+        let dir = try Scratch()
+        let samples = Tool.repoRoot.appendingPathComponent("SampleLogs")
+        let mixed =
+            try String(contentsOf: samples.appendingPathComponent("combined.log"), encoding: .utf8)
+            + String(
+                try String(contentsOf: samples.appendingPathComponent("ua_log.log"), encoding: .utf8)
+                    .split(separator: "\n").prefix(20).joined(separator: "\n") + "\n")
+        let log = try dir.write("mix.log", mixed)
+        let result = try Tool.run(["explain", "2024-03-31T23", log])
+        let scan = try Tool.run(["scan", "-q", log])
+        #expect(scan.status == 8)
+        #expect(result.status == 8)
+        #expect(result.out.hasPrefix("2024-03-31 23:00+08:00"), "\(result.out)")
+        #expect(result.stderr.contains("they parse as 'combined': use --format combined"), "\(result.stderr)")
+        #expect(result.stderr == scan.stderr)
     }
 }

@@ -50,7 +50,7 @@ struct ExplainCommand {
           uaaudit explain '2024-03-31 23:00' SampleLogs/ua_log.log
           uaaudit explain 2024-03-31T15:00Z --json SampleLogs/ua_log.log
 
-        \(ExitCode.helpText(for: [.success, .usage, .input, .encoding]))
+        \(ExitCode.helpText(for: [.success, .usage, .input, .encoding, .formatMismatch]))
         """
 
     let console: Console
@@ -75,18 +75,32 @@ struct ExplainCommand {
         let wanted = args.positional[0]
         let inputs = Array(args.positional.dropFirst())
         let report: Report
+        let hints: [String]
         switch load(inputs, args) {
-        case .success(let loaded): report = loaded
+        case .success(let loaded): (report, hints) = loaded
         case .failure(let failure):
             console.error(failure.message)
             return failure.status
         }
+        // Logs that do not match their format (as scan tells them): the page, if any, then
+        // the format that parses them, and exit 8.
+        let status = explain(wanted, in: report, inputs: inputs, args: args, mismatched: !hints.isEmpty)
+        for hint in hints { console.error(hint) }
+        return hints.isEmpty ? status : .formatMismatch
+    }
+
+    /// Prints the page of the hour `wanted`; the status (a mismatched format is told after).
+    private func explain(
+        _ wanted: String, in report: Report, inputs: [String], args: Arguments, mismatched: Bool
+    ) -> ExitCode {
         let matches = ExplainCommand.hours(matching: wanted, in: report)
+        if report.hours.isEmpty, mismatched { return .formatMismatch }  // the hint says it all
         if report.hours.isEmpty, report.totals.malformed > 0 {
             // Logs none of whose lines parsed: the format is wrong, not the hour.
             console.error(
                 "none of the \(report.totals.lines) lines matched the log format \(report.format.name ?? report.format.string); "
-                    + "give the format nginx writes (--format, --log-format or --nginx-conf; see uaaudit explain --help)")
+                    + "give the format nginx writes (--format, --log-format or --nginx-conf; see uaaudit explain --help)"
+            )
             return .usage
         }
         guard matches.count == 1, let hour = matches.first else {
@@ -150,11 +164,12 @@ struct ExplainCommand {
         var status: ExitCode
     }
 
-    /// A report file as it is, or the report of a scan of the logs.
-    private func load(_ inputs: [String], _ args: Arguments) -> Result<Report, Failure> {
+    /// A report file as it is, or the report of a scan of the logs with scan's messages for
+    /// logs that do not match their format (``MismatchHint``).
+    private func load(_ inputs: [String], _ args: Arguments) -> Result<(Report, [String]), Failure> {
         if inputs.count == 1, inputs[0] != "-", ExplainCommand.isReport(inputs[0]) {
             do {
-                return .success(try ReportMerge.load(path: inputs[0]))
+                return .success((try ReportMerge.load(path: inputs[0]), []))
             } catch {
                 return .failure(Failure(message: error.description, status: .input))
             }
@@ -175,7 +190,10 @@ struct ExplainCommand {
         var report = ReportBuilder.build(
             result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now))
         ReportIdentity.stampScan(&report, configuration: configuration, read: result.sources)
-        return .success(report)
+        let hints = MismatchHint.messages(
+            sources: result.sources, samples: result.samples, format: configuration.format,
+            nginxConf: args.value(AuditOptions.nginxConf), inConfig: false)
+        return .success((report, hints))
     }
 
     /// Whether the file is a report rather than a log, by its content: one JSON object whose

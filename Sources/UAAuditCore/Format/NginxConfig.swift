@@ -71,12 +71,15 @@ package enum NginxConfig {
         }
     }
 
+    /// Blocks must balance within each file, as nginx requires (`nginx -t`: unexpected "}",
+    /// unexpected end of file): a config nginx refuses is not one to give advice from.
     static func parse(_ text: [UInt8], path: String) throws -> [Directive] {
         var directives: [Directive] = []
         var words: [String] = []
         var startLine = 1
         var line = 1
         var i = 0
+        var depth = 0
         func flush() {
             if !words.isEmpty { directives.append(Directive(words: words, line: startLine)) }
             words = []
@@ -93,6 +96,17 @@ package enum NginxConfig {
                 while i < text.count, text[i] != 0x0A { i += 1 }
             case UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}"):
                 // Outside a word these end a directive or open/close a block.
+                if b == UInt8(ascii: "{") { depth += 1 }
+                if b == UInt8(ascii: "}") {
+                    if !words.isEmpty {
+                        throw FormatError.configSyntax(
+                            path: path, line: line, message: "unexpected \"}\" (a \";\" missing?)")
+                    }
+                    guard depth > 0 else {
+                        throw FormatError.configSyntax(path: path, line: line, message: "unexpected \"}\"")
+                    }
+                    depth -= 1
+                }
                 flush()
                 i += 1
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
@@ -153,6 +167,9 @@ package enum NginxConfig {
                 }
                 words.append(String(decoding: word, as: UTF8.self))
             }
+        }
+        if depth > 0 {
+            throw FormatError.configSyntax(path: path, line: line, message: "unexpected end of file, expecting \"}\"")
         }
         flush()
         return directives

@@ -140,6 +140,24 @@ import Testing
         }
     }
 
+    /// What `nginx -t` refuses, as it words it: a block never closed, a `}` with no block, a
+    /// directive without its `;` before a `}`. A balanced config with `${var}` still reads.
+    @Test func unbalancedBlocksAreSyntaxErrorsAtTheirLine() throws {
+        let format = "log_format x '$time_local \"$http_user_agent\"';"
+        let cases: [(String, Int, String)] = [
+            ("events {}\nhttp {\n \(format)\n server {\n }\n", 6, "unexpected end of file, expecting \"}\""),
+            ("events {}\nhttp {\n \(format)\n}\n}\n", 5, "unexpected \"}\""),
+            ("http {\n \(format)\n server { return 200 ok }\n}\n", 3, "unexpected \"}\" (a \";\" missing?)"),
+        ]
+        for (config, line, message) in cases {
+            #expect(throws: FormatError.configSyntax(path: "nginx.conf", line: line, message: message)) {
+                try Self.read("x", config)
+            }
+        }
+        let balanced = "http {\n \(format)\n map $uri ${name}_x { default 1; }\n server { location / { } }\n}\n"
+        #expect(try Self.read("x", balanced).name == "x")
+    }
+
     @Test func escapedNewlineInQuotesStillCountsAsALine() throws {
         // nginx counts every LF, also one after a backslash inside quotes, so `b` is on line 3.
         let config =

@@ -85,4 +85,26 @@ import Testing
         #expect(result.stderr.contains("they parse as 'combined': use --format combined"), "\(result.stderr)")
         #expect(result.stderr == scan.stderr)
     }
+
+    /// A report is shown as it was made: options for logs given with one are refused, not
+    /// silently ignored.
+    @Test func optionsForLogsWithAReportAreRefused() throws {
+        let dir = try Scratch()
+        let log = Tool.repoRoot.appendingPathComponent("SampleLogs/ua_log.log").path
+        let report = dir.path("whole.json")
+        #expect(try Tool.run(["scan", "-q", "--out", report, log]).status == 0)
+        let one = try Tool.run(["explain", "2024-03-31T23", "--min-requests", "1", report])
+        #expect(one.status == 2)
+        #expect(one.out.isEmpty)
+        #expect(
+            one.stderr
+                == "uaaudit: --min-requests applies to logs, not to a report: \(report) is shown as it was made; give the logs instead to apply it\n"
+        )
+        let two = try Tool.run(["explain", "2024-03-31T23", "--format", "combined", "--threshold", "50%", report])
+        #expect(two.status == 2)
+        #expect(
+            two.stderr.hasPrefix("uaaudit: --format, --threshold apply to logs, not to a report: "), "\(two.stderr)")
+        let json = try Tool.run(["explain", "2024-03-31T23", "--json", report])
+        #expect(json.status == 0, "\(json.stderr)")
+    }
 }

@@ -52,7 +52,8 @@ struct Arguments {
                     } else if rest.first == "=" {
                         // `-o=FILE` is not `-o FILE`: it would write a file named `=FILE`.
                         throw CLIError(
-                            "-\(letter)=VALUE is not understood; write -\(letter) VALUE or \(option.flag)=VALUE (see --help)")
+                            "-\(letter)=VALUE is not understood; write -\(letter) VALUE or \(option.flag)=VALUE (see --help)"
+                        )
                     } else {
                         try add(option, String(rest))
                     }
@@ -145,6 +146,9 @@ struct Arguments {
 
     func flag(_ option: OptionDef) -> Bool { flags.contains(option.name) }
 
+    /// Whether `option` was given at all (a flag, or with a value).
+    func given(_ option: OptionDef) -> Bool { flags.contains(option.name) || values[option.name] != nil }
+
     /// The value given for `option`.
     func value(_ option: OptionDef) -> String? { values[option.name]?.last }
 
@@ -167,6 +171,7 @@ struct Arguments {
 
     /// `run`, `run and state`, `run, state and alert`.
     private static func list(_ names: [String]) -> String {
-        names.count <= 2 ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        names.count <= 2
+            ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 }

@@ -168,6 +168,17 @@ struct ExplainCommand {
     /// logs that do not match their format (``MismatchHint``).
     private func load(_ inputs: [String], _ args: Arguments) -> Result<(Report, [String]), Failure> {
         if inputs.count == 1, inputs[0] != "-", ExplainCommand.isReport(inputs[0]) {
+            // A report is shown as it was made: options for logs would be silently ignored.
+            let ignored = ExplainCommand.options.filter {
+                $0.name != ExplainCommand.json.name && $0.name != CommonOptions.help.name && args.given($0)
+            }
+            if !ignored.isEmpty {
+                return .failure(
+                    Failure(
+                        message:
+                            "\(ignored.map { "--\($0.name)" }.joined(separator: ", ")) \(ignored.count == 1 ? "applies" : "apply") to logs, not to a report: \(inputs[0]) is shown as it was made; give the logs instead to apply \(ignored.count == 1 ? "it" : "them")",
+                        status: .usage))
+            }
             do {
                 return .success((try ReportMerge.load(path: inputs[0]), []))
             } catch {

@@ -90,24 +90,29 @@ package enum ReportMerge {
         } catch {
             throw .unreadable(path: path, reason: "cannot read: \(error.reason)")
         }
+        // Numbers first, on the bytes (a count JSONDecoder cannot hold must not read as "not
+        // JSON"); where the bad one is, only when there is one.
+        let (mass, bad) = numbers(in: bytes)
+        if bad {
+            guard let value = try? JSONValue.parse(bytes) else {
+                throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
+            }
+            var again: Int64 = 0
+            let found = outOfRange(value, mass: &again)
+            let place = found.map { $0.at.isEmpty ? "the top level" : $0.at.reversed().joined() } ?? "the top level"
+            throw .unreadable(
+                path: path,
+                reason: (found?.number ?? "").isEmpty
+                    ? "is not a valid report: its counts add up to more than 2^62"
+                    : "is not a valid report: \(place) is \(found!.number), not a count from 0 to 2^53")
+        }
         struct Schema: Decodable { var schema: String? }
-        guard let value = try? JSONValue.parse(bytes), value.object != nil,
-            let schema = try? JSONDecoder().decode(Schema.self, from: Data(bytes))
-        else {
+        guard let schema = try? JSONDecoder().decode(Schema.self, from: Data(bytes)) else {
             throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
         }
         guard schema.schema == Report.schemaID else {
             throw .unreadable(
                 path: path, reason: "schema is \(schema.schema.map { "'\($0)'" } ?? "missing"), not \(Report.schemaID)")
-        }
-        var mass: Int64 = 0
-        if let (at, number) = outOfRange(value, mass: &mass) {
-            let place = at.isEmpty ? "the top level" : at.reversed().joined()
-            throw .unreadable(
-                path: path,
-                reason: number.isEmpty
-                    ? "is not a valid report: its counts add up to more than 2^62"
-                    : "is not a valid report: \(place) is \(number), not a count from 0 to 2^53")
         }
         do {
             return (try ReportEncoding.decode(bytes), mass)
@@ -116,20 +121,50 @@ package enum ReportMerge {
         }
     }
 
-    /// The first number in `value` that is negative or over ``maxCount`` (where it is, innermost
-    /// first, and how it is written), adding the whole numbers to `mass`; ([], "") once `mass`
-    /// passes ``maxMass``; nil when all are in range.
+    /// What a number as written counts for: its value rounded up, or nil when it is negative,
+    /// over ``maxCount`` or not a number. A whole number is read exactly (a Double would take
+    /// 2^53 + 1 for 2^53); any other must be under 2^53 (`9007199254740992.0` decodes as an
+    /// integer too).
+    static func count(_ text: String) -> Int64? {
+        if let whole = Int64(text) { return whole >= 0 && whole <= Int64(maxCount) ? whole : nil }
+        guard let v = Double(text), v >= 0, v < maxCount else { return nil }
+        return Int64(v.rounded(.up))
+    }
+
+    /// The numbers of JSON text, outside its strings, without parsing it: the sum of what they
+    /// count for (``count(_:)``, up to just past ``maxMass``), and whether one is out of range
+    /// or the sum passes ``maxMass``.
+    static func numbers(in bytes: [UInt8]) -> (mass: Int64, bad: Bool) {
+        var mass: Int64 = 0
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                i += 1
+                while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                i += 1
+            } else if b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) {
+                let start = i
+                while i < bytes.count, "0123456789+-.eE".utf8.contains(bytes[i]) { i += 1 }
+                guard let n = count(String(decoding: bytes[start..<i], as: UTF8.self)) else { return (mass, true) }
+                mass += n  // at most 2^62 + 2^53: no overflow
+                if mass > maxMass { return (mass, true) }
+            } else {
+                i += 1
+            }
+        }
+        return (mass, false)
+    }
+
+    /// The first number in `value` that ``count(_:)`` refuses (where it is, innermost first,
+    /// and how it is written), adding what the others count for to `mass`; ([], "") once
+    /// `mass` passes ``maxMass``; nil when all are in range.
     static func outOfRange(_ value: JSONValue, mass: inout Int64) -> (at: [String], number: String)? {
         switch value {
         case .number(let text):
-            // A whole number as written exactly (a Double would round 2^53 + 1 down to 2^53).
-            if let whole = Int64(text) {
-                guard whole >= 0, whole <= Int64(maxCount) else { return ([], text) }
-                mass += whole  // at most 2^62 + 2^53: no overflow
-                return mass > maxMass ? ([], "") : nil
-            }
-            guard let v = Double(text), v >= 0, v <= maxCount else { return ([], text) }
-            return nil
+            guard let n = count(text) else { return ([], text) }
+            mass += n
+            return mass > maxMass ? ([], "") : nil
         case .array(let items):
             for (i, item) in items.enumerated() {
                 if let found = outOfRange(item, mass: &mass) { return (found.at + ["[\(i)]"], found.number) }
@@ -137,12 +172,42 @@ package enum ReportMerge {
             return nil
         case .object(let members):
             for key in members.keys.sorted() {
-                if let found = outOfRange(members[key]!, mass: &mass) { return (found.at + [".\(key)"], found.number) }
+                if let found = outOfRange(members[key]!, mass: &mass) { return (found.at + [step(key)], found.number) }
             }
             return nil
         default:
             return nil
         }
+    }
+
+    /// `.key`, or `["key"]` with its control characters, quotes and backslashes escaped when it
+    /// is anything but letters, digits, `_` and `-` (a key comes from the file: it must not
+    /// forge a line of the message).
+    static func step(_ key: String) -> String {
+        if !key.isEmpty,
+            key.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+            })
+        {
+            return "." + key
+        }
+        var out = "[\""
+        for scalar in key.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                    || !scalar.isASCII && scalar.properties.generalCategory == .format
+                {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\"]"
     }
 
     package static func merge(_ inputs: [Input], options: Options) throws(MergeError) -> Outcome {

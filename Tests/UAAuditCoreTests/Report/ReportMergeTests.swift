@@ -246,6 +246,9 @@ import Testing
             ("4611686018427387904", "is 4611686018427387904"),
             ("1" + String(repeating: "0", count: 30), "is 1" + String(repeating: "0", count: 30)),
             ("1e30", "is 1e30"),
+            // Whole numbers written as decimals decode as integers: 2^53 is as far as they go.
+            ("9007199254740992.0", "is 9007199254740992.0"),
+            ("9.007199254740992e15", "is 9.007199254740992e15"),
         ]
         for (number, what) in cases {
             let path = try dir.write("r.json", with(number))
@@ -260,6 +263,27 @@ import Testing
         #expect(input.report.totals.lines == 9_007_199_254_740_992)
         let small = try ReportMerge.Input(path: ReportTests.fixtures.appendingPathComponent("small.report.json").path)
         #expect(input.mass - small.mass == 9_007_199_254_740_992 - 126)
+    }
+
+    /// Numbers written any way count towards the sum: 600 counts of 2^53 - 1 written as decimals
+    /// pass 2^62 as surely as written as integers.
+    @Test func numbersWrittenAsDecimalsCountTowardsTheSum() {
+        let one = Array("9007199254740991.0, ".utf8)
+        let text = [UInt8(ascii: "[")] + Array(repeating: one, count: 600).joined() + Array("0]".utf8)
+        #expect(ReportMerge.numbers(in: text).bad)
+        let few = [UInt8(ascii: "[")] + Array(repeating: one, count: 500).joined() + Array("0]".utf8)
+        #expect(ReportMerge.numbers(in: few) == (mass: 500 * 9_007_199_254_740_991, bad: false))
+        // Inside strings, digits are text: keys and UAs hold them.
+        #expect(
+            ReportMerge.numbers(in: Array(#"{"a-1\"-5": "x -7 1e99", "b": [1, 2.5]}"#.utf8)) == (mass: 4, bad: false))
+    }
+
+    /// A key from the file is shown escaped where it could forge a line of the message.
+    @Test func keysInMessagesAreEscaped() {
+        #expect(ReportMerge.step("inconsistent") == ".inconsistent")
+        #expect(ReportMerge.step("we\u{1B}[31m\nuaaudit: x") == #"["we\u001b[31m\u000auaaudit: x"]"#)
+        #expect(ReportMerge.step("a\"b\\") == #"["a\"b\\"]"#)
+        #expect(ReportMerge.step("") == #"[""]"#)
     }
 
     @Test func reportsWhoseCountsAddUpPastTwoToTheSixtySecondAreNotMerged() throws {

@@ -478,6 +478,28 @@ extension GuardRailReviewTests {
         #expect(try String(contentsOfFile: dir.path("in.log"), encoding: .utf8) == log)
     }
 
+    /// merge reads files only: its `-` is a file of that name, whatever stdin is.
+    @Test func mergeReadsAFileNamedDashNotStdin() throws {
+        let dir = try Scratch()
+        let lines = try String(
+            contentsOf: Tool.repoRoot.appendingPathComponent("SampleLogs/ua_log.log"), encoding: .utf8
+        ).split(separator: "\n")
+        try dir.write("a.log", lines.prefix(50).joined(separator: "\n") + "\n")
+        try dir.write("b.log", lines.suffix(50).joined(separator: "\n") + "\n")
+        #expect(try Self.run(["scan", "-q", "--out", "a.json", "a.log"], in: dir).status == 0)
+        #expect(try Self.run(["scan", "-q", "--out", "./-", "b.log"], in: dir).status == 0)
+        let merged = try Self.run(["merge", "-q", "--json", "a.json", "-"], in: dir, stdinFile: "a.json")
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(merged.stdout)) as? [String: Any])
+        #expect((object["merged_from"] as? [String])?.count == 2)
+        let twice = try Self.run(["merge", "-q", "./-", "-"], in: dir)
+        #expect(twice.status == 2)
+        #expect(
+            twice.stderr
+                == "uaaudit: the report - is ./- again (the same file); give each input once (it would be counted twice)\n"
+        )
+    }
+
     // MARK: 10. a named FIFO is read once
 
     @Test func aNamedFIFOIsReadOnceAndReported() throws {

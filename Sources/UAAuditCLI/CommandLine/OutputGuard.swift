@@ -20,7 +20,7 @@ enum OutputGuard {
             self.target = path
         }
         /// The path as messages show it: `-` is named for what it is.
-        var shown: String { path == "-" ? "- (standard input)" : path }
+        var shown: String { path == "-" && target == "-" ? "- (standard input)" : path }
     }
 
     /// Resolves each output (``OutputPath``): `-`, /dev/stdout and links to it become `-`,

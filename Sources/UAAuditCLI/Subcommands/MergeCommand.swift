@@ -85,7 +85,10 @@ struct MergeCommand {
                     args.value(Self.html).map { .init(Self.html.flag, $0) },
                 ]
                 .compactMap { $0 }, json: args.flag(Self.json))
-            try OutputGuard.check(inputs: args.positional.map { .init("the report", $0) }, outputs: outputs)
+            // merge reads files only: `-` is a file of that name, never stdin.
+            var reports = args.positional.map { OutputGuard.Named("the report", $0) }
+            for i in reports.indices where reports[i].path == "-" { reports[i].target = "./-" }
+            try OutputGuard.check(inputs: reports, outputs: outputs)
         } catch {
             console.error(error.message)
             return .usage

@@ -95,7 +95,12 @@ package enum NginxConfig {
             case UInt8(ascii: "#"):
                 while i < text.count, text[i] != 0x0A { i += 1 }
             case UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}"):
-                // Outside a word these end a directive or open/close a block.
+                // Outside a word these end a directive or open/close a block; with no
+                // directive before them, a ';' or '{' is one nginx refuses.
+                if b != UInt8(ascii: "}"), words.isEmpty {
+                    throw FormatError.configSyntax(
+                        path: path, line: line, message: "unexpected \"\(b == UInt8(ascii: ";") ? ";" : "{")\"")
+                }
                 if b == UInt8(ascii: "{") { depth += 1 }
                 if b == UInt8(ascii: "}") {
                     if !words.isEmpty {
@@ -167,6 +172,10 @@ package enum NginxConfig {
                 }
                 words.append(String(decoding: word, as: UTF8.self))
             }
+        }
+        if !words.isEmpty {
+            throw FormatError.configSyntax(
+                path: path, line: line, message: "unexpected end of file, expecting \";\" or \"}\"")
         }
         if depth > 0 {
             throw FormatError.configSyntax(path: path, line: line, message: "unexpected end of file, expecting \"}\"")

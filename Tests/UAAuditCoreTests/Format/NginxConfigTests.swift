@@ -148,6 +148,13 @@ import Testing
             ("events {}\nhttp {\n \(format)\n server {\n }\n", 6, "unexpected end of file, expecting \"}\""),
             ("events {}\nhttp {\n \(format)\n}\n}\n", 5, "unexpected \"}\""),
             ("http {\n \(format)\n server { return 200 ok }\n}\n", 3, "unexpected \"}\" (a \";\" missing?)"),
+            (
+                "events {}\nhttp { \(format) }\nworker_processes 1", 3,
+                "unexpected end of file, expecting \";\" or \"}\""
+            ),
+            ("events {}\nhttp { \(format); }\n", 2, "unexpected \";\""),
+            ("events {}\nhttp { server { { } } }\n", 2, "unexpected \"{\""),
+            ("events {}\nhttp { \(format) };\n", 2, "unexpected \";\""),
         ]
         for (config, line, message) in cases {
             #expect(throws: FormatError.configSyntax(path: "nginx.conf", line: line, message: message)) {

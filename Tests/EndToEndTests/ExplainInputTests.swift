@@ -84,6 +84,13 @@ import Testing
         #expect(result.out.hasPrefix("2024-03-31 23:00+08:00"), "\(result.out)")
         #expect(result.stderr.contains("they parse as 'combined': use --format combined"), "\(result.stderr)")
         #expect(result.stderr == scan.stderr)
+
+        // With a log that cannot be read beside it: both messages, and 8, the higher status.
+        let missing = dir.path("missing.log")
+        let both = try Tool.run(["explain", "2024-03-31T23", log, missing])
+        #expect(both.status == 8)
+        #expect(both.out.isEmpty)
+        #expect(both.stderr == "uaaudit: \(missing): cannot open: No such file or directory\n" + scan.stderr)
     }
 
     /// A report is shown as it was made: options for logs given with one are refused, not

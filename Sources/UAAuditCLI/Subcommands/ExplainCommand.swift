@@ -80,7 +80,10 @@ struct ExplainCommand {
         case .success(let loaded): (report, hints) = loaded
         case .failure(let failure):
             console.error(failure.message)
-            return failure.status
+            // A log that could not be read, beside one in the wrong format: both are told, and
+            // the higher status wins.
+            for hint in failure.hints { console.error(hint) }
+            return failure.hints.isEmpty ? failure.status : .formatMismatch
         }
         // Logs that do not match their format (as scan tells them): the page, if any, then
         // the format that parses them, and exit 8.
@@ -162,6 +165,8 @@ struct ExplainCommand {
     struct Failure: Error {
         var message: String
         var status: ExitCode
+        /// Scan's messages for other logs that do not match their format.
+        var hints: [String] = []
     }
 
     /// A report file as it is, or the report of a scan of the logs with scan's messages for
@@ -194,16 +199,16 @@ struct ExplainCommand {
             return .failure(Failure(message: error.message, status: .usage))
         }
         let result = Scanner(configuration: configuration, progress: nil).scan(inputs)
+        let hints = MismatchHint.messages(
+            sources: result.sources, samples: result.samples, format: configuration.format,
+            nginxConf: args.value(AuditOptions.nginxConf), inConfig: false)
         if let failed = result.sources.first(where: { $0.error != nil }) {
-            return .failure(Failure(message: "\(failed.path): \(failed.error!)", status: .input))
+            return .failure(Failure(message: "\(failed.path): \(failed.error!)", status: .input, hints: hints))
         }
         let now = Timestamps.now(environment: environment)
         var report = ReportBuilder.build(
             result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now))
         ReportIdentity.stampScan(&report, configuration: configuration, read: result.sources)
-        let hints = MismatchHint.messages(
-            sources: result.sources, samples: result.samples, format: configuration.format,
-            nginxConf: args.value(AuditOptions.nginxConf), inConfig: false)
         return .success((report, hints))
     }
 

@@ -3,7 +3,8 @@ import Glibc
 /// Decompresses a gzip input as it is read; concatenated members are read one after another.
 ///
 /// A stream that ends inside a member is an error (``InputError``), not a silent short count;
-/// so is corrupt data, after the bytes inflated before it (they are counted). Zero bytes after
+/// so is corrupt data, after the bytes inflated before it (counted, and said to be unverified:
+/// zlib checks a member against its CRC only at its end). Zero bytes after
 /// the last member are padding, as gzip takes them; zeros followed by anything else are not.
 struct GzipSource<Base: ByteSource>: ByteSource {
     private var base: Base
@@ -73,8 +74,14 @@ struct GzipSource<Base: ByteSource>: ByteSource {
             case .memberEnd:
                 betweenMembers = true
             case .corrupt(let message):
-                let error = InputError(path: path, reason: "corrupt gzip data: \(message)", offset: consumed)
-                // The bytes inflated before the damage are the file's: counted, then the error.
+                // What was inflated before the damage is counted, as `gzip -dc` writes it out;
+                // but zlib checks a member's data only at its end, so the error says that the
+                // member's lines before it are not proven (damage can decode as text first).
+                let error = InputError(
+                    path: path,
+                    reason:
+                        "corrupt gzip data: \(message); the lines inflated from this member before it are counted but unverified",
+                    offset: consumed)
                 if produced > 0 {
                     failure = error
                     return produced

@@ -42,7 +42,9 @@ struct DoctorReport {
         let definitions = tree.definitions
         var seen: Set<String> = []
         for log in tree.accessLogs {
-            guard let path = log.path, !path.hasPrefix("syslog:"), !path.contains("$"), path.hasPrefix("/") else {
+            guard let path = log.path, !path.hasPrefix("syslog:"), !path.contains("$"), path.hasPrefix("/"),
+                !log.replaced
+            else {
                 report.skipped.append(log)
                 continue
             }
@@ -169,7 +171,9 @@ struct DoctorReport {
         }
         for log in skipped {
             let what: String
-            if let path = log.path {
+            if let path = log.path, log.replaced {
+                what = "\(path): never written (each server block has an access_log of its own, which replaces it)"
+            } else if let path = log.path {
                 what =
                     path.hasPrefix("syslog:") || path.contains("$")
                     ? "\(path): not a plain file"
@@ -227,7 +231,8 @@ struct DoctorReport {
     /// source tree's cron/ directory.
     func hourlyJob() -> String {
         guard packaged else {
-            return "\nThen the hourly job, as the uaaudit user (group adm reads /var/log/nginx), see cron/README.md:\n\n"
+            return
+                "\nThen the hourly job, as the uaaudit user (group adm reads /var/log/nginx), see cron/README.md:\n\n"
                 + "    5 * * * *  uaaudit  /usr/local/bin/uaaudit-cron.sh     (/etc/cron.d/uaaudit)\n"
                 + "or: systemctl enable --now uaaudit.timer                  (cron/uaaudit.service runs as User=uaaudit)\n"
         }

@@ -54,6 +54,9 @@ package enum NginxConfig {
     struct Directive {
         var words: [String]
         var line: Int
+        /// The blocks it is in, outermost first, each as `NAME@FILE:LINE` of the directive that
+        /// opens it (`http@nginx.conf:12`): within this file.
+        var context: [String] = []
     }
 
     /// Splits config text into directives (blocks are flattened: `http {` is a directive too).
@@ -79,9 +82,9 @@ package enum NginxConfig {
         var startLine = 1
         var line = 1
         var i = 0
-        var depth = 0
+        var blocks: [String] = []
         func flush() {
-            if !words.isEmpty { directives.append(Directive(words: words, line: startLine)) }
+            if !words.isEmpty { directives.append(Directive(words: words, line: startLine, context: blocks)) }
             words = []
         }
         while i < text.count {
@@ -101,18 +104,18 @@ package enum NginxConfig {
                     throw FormatError.configSyntax(
                         path: path, line: line, message: "unexpected \"\(b == UInt8(ascii: ";") ? ";" : "{")\"")
                 }
-                if b == UInt8(ascii: "{") { depth += 1 }
                 if b == UInt8(ascii: "}") {
                     if !words.isEmpty {
                         throw FormatError.configSyntax(
                             path: path, line: line, message: "unexpected \"}\" (a \";\" missing?)")
                     }
-                    guard depth > 0 else {
+                    guard blocks.popLast() != nil else {
                         throw FormatError.configSyntax(path: path, line: line, message: "unexpected \"}\"")
                     }
-                    depth -= 1
                 }
+                let opened = b == UInt8(ascii: "{") ? "\(words[0])@\(path):\(startLine)" : nil
                 flush()
+                if let opened { blocks.append(opened) }
                 i += 1
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
                 if words.isEmpty { startLine = line }
@@ -177,7 +180,7 @@ package enum NginxConfig {
             throw FormatError.configSyntax(
                 path: path, line: line, message: "unexpected end of file, expecting \";\" or \"}\"")
         }
-        if depth > 0 {
+        if !blocks.isEmpty {
             throw FormatError.configSyntax(path: path, line: line, message: "unexpected end of file, expecting \"}\"")
         }
         flush()

@@ -9,6 +9,9 @@ package struct NginxConfigTree: Sendable {
         package var words: [String]
         package var file: String
         package var line: Int
+        /// The blocks it is in, outermost first (`http@FILE:LINE`, `server@FILE:LINE`), through
+        /// the includes that brought it in.
+        package var context: [String] = []
         package var place: String { "\(file):\(line)" }
     }
 
@@ -19,6 +22,10 @@ package struct NginxConfigTree: Sendable {
         /// The format it names; nginx's default is `combined`.
         package var formatName: String
         package var place: String
+        /// An `http` block's log that each of its `server` blocks replaces with an access_log
+        /// of its own (a level's access_log directives replace the ones it would inherit):
+        /// nginx writes no request to it.
+        package var replaced = false
     }
 
     /// A `log_format` directive, not yet compiled (a format without the UA is worth describing).
@@ -158,12 +165,24 @@ package struct NginxConfigTree: Sendable {
 
     /// Every `access_log` directive, in the order nginx reads them.
     package var accessLogs: [AccessLog] {
-        directives.filter { $0.words.first == "access_log" && $0.words.count >= 2 }.map { directive in
+        let logs = directives.filter { $0.words.first == "access_log" && $0.words.count >= 2 }
+        // The blocks with an access_log of their own, and each http block's server blocks.
+        let withOwn = Set(logs.compactMap(\.context.last))
+        var servers: [String: [String]] = [:]
+        for directive in directives where directive.words.first == "server" {
+            guard let http = directive.context.last, http.hasPrefix("http@") else { continue }
+            servers[http, default: []].append("server@\(directive.file):\(directive.line)")
+        }
+        return logs.map { directive in
             let target = directive.words[1]
             if target == "off" { return AccessLog(path: nil, formatName: "", place: directive.place) }
             var format = "combined"
             if directive.words.count >= 3, !directive.words[2].contains("=") { format = directive.words[2] }
-            return AccessLog(path: target, formatName: format, place: directive.place)
+            var log = AccessLog(path: target, formatName: format, place: directive.place)
+            if let block = directive.context.last, block.hasPrefix("http@"), let inside = servers[block] {
+                log.replaced = inside.allSatisfy(withOwn.contains)
+            }
+            return log
         }
     }
 
@@ -183,7 +202,9 @@ package struct NginxConfigTree: Sendable {
             return try reader.follow(file, stack: stack)
         }
 
-        private func follow(_ file: String, stack: [String]) throws(FormatError) -> [Located] {
+        private func follow(_ file: String, stack: [String], context: [String] = []) throws(FormatError)
+            -> [Located]
+        {
             let id = identity(file)
             if stack.contains(id) {
                 throw FormatError.configSyntax(
@@ -209,11 +230,13 @@ package struct NginxConfigTree: Sendable {
                             path: pattern, reason: "included from \(file):\(directive.line) but not found")
                     }
                     for match in matches {
-                        result += try follow(match, stack: stack + [id])
+                        result += try follow(match, stack: stack + [id], context: context + directive.context)
                     }
                     continue
                 }
-                result.append(Located(words: directive.words, file: file, line: directive.line))
+                result.append(
+                    Located(
+                        words: directive.words, file: file, line: directive.line, context: context + directive.context))
             }
             return result
         }

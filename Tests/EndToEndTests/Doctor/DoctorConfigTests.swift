@@ -37,6 +37,7 @@ import Testing
             server { listen 8080; access_log \(dir.path("api.log")) js buffer=32k; access_log off; }
             server { listen 8081; access_log \(dir.path("short.log")) short; access_log syslog:server=127.0.0.1 js; }
             server { listen 8082; access_log logs/relative.log; }
+            server { listen 8083; }
             """)
         try dir.write("main.log", String(repeating: combinedLine + "\n", count: 30))
         try dir.write("api.log", String(repeating: jsonLine + "\n", count: 5))
@@ -122,6 +123,35 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any]
         #expect((report?["totals"] as? [String: Any])?["requests"] as? Int == 5)
+    }
+
+    /// A level's access_log lines replace the ones it would inherit: with every server
+    /// logging on its own, the http block's log is never written, and not suggested.
+    @Test func anHttpLogEveryServerReplacesIsSkipped() throws {
+        let dir = try Scratch()
+        try dir.write(
+            "nginx.conf",
+            """
+            events {}
+            http {
+                access_log \(dir.path("main.log"));
+                server { listen 8080; access_log \(dir.path("site.log")); }
+            }
+            """)
+        try dir.write("main.log", "")
+        try dir.write("site.log", String(repeating: Self.combinedLine + "\n", count: 3))
+        let state = try Scratch()
+        let result = try Tool.run(
+            [
+                "doctor", "--nginx-conf", dir.path("nginx.conf"), "--state-dir", state.url.path, "--prom",
+                state.path("u.prom"),
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.out.contains(
+                "  \(dir.path("main.log")): never written (each server block has an access_log of its own, which replaces it) (\(dir.path("nginx.conf")):3): skipped"
+            ), "\(result.out)")
+        #expect(result.out.contains("\"logs\" : [\n    \"\(dir.path("site.log"))\"\n  ]"), "\(result.out)")
     }
 
     @Test func noFittingFormatPrintsTheLinesToAdd() throws {

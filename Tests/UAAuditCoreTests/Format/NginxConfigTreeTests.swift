@@ -39,9 +39,48 @@ import Testing
             tree.accessLogs == [
                 .init(path: "/var/log/nginx/site.log", formatName: "js", place: "/etc/nginx/sites-enabled/default:1"),
                 .init(path: nil, formatName: "", place: "/etc/nginx/sites-enabled/default:1"),
-                .init(path: "/var/log/nginx/access.log", formatName: "combined", place: "/etc/nginx/nginx.conf:4"),
+                // The one server block, included, has access_log lines of its own: they replace it.
+                .init(
+                    path: "/var/log/nginx/access.log", formatName: "combined", place: "/etc/nginx/nginx.conf:4",
+                    replaced: true),
             ])
         #expect(try tree.logFormat(named: "combined").string == BuiltinFormats.combined)
+    }
+
+    /// A level's access_log lines replace those it would inherit: an http block's log is
+    /// written only if some server block of it has none of its own (a location's own do not
+    /// count for its server).
+    @Test func anHttpLogEveryServerReplacesIsNeverWritten() throws {
+        func replaced(_ servers: String, after: Bool = false) throws -> [String: Bool] {
+            let http = "access_log /var/log/nginx/access.log;"
+            let dump = """
+                # configuration file /etc/nginx/nginx.conf:
+                events {}
+                http {
+                    \(after ? "" : http)
+                    \(servers)
+                    include sites/*;
+                    \(after ? http : "")
+                }
+                # configuration file /etc/nginx/sites/a:
+                server { listen 81; access_log /var/log/nginx/a.log; }
+
+                """
+            let tree = try NginxConfigTree.fromDump(Array(dump.utf8))
+            return Dictionary(
+                uniqueKeysWithValues: tree.accessLogs.compactMap { log in log.path.map { ($0, log.replaced) } })
+        }
+        let own = "server { listen 80; access_log /var/log/nginx/b.log; }"
+        #expect(
+            try replaced(own) == [
+                "/var/log/nginx/access.log": true, "/var/log/nginx/a.log": false, "/var/log/nginx/b.log": false,
+            ])
+        #expect(try replaced(own, after: true)["/var/log/nginx/access.log"] == true)
+        #expect(try replaced("server { listen 80; }")["/var/log/nginx/access.log"] == false)
+        #expect(
+            try replaced("server { listen 80; location / { access_log /var/log/nginx/c.log; } }")[
+                "/var/log/nginx/access.log"] == false)
+        #expect(try replaced("server { listen 80; access_log off; }")["/var/log/nginx/access.log"] == true)
     }
 
     @Test func notDumpOutputIsAnError() {

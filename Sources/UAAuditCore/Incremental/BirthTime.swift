@@ -4,7 +4,8 @@ import Glibc
 /// reused inode number was born after the old file's last modification, which tells them apart.
 /// Nil where the kernel, the C library or the file system does not say.
 enum BirthTime {
-    private typealias Statx = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UInt32, UnsafeMutableRawPointer) ->
+    private typealias Statx =
+        @convention(c) (Int32, UnsafePointer<CChar>, Int32, UInt32, UnsafeMutableRawPointer) ->
         Int32
 
     private static let statx: Statx? = {

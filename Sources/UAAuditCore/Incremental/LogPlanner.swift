@@ -139,6 +139,10 @@ private struct Planning {
     /// A rotated file read before, which nginx may have written more lines to.
     mutating func drain(_ tracked: RunState.Tracked) throws(InputError) {
         guard let found = locate(tracked.identity, offset: tracked.offset, among: unclaimed()) else {
+            if snapshot.missed > 0 {
+                plan.changed = "\(tracked.path): not found while a rotation renamed files; listed again"
+                return
+            }
             if tracked.size > tracked.offset {
                 gap(
                     tracked.path, tracked.offset, tracked.size,
@@ -195,6 +199,12 @@ private struct Planning {
                 current.path, current.offset, nil,
                 "the log was truncated or replaced in place (copytruncate?) and its old content was not found among the rotated files",
                 uncertain: true)
+        } else if snapshot.missed > 0 {
+            // A file was renamed or compressed as the directory was listed: the old log may be
+            // the one that was missed. Listed again rather than taken for lost (or, once
+            // remembered as seen, never read).
+            plan.changed = "\(current.path): rotated, and not found while a rotation renamed files; listed again"
+            return
         } else {
             gap(
                 current.path, current.offset, nil,

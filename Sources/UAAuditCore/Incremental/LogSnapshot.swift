@@ -1,3 +1,5 @@
+import Glibc
+
 /// A configured log and its rotated siblings, each opened once for this run.
 ///
 /// The live log must be a readable regular file that is not gzip: anything else is an
@@ -13,6 +15,10 @@ package struct LogSnapshot: Sendable {
     /// When the files were opened (nanoseconds since the epoch, the clock of their
     /// modification times); `Int64.min` when unknown, so that no file counts as settled.
     package var takenAt: Int64
+    /// Rotated files listed but gone before they were opened. Not 0 means a rotation was under
+    /// way: a file the planner cannot find may be one of them (``LogPlan/changed``, and the log
+    /// is listed again).
+    package var missed = 0
 
     package init(log: LogFile, rotated: [LogFile], takenAt: Int64 = Int64.min) {
         self.log = log
@@ -57,27 +63,44 @@ package struct LogSnapshot: Sendable {
         let resolved = Syscalls.realPath(logPath) ?? logPath
         // The newest ones only: a run reads at most 16 new rotated files (older ones become
         // gaps), and holding a thousand open would fail with EMFILE under systemd's limit.
+        var missed = 0
         for candidate in RotationCandidates.list(for: resolved).suffix(LogSnapshot.maxRotated) {
-            let file: LogFile
-            do {
-                file = try LogFile.open(path: candidate.path, compressed: candidate.compressed)
-            } catch {
-                // Gone since it was listed (a rotation renamed or deleted it): not needed. Its
-                // first bytes unreadable (a .gz logrotate is still writing): left for later.
-                guard (try? Syscalls.status(candidate.path)) != nil, error.reason.hasPrefix("cannot open") else {
+            var opened: LogFile?
+            var failure: InputError?
+            // Twice: logrotate may rename the next file onto the name between the failed open
+            // and the check that the name is there.
+            for _ in 0..<2 where opened == nil {
+                do {
+                    opened = try LogFile.open(path: candidate.path, compressed: candidate.compressed)
+                } catch {
+                    failure = error
+                }
+            }
+            guard let file = opened else {
+                // Gone since it was listed (its name no longer there: a rotation renamed or
+                // deleted it): a rotation under way, which the planner may have to wait out.
+                guard Syscalls.fileKind(candidate.path, followingLinks: false) != nil else {
+                    missed += 1
                     continue
                 }
+                // A dangling link, or a name renamed onto twice; or first bytes unreadable (a .gz
+                // logrotate is still writing, or a damaged one): left for later.
+                guard let failure, failure.reason.hasPrefix("cannot open"),
+                    !failure.reason.hasSuffix(SystemError(errno: ENOENT, call: "open").description)
+                else { continue }
                 // Present but not openable (permissions, too many open files): the log is not
                 // advanced, rather than its lines taken for lost.
                 throw InputError(
                     path: logPath,
-                    reason: "its rotated file \(candidate.path) \(error.reason); fix that and the next run reads on")
+                    reason: "its rotated file \(candidate.path) \(failure.reason); fix that and the next run reads on")
             }
             guard seen.insert([file.status.device, file.status.inode]).inserted else { continue }
             rotated.append(file)
         }
         rotated.sort { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
-        return LogSnapshot(log: log, rotated: rotated, takenAt: takenAt)
+        var snapshot = LogSnapshot(log: log, rotated: rotated, takenAt: takenAt)
+        snapshot.missed = missed
+        return snapshot
     }
 
     /// What the state keeps of these files for the next run.

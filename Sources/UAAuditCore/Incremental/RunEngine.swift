@@ -84,7 +84,9 @@ package enum RunEngine {
         at generatedAt: String
     ) -> LogRead {
         var lastChange = ""
-        for _ in 0..<maxAttempts {
+        for attempt in 0..<maxAttempts {
+            // A rotation under way (logrotate renaming, compressing): give it a moment.
+            if attempt > 0 { Syscalls.sleep(milliseconds: 100 * attempt) }
             let snapshot: LogSnapshot
             do {
                 snapshot = try LogSnapshot.open(logPath: log)
@@ -128,6 +130,10 @@ package enum RunEngine {
                 }
                 if changed != nil { break }
             }
+            // The live log as committed: no shorter than when it was opened, and starting with
+            // the bytes its identity was taken from. A copytruncate while planning changes both
+            // even when no step read it (its offset would be committed with the old identity).
+            if changed == nil, let why = liveLogChanged(snapshot.log) { changed = "\(log): \(why)" }
             guard let changed else { return .read(result, plan) }
             lastChange = changed
         }
@@ -138,6 +144,20 @@ package enum RunEngine {
                     reason:
                         "its files changed while being read, \(maxAttempts) times in a row (last: \(lastChange))")
             ], readable: true)
+    }
+
+    /// Why the live log is not as it was opened (shorter, or other first bytes), or nil.
+    static func liveLogChanged(_ file: LogFile) -> String? {
+        do {
+            let size = try file.currentSize()
+            if size < file.status.size { return "truncated to \(size) bytes from \(file.status.size) while planned" }
+            if try file.bytes(from: 0, to: Int64(file.prefix.count)) != file.prefix {
+                return "its first bytes changed while it was planned"
+            }
+        } catch {
+            return "\(error.reason) while it was planned"
+        }
+        return nil
     }
 
     enum StepRead {

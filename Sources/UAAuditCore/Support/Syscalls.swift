@@ -137,6 +137,8 @@ package enum Syscalls {
 
     package static func getpid() -> Int32 { Glibc.getpid() }
 
+    package static func sleep(milliseconds: Int) { usleep(useconds_t(milliseconds * 1000)) }
+
     /// The wall clock in nanoseconds since the epoch: the clock of files' modification times.
     package static func wallClockNanoseconds() -> Int64 {
         var now = timespec()

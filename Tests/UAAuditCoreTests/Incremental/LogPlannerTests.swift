@@ -494,6 +494,38 @@ import Testing
         }
     }
 
+    /// The second review's race: the listing missed the old log itself (renamed to .1, then
+    /// compressed and deleted as it was listed). Not a gap, and not read later as a file seen
+    /// before: the plan says its files changed, and the next listing finds it.
+    @Test func aRotatedLogMissingFromTheListingIsListedAgain() {
+        for compressed in [false, true] {
+            let d = MemoryDisk()
+            d.write(30)
+            d.run()
+            let offset = d.size()
+            d.write(10)
+            d.mv("access.log", "access.log.1")
+            d.create()
+            d.write(5)
+            if compressed { d.gzip("access.log.1") }
+            let rotated = compressed ? "access.log.1.gz" : "access.log.1"
+            let during = d.run(missing: [rotated])
+            #expect(
+                during.changed == "\(d.logPath): rotated, and not found while a rotation renamed files; listed again")
+            #expect(during.gapRanges == [])
+            let next = d.run()
+            #expect(next.changed == nil)
+            #expect(
+                next.reads == [
+                    compressed ? "\(rotated) \(offset)..end" : "\(rotated) \(offset)..\(d.size(rotated))",
+                    "access.log 0..\(d.size())",
+                ])
+            #expect(next.gapRanges == [])
+            #expect(d.doubled.isEmpty)
+            #expect(d.missed.isEmpty)
+        }
+    }
+
     @Test func filesSeenBeforeAreRememberedUpToALimitNewestFirst() {
         let d = MemoryDisk()
         d.write(3)

@@ -159,7 +159,9 @@ final class MemoryDisk {
             $0 != "access.log" && $0.hasPrefix("access.log") && !missing.contains($0)
                 && RotationCandidates.isRotationSuffix($0.dropFirst("access.log".count))
         }.map(open).sorted { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
-        return LogSnapshot(log: open("access.log"), rotated: rotated, takenAt: clock)
+        var snapshot = LogSnapshot(log: open("access.log"), rotated: rotated, takenAt: clock)
+        snapshot.missed = missing.filter { entries[$0] != nil }.count
+        return snapshot
     }
 
     /// Plans over a snapshot of now.
@@ -171,6 +173,8 @@ final class MemoryDisk {
     @discardableResult
     func run(missing: Set<String> = []) -> LogPlan {
         let plan = plan(snapshot(missing: missing))
+        // A plan that says its files changed is not read or committed (RunEngine lists again).
+        guard plan.changed == nil else { return plan }
         for step in plan.steps { count(step) }
         state = plan.next
         return plan

@@ -15,9 +15,9 @@ package struct LogSnapshot: Sendable {
     /// When the files were opened (nanoseconds since the epoch, the clock of their
     /// modification times); `Int64.min` when unknown, so that no file counts as settled.
     package var takenAt: Int64
-    /// Rotated files listed but gone before they were opened. Not 0 means a rotation was under
-    /// way: a file the planner cannot find may be one of them (``LogPlan/changed``, and the log
-    /// is listed again).
+    /// Rotated files listed but gone before they were looked at or opened. Not 0 means a
+    /// rotation was under way: a file the planner cannot find may be one of them
+    /// (``LogPlan/changed``, and the log is listed again).
     package var missed = 0
 
     package init(log: LogFile, rotated: [LogFile], takenAt: Int64 = Int64.min) {
@@ -63,8 +63,9 @@ package struct LogSnapshot: Sendable {
         let resolved = Syscalls.realPath(logPath) ?? logPath
         // The newest ones only: a run reads at most 16 new rotated files (older ones become
         // gaps), and holding a thousand open would fail with EMFILE under systemd's limit.
-        var missed = 0
-        for candidate in RotationCandidates.list(for: resolved).suffix(LogSnapshot.maxRotated) {
+        let listing = RotationCandidates.listing(for: resolved)
+        var missed = listing.vanished
+        for candidate in listing.candidates.suffix(LogSnapshot.maxRotated) {
             var opened: LogFile?
             var failure: InputError?
             // Twice: logrotate may rename the next file onto the name between the failed open

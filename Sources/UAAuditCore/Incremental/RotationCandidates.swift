@@ -8,19 +8,28 @@ package enum RotationCandidates {
     }
 
     /// The rotated siblings of `logPath`, oldest first (by modification time; gzip keeps it).
-    package static func list(for logPath: String) -> [Candidate] {
+    package static func list(for logPath: String) -> [Candidate] { listing(for: logPath).candidates }
+
+    /// ``list(for:)``, and how many names were listed but gone before they could be looked at
+    /// (a rotation renaming or deleting files as the directory was read).
+    package static func listing(for logPath: String) -> (candidates: [Candidate], vanished: Int) {
         let directory = AtomicFile.parentDirectory(of: logPath)
         let base = AtomicFile.baseName(of: logPath)
-        guard let names = try? Syscalls.listDirectory(directory) else { return [] }
+        guard let names = try? Syscalls.listDirectory(directory) else { return ([], 0) }
         var found: [Candidate] = []
+        var vanished = 0
         for name in names where name != base && name.hasPrefix(base) {
             let suffix = name.dropFirst(base.count)
             guard isRotationSuffix(suffix) else { continue }
             let path = directory == "/" ? "/\(name)" : "\(directory)/\(name)"
-            guard let status = try? Syscalls.status(path), status.isRegular else { continue }
+            guard let status = try? Syscalls.status(path), status.isRegular else {
+                // The name itself gone (not a dangling link or a directory, which stay so).
+                if Syscalls.fileKind(path, followingLinks: false) == nil { vanished += 1 }
+                continue
+            }
             found.append(Candidate(path: path, status: status, compressed: name.hasSuffix(".gz")))
         }
-        return found.sorted { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
+        return (found.sorted { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }, vanished)
     }
 
     /// Whether `path` is, or once created would be, taken by ``list(for:)`` for a rotated

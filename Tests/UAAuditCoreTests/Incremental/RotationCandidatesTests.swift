@@ -34,6 +34,23 @@ import Testing
         #expect(found.map(\.compressed) == [false, true, false])
     }
 
+    /// Names that are there but are no rotated file (a dangling link, a directory) are not
+    /// "vanished": that is kept for a name gone between the listing and the look at it (a
+    /// rotation under way), which makes a run list again; they would make it wait every time.
+    @Test func aDanglingLinkOrADirectoryIsNotAVanishedName() throws {
+        let dir = try TempDirectory()
+        try dir.write("access.log", Array("x\n".utf8))
+        try dir.write("access.log.2", Array("y\n".utf8))
+        try FileManager.default.createSymbolicLink(atPath: dir.path("access.log.1"), withDestinationPath: "gone")
+        try FileManager.default.createDirectory(atPath: dir.path("access.log.3"), withIntermediateDirectories: false)
+        let listing = RotationCandidates.listing(for: dir.path("access.log"))
+        #expect(listing.candidates.map { AtomicFile.baseName(of: $0.path) } == ["access.log.2"])
+        #expect(listing.vanished == 0)
+        let snapshot = try LogSnapshot.open(logPath: dir.path("access.log"))
+        #expect(snapshot.rotated.map { AtomicFile.baseName(of: $0.path) } == ["access.log.2"])
+        #expect(snapshot.missed == 0)
+    }
+
     @Test func anOutputNamedLikeARotatedLogIsASibling() throws {
         let dir = try TempDirectory()
         let log = dir.path("access.log")

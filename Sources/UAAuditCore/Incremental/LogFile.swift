@@ -145,6 +145,11 @@ package final class LogFile: Sendable {
         return out
     }
 
+    /// Whether the file still starts with the bytes its identity was taken from when opened.
+    package func startsAsOpened() throws(InputError) -> Bool {
+        try bytes(from: 0, to: Int64(prefix.count)) == prefix
+    }
+
     /// The current size from `fstat` of the descriptor.
     package func currentSize() throws(InputError) -> Int64 {
         switch backing {

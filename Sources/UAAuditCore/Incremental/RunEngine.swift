@@ -151,7 +151,7 @@ package enum RunEngine {
         do {
             let size = try file.currentSize()
             if size < file.status.size { return "truncated to \(size) bytes from \(file.status.size) while planned" }
-            if try file.bytes(from: 0, to: Int64(file.prefix.count)) != file.prefix {
+            if try !file.startsAsOpened() {
                 return "its first bytes changed while it was planned"
             }
         } catch {
@@ -197,7 +197,7 @@ package enum RunEngine {
         do {
             let size = try file.currentSize()
             if size < to { return .changed("truncated to \(size) bytes while bytes up to \(to) were read") }
-            if try file.bytes(from: 0, to: Int64(file.prefix.count)) != file.prefix {
+            if try !file.startsAsOpened() {
                 return .changed("its first bytes changed while it was read (truncated and written again)")
             }
         } catch {

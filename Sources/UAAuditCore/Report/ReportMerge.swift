@@ -145,8 +145,19 @@ package enum ReportMerge {
                 i += 1
             } else if b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) {
                 let start = i
-                while i < bytes.count, "0123456789+-.eE".utf8.contains(bytes[i]) { i += 1 }
-                guard let n = count(String(decoding: bytes[start..<i], as: UTF8.self)) else { return (mass, true) }
+                // Digits only (almost every number of a report): the value as it is read, up to
+                // 16 digits (2^53 has 16); anything else through ``count(_:)``.
+                var value: Int64 = 0
+                while i < bytes.count, bytes[i] &- UInt8(ascii: "0") < 10, i - start < 16 {
+                    value = value * 10 + Int64(bytes[i] &- UInt8(ascii: "0"))
+                    i += 1
+                }
+                var n: Int64? = value <= Int64(maxCount) ? value : nil
+                if i == start || (i < bytes.count && "0123456789+-.eE".utf8.contains(bytes[i])) {
+                    while i < bytes.count, "0123456789+-.eE".utf8.contains(bytes[i]) { i += 1 }
+                    n = count(String(decoding: bytes[start..<i], as: UTF8.self))
+                }
+                guard let n else { return (mass, true) }
                 mass += n  // at most 2^62 + 2^53: no overflow
                 if mass > maxMass { return (mass, true) }
             } else {

@@ -175,6 +175,26 @@ import Testing
         #expect(try h.gaps().count == 1)
     }
 
+    @Test func aRunBetweenLogrotatesRenameAndItsCreateWaitsForTheNewLog() throws {
+        let h = try RunHarness()
+        try h.append(30, hour: 9)
+        try h.run(now: "2026-11-29T09:20:00Z")
+        try h.append(10, hour: 9, minute: 30, cls: "other")
+        // logrotate (dateext, create) has renamed the log; the new one comes 150 ms after the
+        // run starts, as when the run lands between the rename and the create.
+        try h.move("access.log", "access.log-20261129")
+        let next = h.dir.path("next.log")
+        try h.append(6, hour: 9, minute: 50, to: next)
+        let result = try h.run(
+            now: "2026-11-29T09:55:00Z",
+            launcher: ["/bin/sh", "-c", "(sleep 0.15; mv '\(next)' '\(h.log)') & exec \"$0\" \"$@\""])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(try h.reportedClasses() == h.written)
+        #expect(try h.reportedClasses() == ["urlsession": 36, "other": 10])
+        #expect(try h.gaps().isEmpty)
+    }
+
     @Test func aLogMovedAwayForOneRunAndBackIsReadOnce() throws {
         let h = try RunHarness()
         try h.append(40, hour: 9)

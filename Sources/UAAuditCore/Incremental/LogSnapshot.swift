@@ -104,6 +104,15 @@ package struct LogSnapshot: Sendable {
         return snapshot
     }
 
+    /// Whether nothing is at `path` now (a failure to look is not "missing").
+    package static func isMissing(_ path: String) -> Bool {
+        do {
+            return try Syscalls.status(path) == nil
+        } catch {
+            return false
+        }
+    }
+
     /// What the state keeps of these files for the next run.
     package var known: [RunState.KnownFile] {
         ([log] + rotated).map {

@@ -91,6 +91,10 @@ package enum RunEngine {
             do {
                 snapshot = try LogSnapshot.open(logPath: log)
             } catch {
+                // Gone although an earlier run read it: logrotate has renamed it and not yet
+                // created the next one (or nginx has not reopened it, with nocreate). Waited out
+                // like any rotation under way; still gone after that is the error.
+                if saved != nil, attempt + 1 < maxAttempts, LogSnapshot.isMissing(log) { continue }
                 return .failed([error], readable: false)
             }
             var plan = LogPlanner.plan(logPath: log, saved: saved, snapshot: snapshot, detectedAt: generatedAt)

@@ -34,4 +34,24 @@ import Testing
         #expect(try h.gaps().count == 1)
         #expect(try h.reportedClasses() == ["urlsession": 10, "other": readLines, "inconsistent": 9])
     }
+
+    // A rotated .gz whose damage decodes to lines of no format was taken for a log in the wrong
+    // format: exit 8 and nothing committed, on every run until someone removed the file.
+    @Test func aGzipDamagedIntoGarbageIsCountedAndTheLiveLogRead() throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 8)
+        try h.run(now: "2026-11-29T08:20:00Z")
+        try h.move("access.log", "access.log.1")
+        let damaged = try DamagedGzipTests.damagedGzip(in: h.dir, name: "access.log.2.gz")
+        // Older than the log that was read: a rotated file no run saw, read whole.
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_764_300_000)], ofItemAtPath: damaged)
+        try h.append(7, hour: 9, cls: "inconsistent")
+        let result = try h.run(now: "2026-11-29T09:20:00Z")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try h.reportedClasses() == ["urlsession": 30, "inconsistent": 7])
+        #expect(try h.gaps().map { $0["file"] as? String } == [damaged])
+        #expect(try h.run(now: "2026-11-29T09:40:00Z").status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 30, "inconsistent": 7])
+    }
 }

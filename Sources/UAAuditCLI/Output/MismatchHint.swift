@@ -15,6 +15,15 @@ enum MismatchHint {
         }
     }
 
+    /// How an input's error reads: its cause, and, when damage decoded as lines that match no
+    /// format (exit 3, not 8: the format is not what is wrong), how many.
+    static func error(of source: AuditResult.Source) -> String? {
+        guard let error = source.error else { return nil }
+        guard source.damageLikelyMalformed else { return "\(source.path): \(error)" }
+        return
+            "\(source.path): \(error); \(source.malformed) of the \(source.lines) lines read from it are malformed: damaged data decodes to such lines, so the damage, not the log format, is the likely cause (`gzip -t` checks the file)"
+    }
+
     private static func message(
         _ source: AuditResult.Source, samples allSamples: [AuditResult.Sample], format: LogFormat,
         nginxConf: String?, inConfig: Bool

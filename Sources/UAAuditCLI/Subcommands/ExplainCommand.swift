@@ -202,8 +202,8 @@ struct ExplainCommand {
         let hints = MismatchHint.messages(
             sources: result.sources, samples: result.samples, format: configuration.format,
             nginxConf: args.value(AuditOptions.nginxConf), inConfig: false)
-        if let failed = result.sources.first(where: { $0.error != nil }) {
-            return .failure(Failure(message: "\(failed.path): \(failed.error!)", status: .input, hints: hints))
+        if let failed = result.sources.lazy.compactMap(MismatchHint.error(of:)).first {
+            return .failure(Failure(message: failed, status: .input, hints: hints))
         }
         let now = Timestamps.now(environment: environment)
         var report = ReportBuilder.build(

@@ -125,8 +125,8 @@ struct ScanCommand {
 
         var status = ExitCode.success
         for source in result.sources {
-            if let error = source.error {
-                console.error("\(source.path): \(error)")
+            if let error = MismatchHint.error(of: source) {
+                console.error(error)
                 status = .input
             }
         }
@@ -154,7 +154,9 @@ struct ScanCommand {
             let metrics = PrometheusMetrics.scan(
                 report, succeededAt: status == .success ? now : nil, sources: result.sources)
             let text = PrometheusText.render(metrics)
-            if !OutputFile.write(Array(text.utf8), to: prom, what: "metrics", console: console) { extraUnwritten = true }
+            if !OutputFile.write(Array(text.utf8), to: prom, what: "metrics", console: console) {
+                extraUnwritten = true
+            }
         }
         if printJSON {
             if let failed = ReportOutput.print(report, console: console) { return failed }
@@ -174,7 +176,8 @@ struct ScanCommand {
             status = .alert
         }
         // Alerts go out after the report is written and shown; a failure outranks the rest.
-        if !alerts.channels.isEmpty, let notification = AlertNotification(
+        if !alerts.channels.isEmpty,
+            let notification = AlertNotification(
                 report: report, host: alerts.host, links: ExplainLinks.scan(args, reportPath: target("--out")))
         {
             for result in alerts.deliver(notification, environment: environment) {

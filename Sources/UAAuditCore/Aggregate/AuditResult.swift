@@ -60,6 +60,8 @@ package struct AuditResult: Sendable {
         /// A SHA-256 of every byte read, for an input that is not a regular file (stdin, a
         /// pipe): what tells two such inputs apart in the report's id.
         package var contentHash: String? = nil
+        /// Read up to damage that makes what came before it unproven (``InputError/unverified``).
+        package var unverified = false
 
         package init(path: String, lines: Int64 = 0, bytes: Int64 = 0, error: String? = nil, malformed: Int64 = 0) {
             self.path = path
@@ -70,10 +72,16 @@ package struct AuditResult: Sendable {
         }
 
         /// True when more than half of the lines, and at least ``mismatchMinimumLines``, are
-        /// malformed: the input is not written in the format (CONTRACTS' exit 8).
-        package var mismatchesFormat: Bool {
-            lines >= Source.mismatchMinimumLines && malformed * 2 > lines
-        }
+        /// malformed: the input is not written in the format (CONTRACTS' exit 8). Not for an
+        /// input read up to damage: its damage, not its format, is what is wrong
+        /// (``damageLikelyMalformed``).
+        package var mismatchesFormat: Bool { mostlyMalformed && !unverified }
+
+        /// True when an input read up to damage has as many malformed lines as a format mismatch:
+        /// the damage decoded as garbage.
+        package var damageLikelyMalformed: Bool { mostlyMalformed && unverified }
+
+        private var mostlyMalformed: Bool { lines >= Source.mismatchMinimumLines && malformed * 2 > lines }
 
         package static let mismatchMinimumLines: Int64 = 100
     }

@@ -117,9 +117,10 @@ package enum RunEngine {
                     // counted, the rest is a gap, and the other files (the live log) are read.
                     if let tally {
                         result.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
-                        result.sources.append(
-                            AuditResult.Source(
-                                path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed))
+                        var source = AuditResult.Source(
+                            path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed)
+                        source.unverified = error.unverified
+                        result.sources.append(source)
                     }
                     plan.gaps.append(
                         RunState.Gap(

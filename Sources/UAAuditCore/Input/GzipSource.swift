@@ -81,7 +81,7 @@ struct GzipSource<Base: ByteSource>: ByteSource {
                     path: path,
                     reason:
                         "corrupt gzip data: \(message); the lines inflated from this member before it are counted but unverified",
-                    offset: consumed)
+                    offset: consumed, unverified: true)
                 if produced > 0 {
                     failure = error
                     return produced

@@ -4,11 +4,15 @@ package struct InputError: Error, Equatable, CustomStringConvertible {
     package let reason: String
     /// The input offset (compressed, for gzip) at which reading failed, if known.
     package let offset: Int64?
+    /// True when the bytes read so far are not proven (gzip data that fails its check): lines
+    /// they held that do not match the format may be the damage, not another format.
+    package let unverified: Bool
 
-    package init(path: String, reason: String, offset: Int64? = nil) {
+    package init(path: String, reason: String, offset: Int64? = nil, unverified: Bool = false) {
         self.path = path
         self.reason = reason
         self.offset = offset
+        self.unverified = unverified
     }
 
     package var description: String {

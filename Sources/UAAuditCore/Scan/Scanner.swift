@@ -96,6 +96,7 @@ package final class Scanner {
                 source.malformed = tally.malformed
                 source.bytes = gzip.consumed
                 source.error = failure.map(describe)
+                source.unverified = failure?.unverified ?? false
                 result.absorb(tally, path: path, firstLine: 1, escape: configuration.format.escape)
             } catch {
                 source.error = error.reason
@@ -155,7 +156,8 @@ package final class Scanner {
             pipeline.release(outcome)
             if let failure = outcome.failure, source.error == nil {
                 // Later chunks were read: say which bytes of this one were not.
-                let unread = chunk + 1 < chunkCount ? "; bytes up to \(bounds[chunk + 1]) were not read, the rest was" : ""
+                let unread =
+                    chunk + 1 < chunkCount ? "; bytes up to \(bounds[chunk + 1]) were not read, the rest was" : ""
                 source.error = describe(failure) + unread
             }
         }

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// A `.gz` whose data fails its check after decoding into lines that match no format: the
+/// damage is the error (exit 3, the count of such lines), not a format mismatch (exit 8, with
+/// advice to change the format).
+@Suite struct DamagedGzipTests {
+    /// 20 log lines, then 200 lines of what damaged data decodes to, gzipped, with a CRC that
+    /// does not match: zlib finds the damage only at the member's end, after every line.
+    static func damagedGzip(in dir: Scratch, name: String = "old.log.gz") throws -> String {
+        var text = ""
+        for i in 0..<20 {
+            text += Lines.uaLog(time: "29/Nov/2026:17:\(10 + i):40 +0800", ua: Lines.urlsession) + "\n"
+        }
+        var state: UInt64 = 12_345
+        for _ in 0..<200 {
+            var line = [UInt8]()
+            for _ in 0..<90 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let byte = UInt8(truncatingIfNeeded: state >> 56)
+                line.append(byte == 0x0A ? 0x20 : byte)
+            }
+            text += String(decoding: line, as: UTF8.self) + "\n"
+        }
+        let plain = try dir.write(String(name.dropLast(3)), text)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-n", plain]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let path = dir.path(name)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count - 8] ^= 0xFF  // the trailer's CRC-32
+        try bytes.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func scanSaysTheDamageIsTheCauseAndExitsThree() throws {
+        let dir = try Scratch()
+        let gz = try Self.damagedGzip(in: dir)
+        let result = try Tool.run(["scan", "--json", gz])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix(
+                "uaaudit: \(gz): corrupt gzip data: incorrect data check; the lines inflated from this member before it are counted but unverified (at byte "
+            ), "\(result.stderr)")
+        #expect(
+            result.stderr.hasSuffix(
+                "); 200 of the 220 lines read from it are malformed: damaged data decodes to such lines, so the damage, not the log format, is the likely cause (`gzip -t` checks the file)\n"
+            ), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(!result.stderr.contains("do not match the log format"))
+    }
+
+    @Test func explainSaysTheSame() throws {
+        let dir = try Scratch()
+        let gz = try Self.damagedGzip(in: dir)
+        let result = try Tool.run(["explain", "2026-11-29T17", gz])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("200 of the 220 lines read from it are malformed"), "\(result.stderr)")
+        #expect(!result.stderr.contains("do not match the log format"), "\(result.stderr)")
+    }
+}

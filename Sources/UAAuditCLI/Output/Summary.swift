@@ -13,12 +13,18 @@ enum Summary {
         let order = report.rules.order + ["other", "missing"]
         let alert = report.rules.alertClass
         let hourWidth = 23
-        let numberWidth = 8
-        let classWidth = 8
+        // 8 columns, or one more than the longest count (a busy host's day passes 10^9
+        // requests): numbers never run into one another.
+        let rows = report.hours.map { ($0.requests, $0.classes) } + [(report.totals.requests, report.totals.classes)]
+        let numberWidth = max(8, rows.map { String($0.0).count + 1 }.max() ?? 0)
+        func widest(_ names: [String]) -> Int {
+            max(8, rows.flatMap { row in names.map { String(row.1[$0] ?? 0).count + 1 } }.max() ?? 0)
+        }
         let shareWidth = 7  // then " !" where the hour is over the threshold
         // Show every class if they fit; otherwise only the alert class.
         let fixed = hourWidth + numberWidth + shareWidth + 2
-        let columns = fixed + order.count * classWidth <= width ? order : [alert]
+        let columns = fixed + order.count * widest(order) <= width ? order : [alert]
+        let classWidth = widest(columns)
 
         var out = ""
         var header = "hour".padded(hourWidth) + "requests".rightAligned(numberWidth)

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import UAAuditCLI
+@testable import UAAuditCore
 
 @Suite struct SummaryTests {
     static let percents: [(Double, String)] = [
@@ -17,5 +18,30 @@ import Testing
     @Test func shortHour() {
         #expect(Summary.shortHour("2026-11-29T17:00:00+08:00") == "2026-11-29 17:00+08:00")
         #expect(Summary.shortHour("2026-11-29T17:00:00-09:30") == "2026-11-29 17:00-09:30")
+    }
+
+    /// A day of a host at 100,000 requests a second: 8.64 billion requests, ten digits; here
+    /// half of them in the alert class.
+    @Test func countsLongerThanTheColumnsWidenThemInsteadOfRunningTogether() {
+        var report = PaletteTests.report(alert: false)
+        report.hours[0].requests = 360_000_000
+        report.hours[0].classes = [
+            "webview": 10, "urlsession": 179_999_990, "inconsistent": 180_000_000, "other": 0, "missing": 0,
+        ]
+        report.totals.requests = 8_640_000_000
+        report.totals.classes = [
+            "webview": 1_234_567_890, "urlsession": 3_085_432_110, "inconsistent": 4_320_000_000, "other": 0,
+            "missing": 0,
+        ]
+        let lines = Summary.render(report).split(separator: "\n").map(String.init)
+        // Five classes of ten digits do not fit in 80 columns: the alert class alone, every
+        // class on its own line.
+        #expect(lines[0] == "hour                      requests inconsiste  share")
+        #expect(lines[1] == "2026-11-29 17:00+08:00   360000000  180000000 1.333%")
+        #expect(lines[2] == "total                   8640000000 4320000000 1.333%")
+        #expect(
+            lines[3]
+                == "classes: webview 1234567890, urlsession 3085432110, inconsistent 4320000000, other 0, missing 0")
+        #expect(lines.prefix(3).allSatisfy { $0.count <= 80 })
     }
 }

@@ -1,0 +1,32 @@
+import Testing
+
+@testable import UAAuditCLI
+@testable import UAAuditCore
+
+@Suite struct ExplainPageTests {
+    /// An hour of a busy host (360 million requests): nine-digit status counts widen the
+    /// columns instead of running into one another.
+    @Test func statusCountsLongerThanTheColumnsWidenThem() throws {
+        var report = PaletteTests.report(alert: false)
+        report.hours[0].requests = 360_000_000
+        var urlsession = StatusCounts()
+        urlsession.s2xx = 359_000_000
+        urlsession.s4xx = 12_345_678
+        urlsession.s403 = 12_000_000
+        var inconsistent = StatusCounts()
+        inconsistent.s2xx = 2
+        report.hours[0].impact = ["urlsession": urlsession, "inconsistent": inconsistent]
+        let lines = ExplainPage.render(report.hours[0], of: report, source: "r.json", palette: .plain)
+            .split(separator: "\n").map(String.init)
+        let table = try #require(lines.firstIndex(of: "What it cost"))
+        #expect(
+            lines[table + 1]
+                == "  class               2xx       3xx       4xx       5xx     other       401       403")
+        #expect(
+            lines[table + 2]
+                == "  inconsistent          2         0         0         0         0         0         0")
+        #expect(
+            lines[table + 3]
+                == "  urlsession    359000000         0  12345678         0         0         0  12000000")
+    }
+}

@@ -7,13 +7,17 @@ import Testing
 @Suite struct DamagedGzipTests {
     /// 20 log lines, then 200 lines of what damaged data decodes to, gzipped, with a CRC that
     /// does not match: zlib finds the damage only at the member's end, after every line.
-    static func damagedGzip(in dir: Scratch, name: String = "old.log.gz") throws -> String {
+    static func damagedGzip(
+        in dir: Scratch, name: String = "old.log.gz", combined: Bool = false, garbage: Int = 200, cut: Bool = false
+    ) throws -> String {
         var text = ""
-        for i in 0..<20 {
-            text += Lines.uaLog(time: "29/Nov/2026:17:\(10 + i):40 +0800", ua: Lines.urlsession) + "\n"
+        for i in 0..<(combined ? 220 : 20) {
+            let line = Lines.uaLog(time: "29/Nov/2026:17:\(10 + i % 40):40 +0800", ua: Lines.urlsession)
+            // combined: ua_log without its timings.
+            text += (combined ? String(line.prefix(upTo: line.range(of: " rt=")!.lowerBound)) : line) + "\n"
         }
         var state: UInt64 = 12_345
-        for _ in 0..<200 {
+        for _ in 0..<(combined ? 0 : garbage) {
             var line = [UInt8]()
             for _ in 0..<90 {
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -30,7 +34,11 @@ import Testing
         gzip.waitUntilExit()
         let path = dir.path(name)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        bytes[bytes.count - 8] ^= 0xFF  // the trailer's CRC-32
+        if cut {
+            bytes = bytes.prefix(bytes.count - 100)  // ends inside the member: never checked
+        } else {
+            bytes[bytes.count - 8] ^= 0xFF  // the trailer's CRC-32
+        }
         try bytes.write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -46,7 +54,7 @@ import Testing
             ), "\(result.stderr)")
         #expect(
             result.stderr.hasSuffix(
-                "); 200 of the 220 lines read from it are malformed: damaged data decodes to such lines, so the damage, not the log format, is the likely cause (`gzip -t` checks the file)\n"
+                "); 200 of the 220 lines read from it are malformed and no known format parses them: damaged data decodes to such lines, so the damage, not the log format, is the likely cause (check it with `gzip -t`)\n"
             ), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(!result.stderr.contains("do not match the log format"))
@@ -58,6 +66,36 @@ import Testing
         let result = try Tool.run(["explain", "2026-11-29T17", gz])
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("200 of the 220 lines read from it are malformed"), "\(result.stderr)")
+        #expect(!result.stderr.contains("do not match the log format"), "\(result.stderr)")
+    }
+
+    /// Damage does not hide a log in another format: its lines parse in a known one.
+    @Test func aDamagedGzipInAnotherFormatIsStillAFormatMismatch() throws {
+        let dir = try Scratch()
+        let gz = try Self.damagedGzip(in: dir, combined: true)
+        let result = try Tool.run(["scan", "-q", "--json", gz])
+        #expect(result.status == 8, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first?.hasPrefix(
+                "uaaudit: \(gz): corrupt gzip data: incorrect data check; the lines inflated from this member before it are counted but unverified (at byte "
+            ) == true, "\(result.stderr)")
+        #expect(lines.first?.contains("no known format parses them") == false)
+        #expect(
+            lines.count > 1
+                && lines[1].hasPrefix(
+                    "uaaudit: \(gz): 220 of 220 lines do not match the log format 'ua_log'; they parse as 'combined': use --format combined"
+                ), "\(result.stderr)")
+    }
+
+    /// A member cut short is never checked either: garbage in it is the damage.
+    @Test func aCutShortGzipOfGarbageIsTheDamageToo() throws {
+        let dir = try Scratch()
+        let gz = try Self.damagedGzip(in: dir, garbage: 2000, cut: true)
+        let result = try Tool.run(["scan", "--json", gz])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains(": truncated gzip file: it ends inside a compressed member"), "\(result.stderr)")
+        #expect(result.stderr.contains("no known format parses them"), "\(result.stderr)")
         #expect(!result.stderr.contains("do not match the log format"), "\(result.stderr)")
     }
 }

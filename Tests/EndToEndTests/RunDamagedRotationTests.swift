@@ -51,6 +51,10 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try h.reportedClasses() == ["urlsession": 30, "inconsistent": 7])
         #expect(try h.gaps().map { $0["file"] as? String } == [damaged])
+        #expect(
+            try h.gaps().first?["reason"] as? String
+                == "the compressed rotated file could not be read past this offset of its decompressed content (corrupt gzip data: incorrect data check; the lines inflated from this member before it are counted but unverified); the lines before it were counted, 200 of the 220 as malformed: damaged data decodes to lines of no format, so most of them are likely lost requests"
+        )
         #expect(try h.run(now: "2026-11-29T09:40:00Z").status == 0)
         #expect(try h.reportedClasses() == ["urlsession": 30, "inconsistent": 7])
     }

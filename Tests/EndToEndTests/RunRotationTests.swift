@@ -195,6 +195,26 @@ import Testing
         #expect(try h.gaps().isEmpty)
     }
 
+    /// A missing mount takes many logs at once: the run waits a second for them all, not a
+    /// second each (it holds the lock meanwhile), then names each one.
+    @Test func manyLogsGoneAtOnceAreWaitedForOneSecondInAll() throws {
+        let h = try RunHarness()
+        let others = (1...7).map { h.dir.path("site\($0).log") }
+        try h.append(3, hour: 9)
+        for path in others { try h.append(2, hour: 9, to: path) }
+        #expect(try h.run(now: "2026-11-29T09:20:00Z", extra: others).status == 0)
+        for path in others + [h.log] { try FileManager.default.removeItem(atPath: path) }
+        let started = Date()
+        let result = try h.run(now: "2026-11-29T09:40:00Z", extra: others)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 3)
+        #expect(
+            result.stderr.split(separator: "\n").filter { $0.contains(": does not exist (") }.count == 8,
+            "\(result.stderr)")
+        // Eight logs a second each would take eight seconds.
+        #expect(elapsed >= 1.0 && elapsed < 5.0, "\(elapsed) s")
+    }
+
     @Test func aLogMovedAwayForOneRunAndBackIsReadOnce() throws {
         let h = try RunHarness()
         try h.append(40, hour: 9)

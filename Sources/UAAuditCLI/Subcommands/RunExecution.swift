@@ -51,7 +51,8 @@ struct RunExecution {
             return .usage
         }
         let generatedAt = Timestamps.iso8601UTC(seconds: job.settings.now)
-        let outcome = RunEngine.run(job.settings, state: saved, generatedAt: generatedAt)
+        let outcome = RunEngine.run(
+            job.settings, state: saved, generatedAt: generatedAt, shouldStop: { stop.caught != nil })
         summary.read(outcome, saved: saved, generatedAt: generatedAt)
         CrashPoint.here("after-compute")
         if let signal = stop.caught { stopped(signal, summary) }

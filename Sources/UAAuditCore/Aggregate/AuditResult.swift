@@ -72,16 +72,9 @@ package struct AuditResult: Sendable {
         }
 
         /// True when more than half of the lines, and at least ``mismatchMinimumLines``, are
-        /// malformed: the input is not written in the format (CONTRACTS' exit 8). Not for an
-        /// input read up to damage: its damage, not its format, is what is wrong
-        /// (``damageLikelyMalformed``).
-        package var mismatchesFormat: Bool { mostlyMalformed && !unverified }
-
-        /// True when an input read up to damage has as many malformed lines as a format mismatch:
-        /// the damage decoded as garbage.
-        package var damageLikelyMalformed: Bool { mostlyMalformed && unverified }
-
-        private var mostlyMalformed: Bool { lines >= Source.mismatchMinimumLines && malformed * 2 > lines }
+        /// malformed: the input is not written in the format (CONTRACTS' exit 8), or, when it is
+        /// ``unverified``, perhaps damage that decoded to lines of no format.
+        package var mostlyMalformed: Bool { lines >= Source.mismatchMinimumLines && malformed * 2 > lines }
 
         package static let mismatchMinimumLines: Int64 = 100
     }

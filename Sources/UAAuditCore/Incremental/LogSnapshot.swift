@@ -104,10 +104,13 @@ package struct LogSnapshot: Sendable {
         return snapshot
     }
 
-    /// Whether nothing is at `path` now (a failure to look is not "missing").
-    package static func isMissing(_ path: String) -> Bool {
+    /// Whether `path` is as a rotation under way leaves a log for a moment: not there (renamed,
+    /// the next one not created yet), or a regular file this user cannot read (created, its owner
+    /// and mode not given yet). A failure to look is neither.
+    package static func mayBeRotating(_ path: String) -> Bool {
         do {
-            return try Syscalls.status(path) == nil
+            guard let status = try Syscalls.status(path) else { return true }
+            return status.isRegular && !Syscalls.isReadable(path)
         } catch {
             return false
         }

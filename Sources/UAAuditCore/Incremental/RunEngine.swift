@@ -26,7 +26,12 @@ package enum RunEngine {
     /// The most alert-class UAs each hour keeps in the state.
     package static let uasPerHour = 200
 
-    package static func run(_ settings: RunSettings, state saved: RunState, generatedAt: String) -> RunOutcome {
+    /// `shouldStop` says that the run is being stopped (SIGTERM): a log that is not there is then
+    /// not waited for.
+    package static func run(
+        _ settings: RunSettings, state saved: RunState, generatedAt: String,
+        shouldStop: @escaping () -> Bool = { false }
+    ) -> RunOutcome {
         var state = saved
         var configuration = settings.scan
         configuration.futureAfter = settings.now + settings.futureHorizonSeconds
@@ -35,9 +40,12 @@ package enum RunEngine {
         var errors: [String] = []
         var logs: [Report.LogEntry] = []
         var failed: [String] = []
+        var wait = AbsentWait(budget: absentWaitMilliseconds, shouldStop: shouldStop)
         for log in settings.logs {
             let key = state.logKey(for: log)
-            switch read(log, saved: state.logs[key], worker: worker, configuration: configuration, at: generatedAt) {
+            switch read(
+                log, saved: state.logs[key], worker: worker, configuration: configuration, at: generatedAt, wait: &wait)
+            {
             case .read(let logResult, let plan):
                 merge(logResult, into: &result)
                 state.logs[key] = plan.next
@@ -70,6 +78,28 @@ package enum RunEngine {
     /// How often a log whose bytes changed while being read is planned again in one run.
     static let maxAttempts = 5
 
+    /// The longest a run waits, for all its logs together, for logs an earlier run read that are
+    /// gone or unreadable: logrotate renames the log, then creates the next one as root with
+    /// mode 0600, and only then gives it its owner and mode (`create 0640 www-data adm`); with
+    /// `nocreate`, nginx creates it when it reopens its logs. A second per run keeps a missing
+    /// mount with many logs from holding the lock for long.
+    static let absentWaitMilliseconds = 1000
+
+    /// What is left of a run's wait for absent logs.
+    struct AbsentWait {
+        var budget: Int
+        let shouldStop: () -> Bool
+        /// Waits a little longer each time (100, 200, ... ms) while the budget lasts and the run
+        /// is not being stopped; false when it did not wait.
+        mutating func pause(_ round: Int) -> Bool {
+            guard budget > 0, !shouldStop() else { return false }
+            let milliseconds = min(100 * round, budget)
+            budget -= milliseconds
+            Syscalls.sleep(milliseconds: milliseconds)
+            return true
+        }
+    }
+
     enum LogRead {
         case read(AuditResult, LogPlan)
         /// Nothing read or advanced; `readable` is false when the configured log itself is not.
@@ -81,31 +111,29 @@ package enum RunEngine {
     /// truncation meanwhile), plans again from the files as they are now.
     static func read(
         _ log: String, saved: RunState.LogState?, worker: Worker, configuration: ScanConfiguration,
-        at generatedAt: String
+        at generatedAt: String, wait: inout AbsentWait
     ) -> LogRead {
         var lastChange = ""
-        for attempt in 0..<maxAttempts {
-            // A rotation under way (logrotate renaming, compressing): give it a moment.
-            if attempt > 0 { Syscalls.sleep(milliseconds: 100 * attempt) }
+        var changes = 0
+        var waits = 0
+        while true {
             let snapshot: LogSnapshot
             do {
                 snapshot = try LogSnapshot.open(logPath: log)
             } catch {
-                // Gone although an earlier run read it: logrotate has renamed it and not yet
-                // created the next one (or nginx has not reopened it, with nocreate). Waited out
-                // like any rotation under way; still gone after that is the error.
-                if saved != nil, attempt + 1 < maxAttempts, LogSnapshot.isMissing(log) { continue }
+                // Gone or unreadable although an earlier run read it: a rotation under way
+                // (``absentWaitMilliseconds``), waited out; still so after that is the error.
+                if saved != nil, LogSnapshot.mayBeRotating(log), wait.pause(waits + 1) {
+                    waits += 1
+                    continue
+                }
                 return .failed([error], readable: false)
             }
             var plan = LogPlanner.plan(logPath: log, saved: saved, snapshot: snapshot, detectedAt: generatedAt)
             guard plan.errors.isEmpty else { return .failed(plan.errors, readable: true) }
-            if let changed = plan.changed {
-                lastChange = changed
-                continue
-            }
+            var changed = plan.changed
             var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
-            var changed: String?
-            for step in plan.steps {
+            for step in plan.steps where changed == nil {
                 switch execute(step, worker: worker) {
                 case .read(let tally, let bytes):
                     result.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
@@ -115,25 +143,30 @@ package enum RunEngine {
                 case .unreadable(let tally, let bytes, let lineEnd, let error):
                     // A corrupt or cut-short rotated .gz: what it held before the damage is
                     // counted, the rest is a gap, and the other files (the live log) are read.
+                    var reason =
+                        "the compressed rotated file could not be read past this offset of its decompressed content (\(error.reason)); the lines before it were counted"
                     if let tally {
                         result.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
                         var source = AuditResult.Source(
                             path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed)
                         source.unverified = error.unverified
                         result.sources.append(source)
+                        if source.unverified, source.mostlyMalformed {
+                            // Unless a known format parses them (then the run stops at the
+                            // format mismatch), the damage decoded into these lines.
+                            reason +=
+                                ", \(tally.malformed) of the \(tally.lines) as malformed: damaged data decodes to lines of no format, so most of them are likely lost requests"
+                        }
                     }
                     plan.gaps.append(
                         RunState.Gap(
-                            log: log, file: step.path, fromOffset: lineEnd, toOffset: nil,
-                            reason:
-                                "the compressed rotated file could not be read past this offset of its decompressed content (\(error.reason)); the lines before it were counted",
+                            log: log, file: step.path, fromOffset: lineEnd, toOffset: nil, reason: reason,
                             detectedAt: generatedAt))
                 case .failed(let error):
                     return .failed([error], readable: true)
                 case .changed(let why):
                     changed = "\(step.path): \(why)"
                 }
-                if changed != nil { break }
             }
             // The live log as committed: no shorter than when it was opened, and starting with
             // the bytes its identity was taken from. A copytruncate while planning changes both
@@ -141,6 +174,10 @@ package enum RunEngine {
             if changed == nil, let why = liveLogChanged(snapshot.log) { changed = "\(log): \(why)" }
             guard let changed else { return .read(result, plan) }
             lastChange = changed
+            changes += 1
+            if changes == maxAttempts { break }
+            // A rotation under way (logrotate renaming, compressing): give it a moment.
+            Syscalls.sleep(milliseconds: 100 * changes)
         }
         return .failed(
             [

@@ -92,10 +92,11 @@ struct GzipSource<Base: ByteSource>: ByteSource {
                     if baseEnded {
                         throw InputError(
                             path: path, reason: "truncated gzip file: it ends inside a compressed member",
-                            offset: consumed)
+                            offset: consumed, unverified: true)
                     }
                     if before > 0 {
-                        throw InputError(path: path, reason: "gzip stream makes no progress", offset: consumed)
+                        throw InputError(
+                            path: path, reason: "gzip stream makes no progress", offset: consumed, unverified: true)
                     }
                 }
             }

@@ -122,8 +122,8 @@ import Testing
         #expect(result.out.contains(#"evil \x1B[2J\x1B]0;pwned\x07 com.apple.CFNetwork"#))
         let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
-        #expect(lines[0] == "hour                   requests webview urlsess inconsi   other missing  share")
-        #expect(lines[1] == "2026-11-29 17:00+08:00      151       0     148       3       0       0 1.987% !")
+        #expect(lines[0] == "hour                  requests webview urlsess inconsi   other missing  share")
+        #expect(lines[1] == "2026-11-29 17:00+08:00     151       0     148       3       0       0 1.987% !")
     }
 
     /// `| head` closes the pipe while uaaudit may still write; `(exec 0<&-)` closes it before

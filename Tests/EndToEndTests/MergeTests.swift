@@ -229,8 +229,8 @@ import UAAuditCore
         #expect(result.status == 0)
         let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false)
         // Each input's hour had 52 requests, under the minimum of 100; merged, it has 104 and alerts.
-        #expect(lines[1] == "2024-03-31 23:00+08:00      104      28      48      10       8      10 9.615% !")
-        #expect(lines[3] == "total                       208      48      98      14      26      22 6.731%")
+        #expect(lines[1] == "2024-03-31 23:00+08:00     104      28      48      10       8      10 9.615% !")
+        #expect(lines[3] == "total                      208      48      98      14      26      22 6.731%")
         let help = try Tool.run(["merge", "--help"])
         #expect(help.status == 0)
         #expect(help.out.hasPrefix("Usage: uaaudit merge [options] REPORT.json...\n"))

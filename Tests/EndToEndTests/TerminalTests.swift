@@ -109,10 +109,10 @@ import Testing
         let lines = coloured.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(
             lines[0]
-                == "\u{1B}[1mhour                   requests webview urlsess inconsi   other missing  share\u{1B}[0m")
+                == "\u{1B}[1mhour                  requests webview urlsess inconsi   other missing  share\u{1B}[0m")
         #expect(
             lines[1]
-                == "\u{1B}[1;31m2026-11-29 17:00+08:00      150       0     148       2       0       0 1.333% !\u{1B}[0m"
+                == "\u{1B}[1;31m2026-11-29 17:00+08:00     150       0     148       2       0       0 1.333% !\u{1B}[0m"
         )
         #expect(lines[5] == "\u{1B}[1;31malert hours (marked !): 1 of 1, where the inconsistent share\u{1B}[0m")
         // Without the codes it is the summary a pipe gets, character for character.

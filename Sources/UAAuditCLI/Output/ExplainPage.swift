@@ -29,14 +29,19 @@ enum ExplainPage {
         out += "\n" + palette.strong("What it cost") + "\n"
         if let impact = hour.impact {
             func counts(_ s: StatusCounts) -> [Int64] { [s.s2xx, s.s3xx, s.s4xx, s.s5xx, s.other, s.s401, s.s403] }
-            // 8 columns, or one more than the longest count: numbers never run together.
-            let column = max(8, impact.values.flatMap { counts($0).map { String($0).count + 1 } }.max() ?? 0)
+            // Each column 8 wide, or one more than its longest count: numbers never run
+            // together, and only columns with such counts widen.
+            let widths = (0..<7).map { i in
+                max(8, impact.values.map { String(counts($0)[i]).count + 1 }.max() ?? 0)
+            }
             out += "  " + "class".padded(13)
-            out += ["2xx", "3xx", "4xx", "5xx", "other", "401", "403"].map { $0.rightAligned(column) }.joined() + "\n"
+            out +=
+                zip(["2xx", "3xx", "4xx", "5xx", "other", "401", "403"], widths).map { $0.rightAligned($1) }
+                .joined() + "\n"
             for name in [alert] + order.filter({ $0 != alert }) {
                 guard let s = impact[name], s.total > 0 else { continue }
                 out += "  " + TerminalText.escape(name, limit: 12).padded(13)
-                out += counts(s).map { String($0).rightAligned(column) }.joined() + "\n"
+                out += zip(counts(s), widths).map { String($0).rightAligned($1) }.joined() + "\n"
             }
             if let s = impact[alert] {
                 out += "  \(alert) \(alertCount), of which \(s.s403) got 403 and \(s.s401) got 401\n"

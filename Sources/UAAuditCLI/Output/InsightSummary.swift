@@ -116,8 +116,9 @@ enum InsightSummary {
     }
 
     /// One path row: requests, of which 401/403, and the path escaped and cut to the width.
+    /// Counts of 8 digits or more push the rest right rather than touch.
     static func pathRow(_ path: String, _ count: Int64, _ rejected: Int64, width: Int) -> String {
-        String(count).rightAligned(8) + String(rejected).rightAligned(8) + "  "
-            + TerminalText.escape(path, limit: width - 18) + "\n"
+        let head = String(count).rightAligned(8) + " " + String(rejected).rightAligned(7) + "  "
+        return head + TerminalText.escape(path, limit: max(width - head.count, 10)) + "\n"
     }
 }

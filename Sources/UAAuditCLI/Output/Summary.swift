@@ -12,7 +12,8 @@ enum Summary {
     static func render(_ report: Report, width: Int = 80, palette: Palette = .plain) -> String {
         let order = report.rules.order + ["other", "missing"]
         let alert = report.rules.alertClass
-        let hourWidth = 23
+        // `2026-11-29 17:00+08:00` is 22; the right-aligned counts keep a space before them.
+        let hourWidth = 22
         // 8 columns, or one more than the longest count (a busy host's day passes 10^9
         // requests): numbers never run into one another.
         let rows = report.hours.map { ($0.requests, $0.classes) } + [(report.totals.requests, report.totals.classes)]
@@ -20,9 +21,9 @@ enum Summary {
         func widest(_ names: [String]) -> Int {
             max(8, rows.flatMap { row in names.map { String(row.1[$0] ?? 0).count + 1 } }.max() ?? 0)
         }
-        let shareWidth = 7  // then " !" where the hour is over the threshold
+        let shareWidth = 7  // then " !", " !d" or " d" where the hour alerts
         // Show every class if they fit; otherwise only the alert class.
-        let fixed = hourWidth + numberWidth + shareWidth + 2
+        let fixed = hourWidth + numberWidth + shareWidth + 3
         let columns = fixed + order.count * widest(order) <= width ? order : [alert]
         let classWidth = widest(columns)
 
@@ -46,12 +47,12 @@ enum Summary {
         out += palette.strong(totalRow) + "\n\n"
 
         if columns.count < order.count {
-            out += "classes: " + order.map { "\($0) \(t.classes[$0] ?? 0)" }.joined(separator: ", ") + "\n"
+            out += wrapped("classes:", order.map { "\($0) \(t.classes[$0] ?? 0)" }, width: width)
         }
-        out += "lines \(t.lines): requests \(t.requests), malformed \(t.malformed)"
-        if t.outOfScope > 0 { out += ", out of scope \(t.outOfScope)" }
-        if t.errors > 0 { out += ", unclassifiable (match limit) \(t.errors)" }
-        out += "\n"
+        var counts = ["requests \(t.requests)", "malformed \(t.malformed)"]
+        if t.outOfScope > 0 { counts.append("out of scope \(t.outOfScope)") }
+        if t.errors > 0 { counts.append("unclassifiable (match limit) \(t.errors)") }
+        out += wrapped("lines \(t.lines):", counts, width: width)
         // Every hour that alerts (AlertPolicy: the share, or a drift alert), as the HTML page and
         // the messages count them; the drift part only when a drift alert fired.
         let breached = report.hours.filter(\.alert).count
@@ -108,6 +109,22 @@ enum Summary {
         let scaled = Int((share * 100 * Double(scale)).rounded())
         let fraction = String(scaled % scale).leftPadded(decimals)
         return "\(scaled / scale).\(fraction)%"
+    }
+
+    /// `head` and the items after it, separated by commas, in lines of at most `width`
+    /// columns (the next ones indented by two); an item longer than a line is cut.
+    static func wrapped(_ head: String, _ items: [String], width: Int) -> String {
+        var out = ""
+        var line = head
+        for (i, item) in items.enumerated() {
+            let piece = TerminalText.escape(item, limit: width - 4) + (i + 1 < items.count ? "," : "")
+            if line.count + 1 + piece.count > width, line.count > 2 {
+                out += line + "\n"
+                line = " "
+            }
+            line += " " + piece
+        }
+        return out + line + "\n"
     }
 
     static func abbreviate(_ name: String, _ width: Int) -> String {

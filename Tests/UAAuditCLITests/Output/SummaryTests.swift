@@ -34,14 +34,24 @@ import Testing
             "missing": 0,
         ]
         let lines = Summary.render(report).split(separator: "\n").map(String.init)
-        // Five classes of ten digits do not fit in 80 columns: the alert class alone, every
-        // class on its own line.
-        #expect(lines[0] == "hour                      requests inconsiste  share")
-        #expect(lines[1] == "2026-11-29 17:00+08:00   360000000  180000000 1.333%")
-        #expect(lines[2] == "total                   8640000000 4320000000 1.333%")
-        #expect(
-            lines[3]
-                == "classes: webview 1234567890, urlsession 3085432110, inconsistent 4320000000, other 0, missing 0")
-        #expect(lines.prefix(3).allSatisfy { $0.count <= 80 })
+        // Five classes of ten digits do not fit in 80 columns: the alert class alone, and every
+        // class in lines of at most 80.
+        #expect(lines[0] == "hour                     requests inconsiste  share")
+        #expect(lines[1] == "2026-11-29 17:00+08:00  360000000  180000000 1.333%")
+        #expect(lines[2] == "total                  8640000000 4320000000 1.333%")
+        #expect(lines[3] == "classes: webview 1234567890, urlsession 3085432110, inconsistent 4320000000,")
+        #expect(lines[4] == "  other 0, missing 0")
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines)")
+    }
+
+    /// The widest mark, "!d" (the share and a drift alert), still ends at column 80.
+    @Test func anHourMarkedForBothAlertsFitsEightyColumns() {
+        var report = PaletteTests.report(alert: true)
+        report.hours[0].drift = Report.DriftEntry(
+            baselineHours: 3, newFamilies: [], newRequests: 0, approximate: false, appShares: [], alert: true,
+            reasons: [])
+        let lines = Summary.render(report).split(separator: "\n").map(String.init)
+        #expect(lines[1] == "2026-11-29 17:00+08:00     150       0     148       2       0       0 1.333% !d")
+        #expect(lines[1].count == 80)
     }
 }

@@ -62,6 +62,8 @@ package struct AuditResult: Sendable {
         package var contentHash: String? = nil
         /// Read up to damage that makes what came before it unproven (``InputError/unverified``).
         package var unverified = false
+        /// Malformed lines holding control bytes (``Tally/garbled``).
+        package var garbled: Int64 = 0
 
         package init(path: String, lines: Int64 = 0, bytes: Int64 = 0, error: String? = nil, malformed: Int64 = 0) {
             self.path = path
@@ -75,6 +77,12 @@ package struct AuditResult: Sendable {
         /// malformed: the input is not written in the format (CONTRACTS' exit 8), or, when it is
         /// ``unverified``, perhaps damage that decoded to lines of no format.
         package var mostlyMalformed: Bool { lines >= Source.mismatchMinimumLines && malformed * 2 > lines }
+
+        /// True when the input's damage, not another format, explains its mostly malformed
+        /// lines: it was read up to damage, and at least half of those lines hold control bytes
+        /// (damaged deflate data is full of them; nginx escapes them, so a log in another format
+        /// has none). Otherwise it is a format mismatch like any input, and `run` commits nothing.
+        package var damageExplainsMalformed: Bool { unverified && mostlyMalformed && garbled * 2 >= malformed }
 
         package static let mismatchMinimumLines: Int64 = 100
     }

@@ -90,10 +90,12 @@ package struct LogSnapshot: Sendable {
                     !failure.reason.hasSuffix(SystemError(errno: ENOENT, call: "open").description)
                 else { continue }
                 // Present but not openable (permissions, too many open files): the log is not
-                // advanced, rather than its lines taken for lost.
+                // advanced, rather than its lines taken for lost. A regular file this user may not
+                // read may be one logrotate has just made (compress: root, 0600, then its owner).
                 throw InputError(
                     path: logPath,
-                    reason: "its rotated file \(candidate.path) \(failure.reason); fix that and the next run reads on")
+                    reason: "its rotated file \(candidate.path) \(failure.reason); fix that and the next run reads on",
+                    transient: mayBeRotating(candidate.path))
             }
             guard seen.insert([file.status.device, file.status.inode]).inserted else { continue }
             rotated.append(file)

@@ -121,9 +121,10 @@ package enum RunEngine {
             do {
                 snapshot = try LogSnapshot.open(logPath: log)
             } catch {
-                // Gone or unreadable although an earlier run read it: a rotation under way
-                // (``absentWaitMilliseconds``), waited out; still so after that is the error.
-                if saved != nil, LogSnapshot.mayBeRotating(log), wait.pause(waits + 1) {
+                // Gone or unreadable although an earlier run read it, or a rotated file not yet
+                // readable: a rotation under way (``absentWaitMilliseconds``), waited out; still
+                // so after that is the error.
+                if saved != nil, error.transient || LogSnapshot.mayBeRotating(log), wait.pause(waits + 1) {
                     waits += 1
                     continue
                 }
@@ -137,9 +138,10 @@ package enum RunEngine {
                 switch execute(step, worker: worker) {
                 case .read(let tally, let bytes):
                     result.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
-                    result.sources.append(
-                        AuditResult.Source(
-                            path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed))
+                    var source = AuditResult.Source(
+                        path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed)
+                    source.garbled = tally.garbled
+                    result.sources.append(source)
                 case .unreadable(let tally, let bytes, let lineEnd, let error):
                     // A corrupt or cut-short rotated .gz: what it held before the damage is
                     // counted, the rest is a gap, and the other files (the live log) are read.
@@ -150,10 +152,10 @@ package enum RunEngine {
                         var source = AuditResult.Source(
                             path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed)
                         source.unverified = error.unverified
+                        source.garbled = tally.garbled
                         result.sources.append(source)
-                        if source.unverified, source.mostlyMalformed {
-                            // Unless a known format parses them (then the run stops at the
-                            // format mismatch), the damage decoded into these lines.
+                        if source.damageExplainsMalformed {
+                            // (Otherwise a format mismatch: the run commits nothing.)
                             reason +=
                                 ", \(tally.malformed) of the \(tally.lines) as malformed: damaged data decodes to lines of no format, so most of them are likely lost requests"
                         }

@@ -7,12 +7,18 @@ package struct InputError: Error, Equatable, CustomStringConvertible {
     /// True when the bytes read so far are not proven (gzip data that fails its check): lines
     /// they held that do not match the format may be the damage, not another format.
     package let unverified: Bool
+    /// True when the cause may pass in a moment (a file of a rotation under way not given its
+    /// owner and mode yet): `run` waits a little before it gives up.
+    package let transient: Bool
 
-    package init(path: String, reason: String, offset: Int64? = nil, unverified: Bool = false) {
+    package init(
+        path: String, reason: String, offset: Int64? = nil, unverified: Bool = false, transient: Bool = false
+    ) {
         self.path = path
         self.reason = reason
         self.offset = offset
         self.unverified = unverified
+        self.transient = transient
     }
 
     package var description: String {

@@ -93,6 +93,29 @@ import Testing
         #expect(try h.gaps().isEmpty)
     }
 
+    /// logrotate's `compress` writes the new `.gz` as root with mode 0600 and gives it its
+    /// owner a moment later: a run in between waits for it too.
+    @Test(.requires(.root), .requires(.setpriv)) func aRunWaitsForTheModeOfANewRotatedFile() throws {
+        guard let nobody = Self.launcher("run between logrotate's gzip and its chown") else { return }
+        let h = try RunHarness()
+        try FileManager.default.setAttributes(
+            [.ownerAccountID: Self.nobody, .groupOwnerAccountID: Self.nobody], ofItemAtPath: h.dir.url.path)
+        try h.append(10, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z", launcher: nobody).status == 0)
+        try h.append(4, hour: 10, minute: 40, cls: "other")
+        try h.move("access.log", "access.log.1")
+        try h.gzip("access.log.1")
+        let gz = h.dir.path("access.log.1.gz")
+        try Self.chmod(gz, 0o600)
+        try h.append(6, hour: 10, minute: 50)
+        let launcher = ["/bin/sh", "-c", "(sleep 0.15; chmod 644 '\(gz)') & exec \"$@\"", "sh"] + nobody
+        let result = try h.run(now: "2026-11-29T10:55:00Z", launcher: launcher)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "")
+        #expect(try h.reportedClasses() == ["urlsession": 16, "other": 4])
+        #expect(try h.gaps().isEmpty)
+    }
+
     @Test(.requires(.root), .requires(.setpriv)) func aStateNobodyMayReachIsSaidToBeSoNotToBeMissing() throws {
         guard let launcher = Self.launcher("state show of a state nobody may reach") else { return }
         let h = try RunHarness()

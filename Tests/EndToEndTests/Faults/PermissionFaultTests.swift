@@ -69,11 +69,12 @@ import Testing
         #expect(try h.gaps().isEmpty)
     }
 
-    /// logrotate's `create 0640 www-data adm` creates the new log as root with mode 0600 and
-    /// gives it its owner and mode a moment later: a run in between waits, as for a log not yet
-    /// created, instead of failing on a log it will read a moment later.
-    @Test(.requires(.root), .requires(.setpriv)) func aRunWaitsForTheModeLogrotateGivesANewLog() throws {
-        guard let nobody = Self.launcher("run between logrotate's create and its chmod") else { return }
+    /// logrotate makes a file as root with mode 0600 and gives it its owner and mode a moment
+    /// later: the new log (`create 0640 www-data adm`) and the new `.gz` (`compress`). A run in
+    /// between waits for the file, as for a log not yet created, instead of failing on it.
+    @Test(.requires(.root), .requires(.setpriv), arguments: ["the new log", "the new .gz"])
+    func aRunWaitsForTheModeLogrotateGivesAFile(file: String) throws {
+        guard let nobody = Self.launcher("run while logrotate makes \(file)") else { return }
         let h = try RunHarness()
         try FileManager.default.setAttributes(
             [.ownerAccountID: Self.nobody, .groupOwnerAccountID: Self.nobody], ofItemAtPath: h.dir.url.path)
@@ -82,33 +83,14 @@ import Testing
         try h.append(4, hour: 10, minute: 40, cls: "other")
         try h.move("access.log", "access.log.1")
         try h.append(6, hour: 10, minute: 50)
-        try Self.chmod(h.log, 0o600)
+        var closed = h.log
+        if file == "the new .gz" {
+            try h.gzip("access.log.1")
+            closed = h.dir.path("access.log.1.gz")
+        }
+        try Self.chmod(closed, 0o600)
         // The mode comes 150 ms after the run starts (sh runs as root; uaaudit as nobody).
-        let launcher =
-            ["/bin/sh", "-c", "(sleep 0.15; chmod 644 '\(h.log)') & exec \"$@\"", "sh"] + nobody
-        let result = try h.run(now: "2026-11-29T10:55:00Z", launcher: launcher)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr == "")
-        #expect(try h.reportedClasses() == ["urlsession": 16, "other": 4])
-        #expect(try h.gaps().isEmpty)
-    }
-
-    /// logrotate's `compress` writes the new `.gz` as root with mode 0600 and gives it its
-    /// owner a moment later: a run in between waits for it too.
-    @Test(.requires(.root), .requires(.setpriv)) func aRunWaitsForTheModeOfANewRotatedFile() throws {
-        guard let nobody = Self.launcher("run between logrotate's gzip and its chown") else { return }
-        let h = try RunHarness()
-        try FileManager.default.setAttributes(
-            [.ownerAccountID: Self.nobody, .groupOwnerAccountID: Self.nobody], ofItemAtPath: h.dir.url.path)
-        try h.append(10, hour: 10)
-        #expect(try h.run(now: "2026-11-29T10:30:00Z", launcher: nobody).status == 0)
-        try h.append(4, hour: 10, minute: 40, cls: "other")
-        try h.move("access.log", "access.log.1")
-        try h.gzip("access.log.1")
-        let gz = h.dir.path("access.log.1.gz")
-        try Self.chmod(gz, 0o600)
-        try h.append(6, hour: 10, minute: 50)
-        let launcher = ["/bin/sh", "-c", "(sleep 0.15; chmod 644 '\(gz)') & exec \"$@\"", "sh"] + nobody
+        let launcher = ["/bin/sh", "-c", "(sleep 0.15; chmod 644 '\(closed)') & exec \"$@\"", "sh"] + nobody
         let result = try h.run(now: "2026-11-29T10:55:00Z", launcher: launcher)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "")

@@ -58,13 +58,17 @@ enum Summary {
         let breached = report.hours.filter(\.alert).count
         let drifted = report.hours.filter { $0.drift?.alert == true }.count
         let alerted = report.hours.filter(\.alerted).count
-        let breachLine =
+        let condition = "is above \(percent(report.threshold)) with at least \(report.minRequests) requests"
+        // Two lines of at most 80 columns (with the default class names) either way.
+        let (breachLine, next) =
             drifted == 0
-            ? "alert hours (marked !): \(breached) of \(report.hours.count), where the \(alert) share"
-            : "alert hours (marked ! for the share, d for drift): \(alerted) of \(report.hours.count) "
-                + "(share \(breached), drift \(drifted)), where the \(alert) share"
+            ? ("alert hours (marked !): \(breached) of \(report.hours.count), where the \(alert) share", condition)
+            : (
+                "alert hours (marked ! for the share, d for drift): \(alerted) of \(report.hours.count) "
+                    + "(share \(breached), drift \(drifted)),", "where the \(alert) share \(condition)"
+            )
         out += (alerted > 0 ? palette.alert(breachLine) : breachLine) + "\n"
-        out += "  is above \(percent(report.threshold)) with at least \(report.minRequests) requests\n"
+        out += "  \(next)\n"
         let open = report.hours.filter { $0.closed == false }.count
         if open > 0 {
             out += "open hours (marked ~): \(open); an hour alerts only once it closes\n"

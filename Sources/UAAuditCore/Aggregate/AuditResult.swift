@@ -62,8 +62,18 @@ package struct AuditResult: Sendable {
         package var contentHash: String? = nil
         /// Read up to damage that makes what came before it unproven (``InputError/unverified``).
         package var unverified = false
-        /// Malformed lines holding control bytes (``Tally/garbled``).
-        package var garbled: Int64 = 0
+        /// Its own first malformed lines (cut at ``Tally/sampleTextBytes``), at most
+        /// ``probeLimit``: what tells a format mismatch from damage, whatever other inputs came
+        /// first (the report's samples are few and shared by all inputs).
+        package var probe: [[UInt8]] = []
+        package static let probeLimit = 10
+
+        /// Adds the malformed lines of a part of this input to ``probe``.
+        package mutating func keepProbe(from tally: Tally) {
+            for sample in tally.samples where sample.reason == .format && probe.count < Source.probeLimit {
+                probe.append(sample.text)
+            }
+        }
 
         package init(path: String, lines: Int64 = 0, bytes: Int64 = 0, error: String? = nil, malformed: Int64 = 0) {
             self.path = path
@@ -77,12 +87,6 @@ package struct AuditResult: Sendable {
         /// malformed: the input is not written in the format (CONTRACTS' exit 8), or, when it is
         /// ``unverified``, perhaps damage that decoded to lines of no format.
         package var mostlyMalformed: Bool { lines >= Source.mismatchMinimumLines && malformed * 2 > lines }
-
-        /// True when the input's damage, not another format, explains its mostly malformed
-        /// lines: it was read up to damage, and at least half of those lines hold control bytes
-        /// (damaged deflate data is full of them; nginx escapes them, so a log in another format
-        /// has none). Otherwise it is a format mismatch like any input, and `run` commits nothing.
-        package var damageExplainsMalformed: Bool { unverified && mostlyMalformed && garbled * 2 >= malformed }
 
         package static let mismatchMinimumLines: Int64 = 100
     }

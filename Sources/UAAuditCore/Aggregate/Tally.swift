@@ -38,9 +38,6 @@ package final class Tally {
     /// The newest request time counted (seconds since the epoch), Int64.min when none.
     package var newest = Int64.min
     package private(set) var malformed: Int64 = 0
-    /// Malformed lines holding a control byte, which nginx never writes raw (it escapes them):
-    /// what damaged compressed data decodes to (``AuditResult/Source/damageExplainsMalformed``).
-    package private(set) var garbled: Int64 = 0
     /// Lines stamped after ``ScanConfiguration/futureAfter``: counted here, in no hour.
     package var future: Int64 = 0
     package private(set) var samples: [Sample] = []
@@ -256,7 +253,6 @@ package final class Tally {
 
     func countMalformed(line: Int64, text: UnsafeRawBufferPointer, reason: MalformedReason) {
         malformed += 1
-        if reason == .format, text.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) { garbled += 1 }
         if samples.count < sampleLimit {
             samples.append(Sample(line: line, text: Array(text.prefix(Tally.sampleTextBytes)), reason: reason))
         }

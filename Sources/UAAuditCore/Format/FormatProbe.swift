@@ -10,6 +10,11 @@ package enum FormatProbe {
         /// 1-based byte position in the line where the mismatch was found.
         package var byte: Int
         package var expected: String
+        /// True when the failing field runs to the line's end: the text that ends it is not
+        /// there. A line cut short (a kept sample) fails so in the field it was cut in.
+        package var unterminated = false
+        /// The format's literals and fields matched before the failure.
+        package var matched = 0
 
         package var description: String {
             if let variable { return "$\(variable) failed at byte \(byte): expected \(expected)" }
@@ -23,11 +28,17 @@ package enum FormatProbe {
         return line.withUnsafeBytes { tokenizer.match($0) }
     }
 
-    /// The share of `lines` that `format` parses (0 when there are none).
+    /// The share of `lines` that `format` parses (0 when there are none). A line of
+    /// ``Tally/sampleTextBytes`` or more, as a kept sample is when it was cut there, counts when
+    /// it matches as far as it goes: past its first fields, up to one that runs to its end.
     package static func share(of lines: [[UInt8]], parsedBy format: LogFormat) -> Double {
         guard !lines.isEmpty else { return 0 }
         let tokenizer = LineTokenizer(format: format)
-        let n = lines.filter { line in line.withUnsafeBytes { tokenizer.match($0) } }.count
+        let n = lines.filter { line in
+            if line.withUnsafeBytes({ tokenizer.match($0) }) { return true }
+            guard line.count >= Tally.sampleTextBytes, let failure = failure(of: line, in: format) else { return false }
+            return failure.unterminated && failure.matched >= 4
+        }.count
         return Double(n) / Double(lines.count)
     }
 
@@ -62,7 +73,8 @@ package enum FormatProbe {
                         guard let cut = find(literal, in: line, from: position) else {
                             return Failure(
                                 variable: name, byte: position + 1,
-                                expected: "a value followed by '\(text(literal))', which the line lacks from there")
+                                expected: "a value followed by '\(text(literal))', which the line lacks from there",
+                                unterminated: true, matched: index)
                         }
                         end = cut
                     } else {
@@ -70,7 +82,8 @@ package enum FormatProbe {
                         guard end >= position, starts(line, with: literal, at: end) else {
                             return Failure(
                                 variable: name, byte: position + 1,
-                                expected: "a value and '\(text(literal))' ending the line")
+                                expected: "a value and '\(text(literal))' ending the line", unterminated: true,
+                                matched: index)
                         }
                     }
                 }

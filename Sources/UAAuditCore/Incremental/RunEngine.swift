@@ -140,7 +140,7 @@ package enum RunEngine {
                     result.absorb(tally, path: step.path, firstLine: 1, escape: configuration.format.escape)
                     var source = AuditResult.Source(
                         path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed)
-                    source.garbled = tally.garbled
+                    source.keepProbe(from: tally)
                     result.sources.append(source)
                 case .unreadable(let tally, let bytes, let lineEnd, let error):
                     // A corrupt or cut-short rotated .gz: what it held before the damage is
@@ -152,10 +152,11 @@ package enum RunEngine {
                         var source = AuditResult.Source(
                             path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed)
                         source.unverified = error.unverified
-                        source.garbled = tally.garbled
+                        source.keepProbe(from: tally)
                         result.sources.append(source)
-                        if source.damageExplainsMalformed {
-                            // (Otherwise a format mismatch: the run commits nothing.)
+                        if source.unverified, source.mostlyMalformed {
+                            // Unless a known format parses them (then the run stops at the
+                            // format mismatch), the damage decoded into these lines.
                             reason +=
                                 ", \(tally.malformed) of the \(tally.lines) as malformed: damaged data decodes to lines of no format, so most of them are likely lost requests"
                         }

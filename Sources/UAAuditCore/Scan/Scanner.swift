@@ -94,7 +94,7 @@ package final class Scanner {
                 result.lastReadAt = DispatchTime.now().uptimeNanoseconds
                 source.lines = tally.lines
                 source.malformed = tally.malformed
-                source.garbled = tally.garbled
+                source.keepProbe(from: tally)
                 source.bytes = gzip.consumed
                 source.error = failure.map(describe)
                 source.unverified = failure?.unverified ?? false
@@ -113,7 +113,7 @@ package final class Scanner {
             result.lastReadAt = DispatchTime.now().uptimeNanoseconds
             source.lines = tally.lines
             source.malformed = tally.malformed
-            source.garbled = tally.garbled
+            source.keepProbe(from: tally)
             source.bytes = stream.consumed
             source.error = failure.map(describe)
             result.absorb(tally, path: path, firstLine: 1, escape: configuration.format.escape)
@@ -153,7 +153,7 @@ package final class Scanner {
             firstLine += tally.lines
             source.lines += tally.lines
             source.malformed += tally.malformed
-            source.garbled += tally.garbled
+            source.keepProbe(from: tally)
             source.bytes += outcome.consumed
             result.lastReadAt = max(result.lastReadAt, outcome.finishedAt)
             pipeline.release(outcome)

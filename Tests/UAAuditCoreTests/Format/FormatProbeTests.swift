@@ -31,7 +31,7 @@ import Testing
                 ? "<[$time_local] $status $http_user_agent" : "$remote_addr [$time_local] $status $http_user_agent",
             name: "t")
         let failure = FormatProbe.failure(of: Array((line + " ua").utf8), in: format)
-        #expect(failure == FormatProbe.Failure(variable: variable, byte: byte, expected: expected))
+        #expect(failure?.variable == variable && failure?.byte == byte && failure?.expected == expected)
     }
 
     @Test func bestFitNeedsMoreThanHalf() throws {
@@ -39,5 +39,21 @@ import Testing
         let uaLog = try BuiltinFormats.named("ua_log")
         #expect(FormatProbe.bestFit([Self.combinedLine], among: [uaLog, combined]) == combined)
         #expect(FormatProbe.bestFit([Self.combinedLine, [0x78], [0x79]], among: [uaLog, combined]) == nil)
+    }
+
+    /// A kept sample is cut at 512 bytes: a combined line with a long referer still counts as
+    /// combined when it matches as far as it goes; a long line that fails in its first fields
+    /// does not, nor does a short one that ends early.
+    @Test func aSampleCutInALongFieldStillFitsItsFormat() throws {
+        let combined = try BuiltinFormats.named("combined")
+        let long = Array(
+            (#"1.2.3.4 - - [01/Dec/2026:13:05:00 +0000] "GET / HTTP/1.1" 200 5 "https://example.com/?q="#
+                + String(repeating: "a", count: 700) + #"" "curl/8""#).utf8)
+        let cut = Array(long.prefix(Tally.sampleTextBytes))
+        #expect(FormatProbe.share(of: [long], parsedBy: combined) == 1)
+        #expect(FormatProbe.share(of: [cut], parsedBy: combined) == 1)
+        let garbage = Array(String(repeating: "x", count: 600).utf8).prefix(Tally.sampleTextBytes)
+        #expect(FormatProbe.share(of: [Array(garbage)], parsedBy: combined) == 0)
+        #expect(FormatProbe.share(of: [Array(cut.prefix(200))], parsedBy: combined) == 0)
     }
 }

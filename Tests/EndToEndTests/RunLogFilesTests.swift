@@ -61,19 +61,44 @@ import Testing
         let h = try RunHarness()
         // Thirty old rotated files, there before the first run (known, never read).
         for i in (1...30).reversed() {
-            try h.appendRaw(h.line("29/Nov/2026:09:00:00 +0000", "urlsession") + "\n", to: h.dir.path("access.log.\(i + 1)"))
+            try h.appendRaw(
+                h.line("29/Nov/2026:09:00:00 +0000", "urlsession") + "\n", to: h.dir.path("access.log.\(i + 1)"))
         }
         try h.append(100, hour: 10)
         #expect(try h.run(now: "2026-11-29T12:00:00Z").status == 0)
         try h.append(20, hour: 10, minute: 40)
         try h.move("access.log", "access.log.1")
         try h.append(10, hour: 11)
-        let limited = try h.run(now: "2026-11-29T12:00:00Z", launcher: ["/bin/sh", "-c", "ulimit -n 24 && exec \"$0\" \"$@\""])
+        let limited = try h.run(
+            now: "2026-11-29T12:00:00Z", launcher: ["/bin/sh", "-c", "ulimit -n 24 && exec \"$0\" \"$@\""])
         #expect(limited.status == 3, "\(limited.stderr)")
         #expect(limited.stderr.contains("its rotated file"), "\(limited.stderr)")
         let result = try h.run(now: "2026-11-29T12:00:00Z")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try Self.requests(h) == 130)
+        #expect(try h.gaps().isEmpty)
+    }
+
+    /// With no descriptor left to list the log's directory, no rotated file was found and the
+    /// rotated log was taken for one cut in place: a gap, then the rotated file read whole by the
+    /// next run (lines lost and counted twice). It is an error now: nothing advanced.
+    @Test func aDirectoryThatCannotBeListedHoldsTheLog() throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        try h.append(5, hour: 10, minute: 40)
+        try h.move("access.log", "access.log.1")
+        try h.append(3, hour: 10, minute: 50)
+        let limited = try h.run(
+            now: "2026-11-29T10:55:00Z", launcher: ["/bin/sh", "-c", "ulimit -n 5 && exec \"$0\" \"$@\""])
+        #expect(limited.status == 3, "\(limited.stderr)")
+        #expect(
+            limited.stderr.contains(
+                "\(h.log): cannot list its directory \(h.dir.url.path) for its rotated files: Too many open files; fix that and the next run reads on"
+            ), "\(limited.stderr)")
+        let result = try h.run(now: "2026-11-29T10:56:00Z")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.requests(h) == 18)
         #expect(try h.gaps().isEmpty)
     }
 

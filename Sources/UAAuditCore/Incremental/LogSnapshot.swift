@@ -63,7 +63,16 @@ package struct LogSnapshot: Sendable {
         let resolved = Syscalls.realPath(logPath) ?? logPath
         // The newest ones only: a run reads at most 16 new rotated files (older ones become
         // gaps), and holding a thousand open would fail with EMFILE under systemd's limit.
-        let listing = RotationCandidates.listing(for: resolved)
+        let listing: (candidates: [RotationCandidates.Candidate], vanished: Int)
+        do {
+            listing = try RotationCandidates.listing(for: resolved)
+        } catch {
+            throw InputError(
+                path: logPath,
+                reason:
+                    "cannot list its directory \(AtomicFile.parentDirectory(of: resolved)) for its rotated files: \(error.description); fix that and the next run reads on"
+            )
+        }
         var missed = listing.vanished
         for candidate in listing.candidates.suffix(LogSnapshot.maxRotated) {
             var opened: LogFile?

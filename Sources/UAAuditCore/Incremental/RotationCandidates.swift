@@ -7,15 +7,18 @@ package enum RotationCandidates {
         package var compressed: Bool
     }
 
-    /// The rotated siblings of `logPath`, oldest first (by modification time; gzip keeps it).
-    package static func list(for logPath: String) -> [Candidate] { listing(for: logPath).candidates }
+    /// The rotated siblings of `logPath`, oldest first (by modification time; gzip keeps it);
+    /// none when its directory cannot be listed.
+    package static func list(for logPath: String) -> [Candidate] { (try? listing(for: logPath))?.candidates ?? [] }
 
     /// ``list(for:)``, and how many names were listed but gone before they could be looked at
-    /// (a rotation renaming or deleting files as the directory was read).
-    package static func listing(for logPath: String) -> (candidates: [Candidate], vanished: Int) {
+    /// (a rotation renaming or deleting files as the directory was read). A directory that
+    /// cannot be listed (no read permission, too many open files) is an error: with no rotated
+    /// file found, a rotated log would be taken for one cut in place.
+    package static func listing(for logPath: String) throws(SystemError) -> (candidates: [Candidate], vanished: Int) {
         let directory = AtomicFile.parentDirectory(of: logPath)
         let base = AtomicFile.baseName(of: logPath)
-        guard let names = try? Syscalls.listDirectory(directory) else { return ([], 0) }
+        let names = try Syscalls.listDirectory(directory)
         var found: [Candidate] = []
         var vanished = 0
         for name in names where name != base && name.hasPrefix(base) {

@@ -43,7 +43,7 @@ import Testing
         try dir.write("access.log.2", Array("y\n".utf8))
         try FileManager.default.createSymbolicLink(atPath: dir.path("access.log.1"), withDestinationPath: "gone")
         try FileManager.default.createDirectory(atPath: dir.path("access.log.3"), withIntermediateDirectories: false)
-        let listing = RotationCandidates.listing(for: dir.path("access.log"))
+        let listing = try RotationCandidates.listing(for: dir.path("access.log"))
         #expect(listing.candidates.map { AtomicFile.baseName(of: $0.path) } == ["access.log.2"])
         #expect(listing.vanished == 0)
         let snapshot = try LogSnapshot.open(logPath: dir.path("access.log"))

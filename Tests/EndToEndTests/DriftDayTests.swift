@@ -60,7 +60,7 @@ import WebhookReceiver
         // The summary counts the drift hour as an alert hour, as the HTML page and the messages do.
         let summary = try Tool.run(["merge", out]).out.split(separator: "\n").map(String.init)
         let line = try #require(
-            summary.firstIndex(of: "alert hours (marked ! for the share, d for drift): 1 of 24 (share 0, drift 1),"),
+            summary.firstIndex(of: "alert hours: 1 of 24 (marked ! for the share: 0, d for drift: 1),"),
             "\(summary)")
         #expect(summary[line + 1] == "  where the inconsistent share is above 0.100% with at least 100 requests")
         #expect(summary.allSatisfy { $0.count <= 80 }, "\(summary)")

@@ -64,8 +64,9 @@ enum Summary {
             drifted == 0
             ? ("alert hours (marked !): \(breached) of \(report.hours.count), where the \(alert) share", condition)
             : (
-                "alert hours (marked ! for the share, d for drift): \(alerted) of \(report.hours.count) "
-                    + "(share \(breached), drift \(drifted)),", "where the \(alert) share \(condition)"
+                "alert hours: \(alerted) of \(report.hours.count) "
+                    + "(marked ! for the share: \(breached), d for drift: \(drifted)),",
+                "where the \(alert) share \(condition)"
             )
         out += (alerted > 0 ? palette.alert(breachLine) : breachLine) + "\n"
         out += "  \(next)\n"

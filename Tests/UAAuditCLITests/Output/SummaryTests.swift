@@ -54,4 +54,16 @@ import Testing
         #expect(lines[1] == "2026-11-29 17:00+08:00     150       0     148       2       0       0 1.333% !d")
         #expect(lines[1].count == 80)
     }
+
+    /// A month of hours, every one alerting for both: the alert-hours sentence still fits.
+    @Test func theAlertHoursSentenceFitsEightyColumnsForAMonth() {
+        var report = PaletteTests.report(alert: true)
+        report.hours[0].drift = Report.DriftEntry(
+            baselineHours: 3, newFamilies: [], newRequests: 0, approximate: false, appShares: [], alert: true,
+            reasons: [])
+        report.hours = Array(repeating: report.hours[0], count: 744)
+        let lines = Summary.render(report).split(separator: "\n").map(String.init)
+        #expect(lines.contains("alert hours: 744 of 744 (marked ! for the share: 744, d for drift: 744),"))
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
+    }
 }

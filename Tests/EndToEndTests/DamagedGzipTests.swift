@@ -8,10 +8,11 @@ import Testing
     /// 20 log lines, then 200 lines of what damaged data decodes to, gzipped, with a CRC that
     /// does not match: zlib finds the damage only at the member's end, after every line.
     static func damagedGzip(
-        in dir: Scratch, name: String = "old.log.gz", combined: Bool = false, garbage: Int = 200, cut: Bool = false
+        in dir: Scratch, name: String = "old.log.gz", combined: Bool = false, head: Int = 20, garbage: Int = 200,
+        cut: Bool = false
     ) throws -> String {
         var text = ""
-        for i in 0..<(combined ? 220 : 20) {
+        for i in 0..<(combined ? 220 : head) {
             let line = Lines.uaLog(time: "29/Nov/2026:17:\(10 + i % 40):40 +0800", ua: Lines.urlsession)
             // combined: ua_log without its timings.
             text += (combined ? String(line.prefix(upTo: line.range(of: " rt=")!.lowerBound)) : line) + "\n"
@@ -54,7 +55,7 @@ import Testing
             ), "\(result.stderr)")
         #expect(
             result.stderr.hasSuffix(
-                "); 200 of the 220 lines read from it are malformed and no known format parses them: damaged data decodes to such lines, so the damage, not the log format, is the likely cause (check it with `gzip -t`)\n"
+                "); 200 of the 220 lines read from it are malformed, from line 21 on, after lines the log format parses: damaged data decodes to such lines, so the damage, not the log format, is the likely cause (check it with `gzip -t`)\n"
             ), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(!result.stderr.contains("do not match the log format"))
@@ -65,7 +66,9 @@ import Testing
         let gz = try Self.damagedGzip(in: dir)
         let result = try Tool.run(["explain", "2026-11-29T17", gz])
         #expect(result.status == 3, "\(result.stderr)")
-        #expect(result.stderr.contains("200 of the 220 lines read from it are malformed and no"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("200 of the 220 lines read from it are malformed, from line 21 on"),
+            "\(result.stderr)")
         #expect(!result.stderr.contains("do not match the log format"), "\(result.stderr)")
     }
 
@@ -80,7 +83,7 @@ import Testing
             lines.first?.hasPrefix(
                 "uaaudit: \(gz): corrupt gzip data: incorrect data check; the lines inflated from this member before it are counted but unverified (at byte "
             ) == true, "\(result.stderr)")
-        #expect(lines.first?.contains("no known format parses them") == false)
+        #expect(lines.first?.contains("after lines the log format parses") == false)
         #expect(
             lines.count > 1
                 && lines[1].hasPrefix(
@@ -95,7 +98,7 @@ import Testing
         let result = try Tool.run(["scan", "--json", gz])
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains(": truncated gzip file: it ends inside a compressed member"), "\(result.stderr)")
-        #expect(result.stderr.contains("no known format parses them"), "\(result.stderr)")
+        #expect(result.stderr.contains("after lines the log format parses"), "\(result.stderr)")
         #expect(!result.stderr.contains("do not match the log format"), "\(result.stderr)")
     }
 
@@ -110,7 +113,7 @@ import Testing
         for inputs in [[junk, garbage], [garbage, junk]] {
             let result = try Tool.run(["scan", "-q", "--json"] + inputs)
             #expect(result.status == 3, "\(result.stderr)")
-            #expect(result.stderr.contains("no known format parses them"), "\(result.stderr)")
+            #expect(result.stderr.contains("after lines the log format parses"), "\(result.stderr)")
         }
         for inputs in [[junk, combined], [combined, junk]] {
             let result = try Tool.run(["scan", "-q", "--json"] + inputs)
@@ -162,5 +165,27 @@ import Testing
             return
         }
         Issue.record("no flip among \(tried) decoded to mostly malformed lines")
+    }
+
+    /// A log in a format uaaudit does not know (JSON lines) refused from its first line: a bad
+    /// CRC or a cut does not make it damage. Damage leaves the lines before it as they were.
+    @Test(arguments: [false, true])
+    func aLogInAnUnknownFormatIsAFormatMismatchDamagedOrNot(cut: Bool) throws {
+        let dir = try Scratch()
+        let text = (0..<400).map { #"{"time":"2026-11-29T17:00:\#($0 % 60)","ua":"x","n":\#($0)}"# }
+        let plain = try dir.write("j.log", text.joined(separator: "\n") + "\n")
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-n", plain]
+        try gzip.run()
+        gzip.waitUntilExit()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: plain + ".gz"))
+        if cut { bytes = bytes.prefix(bytes.count * 2 / 3) } else { bytes[bytes.count - 8] ^= 0xFF }
+        try bytes.write(to: URL(fileURLWithPath: plain + ".gz"))
+        let result = try Tool.run(["scan", "-q", "--json", plain + ".gz"])
+        #expect(result.status == 8, "\(result.stderr)")
+        #expect(result.stderr.contains("do not match the log format 'ua_log'"), "\(result.stderr)")
+        #expect(result.stderr.contains("(it was read up to damage, which may also explain them"), "\(result.stderr)")
+        #expect(!result.stderr.contains("the likely cause"), "\(result.stderr)")
     }
 }

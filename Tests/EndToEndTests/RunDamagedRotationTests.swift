@@ -58,4 +58,29 @@ import Testing
         #expect(try h.run(now: "2026-11-29T09:40:00Z").status == 0)
         #expect(try h.reportedClasses() == ["urlsession": 30, "inconsistent": 7])
     }
+
+    /// Damage in a member's first block garbles it from its first line: the log's other files
+    /// in the run, of lines the format parses, confirm the format; with none, the run cannot
+    /// tell damage from another format and commits nothing (exit 8).
+    @Test func aGzipGarbledFromItsFirstLineIsDamageWhenTheLogsOtherFilesParse() throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 8)
+        try h.run(now: "2026-11-29T08:20:00Z")
+        try h.move("access.log", "access.log.1")
+        let damaged = try DamagedGzipTests.damagedGzip(in: h.dir, name: "access.log.2.gz", head: 0)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_764_300_000)], ofItemAtPath: damaged)
+        // The live log empty: nothing confirms the format.
+        try h.appendRaw("", to: h.log)
+        let state = try Data(contentsOf: URL(fileURLWithPath: h.state))
+        let unsure = try h.run(now: "2026-11-29T09:20:00Z")
+        #expect(unsure.status == 8, "\(unsure.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: h.state)) == state)
+        // Lines the format parses in the live log: the garbled file is damage.
+        try h.append(12, hour: 9, cls: "inconsistent")
+        let result = try h.run(now: "2026-11-29T09:30:00Z")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try h.reportedClasses() == ["urlsession": 10, "inconsistent": 12])
+        #expect(try h.gaps().map { $0["file"] as? String } == [damaged])
+    }
 }

@@ -5,48 +5,32 @@ import UAAuditCore
 /// that parses the malformed lines (built-in, or from the nginx config when one was given) and
 /// says, for one sample, which field failed at which byte.
 enum MismatchHint {
-    /// One message per mismatched input; empty when none mismatches. An input read up to
-    /// damage (``AuditResult/Source/unverified``) mismatches only when a known format parses
-    /// its malformed lines: damaged data decodes to lines of no format, and then the damage,
-    /// not the format, is what is wrong (``damaged(sources:samples:format:nginxConf:)``).
+    /// One message per mismatched input; empty when none mismatches. An input whose damage
+    /// explains its malformed lines (``AuditResult/Source/damageExplainsMalformed``) is not one.
     static func messages(
         sources: [AuditResult.Source], samples: [AuditResult.Sample], format: LogFormat, nginxConf: String?,
         inConfig: Bool
     ) -> [String] {
-        sources.filter(\.mostlyMalformed).compactMap { source in
-            let (text, parses) = message(
-                source, samples: samples, format: format, nginxConf: nginxConf, inConfig: inConfig)
-            return source.unverified && !parses ? nil : text
+        sources.filter { $0.mostlyMalformed && !$0.damageExplainsMalformed }.map { source in
+            message(source, samples: samples, format: format, nginxConf: nginxConf, inConfig: inConfig)
         }
     }
 
-    /// The inputs read up to damage whose mostly malformed lines no known format parses: their
-    /// error says the damage is the likely cause (``error(of:damaged:)``), and they are not a
-    /// format mismatch.
-    static func damaged(
-        sources: [AuditResult.Source], samples: [AuditResult.Sample], format: LogFormat, nginxConf: String?
-    ) -> Set<String> {
-        Set(
-            sources.filter {
-                $0.mostlyMalformed && $0.unverified
-                    && !message($0, samples: samples, format: format, nginxConf: nginxConf, inConfig: false).parses
-            }.map(\.path))
-    }
-
-    /// How an input's error reads: its cause, and, for one of the `damaged` inputs, how many of
-    /// its lines the damage made malformed.
-    static func error(of source: AuditResult.Source, damaged: Set<String>) -> String? {
+    /// How an input's error reads: its cause, and, when its damage explains its malformed
+    /// lines, how many of them there are.
+    static func error(of source: AuditResult.Source) -> String? {
         guard let error = source.error else { return nil }
-        guard damaged.contains(source.path) else { return "\(source.path): \(error)" }
+        guard source.damageExplainsMalformed, let first = source.firstMalformed else {
+            return "\(source.path): \(error)"
+        }
         return
-            "\(source.path): \(error); \(source.malformed) of the \(source.lines) lines read from it are malformed and no known format parses them: damaged data decodes to such lines, so the damage, not the log format, is the likely cause (check it with `gzip -t`)"
+            "\(source.path): \(error); \(source.malformed) of the \(source.lines) lines read from it are malformed, from line \(first) on, after lines the log format parses: damaged data decodes to such lines, so the damage, not the log format, is the likely cause (check it with `gzip -t`)"
     }
 
-    /// The message for a mismatched input, and whether a known format parses its lines.
     private static func message(
         _ source: AuditResult.Source, samples allSamples: [AuditResult.Sample], format: LogFormat,
         nginxConf: String?, inConfig: Bool
-    ) -> (text: String, parses: Bool) {
+    ) -> String {
         let samples = allSamples.filter { $0.path == source.path && $0.reason == .format }
         // Whole lines are probed: the kept samples are cut at 512 bytes (a long UA or referer
         // then fits no format), and may all be an earlier input's. A plain file's last lines
@@ -57,8 +41,13 @@ enum MismatchHint {
                 FormatProbe.failure(of: $0, in: format) != nil
             }
         }
-        // Its own malformed lines, whatever other inputs took the report's few samples.
-        if lines.isEmpty { lines = source.probe.isEmpty ? samples.map(\.text) : source.probe }
+        // Its own malformed lines, whatever other inputs took the report's few samples; a line
+        // cut where the given format still matches it says nothing of another format.
+        if lines.isEmpty {
+            lines = (source.probe.isEmpty ? samples.map(\.text) : source.probe).filter {
+                !FormatProbe.matchesAsFarAsItGoes($0, format)
+            }
+        }
         let name = format.name.map { "'\($0)'" } ?? "given"
         var text =
             "\(source.path): \(source.malformed) of \(source.lines) lines do not match the log format \(name)"
@@ -82,12 +71,10 @@ enum MismatchHint {
                 candidates.insert((compiled, use), at: 0)
             }
         }
-        var parses = false
         if let fit = FormatProbe.bestFit(lines, among: candidates.map(\.0)),
             let use = candidates.first(where: { $0.0 == fit })?.1
         {
             text += "; they parse as '\(fit.name ?? fit.string)': use \(use)"
-            parses = true
         } else {
             let tried = candidates.compactMap(\.0.name).joined(separator: ", ")
             text +=
@@ -101,6 +88,6 @@ enum MismatchHint {
             text += "\n  line \(sample.line): \(failure)"
             text += "\n  \(TerminalText.escape(ReportText.render(Array(sample.text.prefix(160)))))"
         }
-        return (text, parses)
+        return text
     }
 }

@@ -202,10 +202,7 @@ struct ExplainCommand {
         let hints = MismatchHint.messages(
             sources: result.sources, samples: result.samples, format: configuration.format,
             nginxConf: args.value(AuditOptions.nginxConf), inConfig: false)
-        let damaged = MismatchHint.damaged(
-            sources: result.sources, samples: result.samples, format: configuration.format,
-            nginxConf: args.value(AuditOptions.nginxConf))
-        if let failed = result.sources.lazy.compactMap({ MismatchHint.error(of: $0, damaged: damaged) }).first {
+        if let failed = result.sources.lazy.compactMap(MismatchHint.error(of:)).first {
             return .failure(Failure(message: failed, status: .input, hints: hints))
         }
         let now = Timestamps.now(environment: environment)

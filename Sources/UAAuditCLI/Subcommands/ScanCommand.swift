@@ -124,11 +124,8 @@ struct ScanCommand {
         ReportIdentity.stampScan(&report, configuration: configuration, read: result.sources)
 
         var status = ExitCode.success
-        let damaged = MismatchHint.damaged(
-            sources: result.sources, samples: result.samples, format: configuration.format,
-            nginxConf: args.value(AuditOptions.nginxConf))
         for source in result.sources {
-            if let error = MismatchHint.error(of: source, damaged: damaged) {
+            if let error = MismatchHint.error(of: source) {
                 console.error(error)
                 status = .input
             }

@@ -63,15 +63,22 @@ package struct AuditResult: Sendable {
         /// Read up to damage that makes what came before it unproven (``InputError/unverified``).
         package var unverified = false
         /// Its own first malformed lines (cut at ``Tally/sampleTextBytes``), at most
-        /// ``probeLimit``: what tells a format mismatch from damage, whatever other inputs came
-        /// first (the report's samples are few and shared by all inputs).
+        /// ``probeLimit``: what the format-mismatch hint probes, whatever other inputs came first
+        /// (the report's samples are few and shared by all inputs).
         package var probe: [[UInt8]] = []
         package static let probeLimit = 10
+        /// The line number (from 1, as read) of its first line the format refuses; nil if none.
+        package var firstMalformed: Int64?
+        /// True when lines the format parses confirm it for this input's log: `run` sets it when
+        /// another file of the same log read in the run is mostly lines the format parses.
+        package var formatConfirmed = false
 
-        /// Adds the malformed lines of a part of this input to ``probe``.
+        /// Adds what a part of this input showed of its malformed lines; call it after the part's
+        /// lines were added to ``lines``.
         package mutating func keepProbe(from tally: Tally) {
-            for sample in tally.samples where sample.reason == .format && probe.count < Source.probeLimit {
-                probe.append(sample.text)
+            for sample in tally.samples where sample.reason == .format {
+                if firstMalformed == nil { firstMalformed = lines - tally.lines + sample.line }
+                if probe.count < Source.probeLimit { probe.append(sample.text) }
             }
         }
 
@@ -87,6 +94,17 @@ package struct AuditResult: Sendable {
         /// malformed: the input is not written in the format (CONTRACTS' exit 8), or, when it is
         /// ``unverified``, perhaps damage that decoded to lines of no format.
         package var mostlyMalformed: Bool { lines >= Source.mismatchMinimumLines && malformed * 2 > lines }
+
+        /// True when the input's damage, not its format, explains its mostly malformed lines: it
+        /// was read up to damage (``unverified``), and the format is confirmed, by its own first
+        /// ``confirmingLines`` lines (damage garbles what comes after it, a wrong format every
+        /// line from the first) or by the log's other files (``formatConfirmed``). Otherwise it
+        /// is a format mismatch, as any input would be.
+        package var damageExplainsMalformed: Bool {
+            unverified && mostlyMalformed && (formatConfirmed || (firstMalformed ?? 0) > Source.confirmingLines)
+        }
+
+        package static let confirmingLines: Int64 = 10
 
         package static let mismatchMinimumLines: Int64 = 100
     }

@@ -35,11 +35,17 @@ package enum FormatProbe {
         guard !lines.isEmpty else { return 0 }
         let tokenizer = LineTokenizer(format: format)
         let n = lines.filter { line in
-            if line.withUnsafeBytes({ tokenizer.match($0) }) { return true }
-            guard line.count >= Tally.sampleTextBytes, let failure = failure(of: line, in: format) else { return false }
-            return failure.unterminated && failure.matched >= 4
+            line.withUnsafeBytes({ tokenizer.match($0) }) || matchesAsFarAsItGoes(line, format)
         }.count
         return Double(n) / Double(lines.count)
+    }
+
+    /// True when `line`, of ``Tally/sampleTextBytes`` or more (as a kept sample is when it was
+    /// cut there), matches `format` as far as it goes: past its first fields, up to one that
+    /// runs to its end.
+    package static func matchesAsFarAsItGoes(_ line: [UInt8], _ format: LogFormat) -> Bool {
+        guard line.count >= Tally.sampleTextBytes, let failure = failure(of: line, in: format) else { return false }
+        return failure.unterminated && failure.matched >= 4
     }
 
     /// The first candidate that parses more than half of `lines` (the most first), or nil.

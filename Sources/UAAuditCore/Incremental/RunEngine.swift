@@ -155,7 +155,7 @@ package enum RunEngine {
                         source.keepProbe(from: tally)
                         result.sources.append(source)
                         if source.unverified, source.mostlyMalformed {
-                            // Unless a known format parses them (then the run stops at the
+                            // Unless the format is not confirmed (then the run stops at the
                             // format mismatch), the damage decoded into these lines.
                             reason +=
                                 ", \(tally.malformed) of the \(tally.lines) as malformed: damaged data decodes to lines of no format, so most of them are likely lost requests"
@@ -170,6 +170,13 @@ package enum RunEngine {
                 case .changed(let why):
                     changed = "\(step.path): \(why)"
                 }
+            }
+            // Another file of this log mostly of lines the format parses confirms it: a damaged
+            // one's malformed lines are its damage.
+            if result.sources.contains(where: {
+                !$0.unverified && $0.lines - $0.malformed >= AuditResult.Source.confirmingLines && !$0.mostlyMalformed
+            }) {
+                for i in result.sources.indices { result.sources[i].formatConfirmed = true }
             }
             // The live log as committed: no shorter than when it was opened, and starting with
             // the bytes its identity was taken from. A copytruncate while planning changes both

@@ -163,6 +163,10 @@ struct DoctorReport {
                     out +=
                         "      the uaaudit account (group adm) cannot reach it: \(directory) does not let "
                         + "group adm search it (chmod o+x, or group adm with g+x)\n"
+                case .directoryUnlisted(let directory):
+                    out +=
+                        "      the uaaudit account (group adm) cannot list \(directory), where run finds its "
+                        + "rotated files (chmod o+r, or group adm with g+r)\n"
                 case .readable, nil: break
                 }
             } else {

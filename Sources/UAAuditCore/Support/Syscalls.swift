@@ -289,15 +289,20 @@ package enum Syscalls {
         }
         let real = realpath(path) ?? path
         var directory = real
+        // The file's own directory: it is listed too, for the rotated files.
+        var own: (path: String, mode: stat)?
         while let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
             directory = String(directory[..<slash])
             var st = stat()
             guard stat(directory, &st) == 0 else { return nil }
             if !allows(st, all: S_IXOTH, group: S_IXGRP) { return .directoryClosed(directory) }
+            if own == nil { own = (directory, st) }
         }
         var st = stat()
         guard stat(real, &st) == 0 else { return nil }
-        return allows(st, all: S_IROTH, group: S_IRGRP) ? .readable : .fileClosed
+        guard allows(st, all: S_IROTH, group: S_IRGRP) else { return .fileClosed }
+        if let own, !allows(own.mode, all: S_IROTH, group: S_IRGRP) { return .directoryUnlisted(own.path) }
+        return .readable
     }
 
     /// True when the calling user may read `path` (by `access(2)`, real ids).
@@ -313,6 +318,9 @@ package enum GroupReadAccess: Equatable, Sendable {
     case fileClosed
     /// This directory above the file does not let the group search it.
     case directoryClosed(String)
+    /// The file's directory does not let the group list it (`run` looks there for its rotated
+    /// files).
+    case directoryUnlisted(String)
 }
 
 /// The parts of stat(2) uaaudit uses.

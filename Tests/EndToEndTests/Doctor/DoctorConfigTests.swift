@@ -244,6 +244,13 @@ import Testing
             result.out.contains(
                 "the uaaudit account (group adm) cannot reach it: \(dir.path("nginx")) does not let group adm search it"
             ))
+        // Searchable but not listable: run could not find the rotated files there.
+        try FileManager.default.setAttributes([.posixPermissions: 0o751], ofItemAtPath: dir.path("nginx"))
+        let unlisted = try Tool.run(["doctor", "--nginx-conf", dir.path("nginx.conf")])
+        #expect(
+            unlisted.out.contains(
+                "the uaaudit account (group adm) cannot list \(dir.path("nginx")), where run finds its rotated files (chmod o+r, or group adm with g+r)"
+            ), "\(unlisted.out)")
         // Opened up to all, the warning goes.
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path("nginx"))
         let open = try Tool.run(["doctor", "--nginx-conf", dir.path("nginx.conf")])

@@ -48,7 +48,14 @@ final class ChunkPipeline: @unchecked Sendable {
     /// One signal per chunk finished, one per chunk given back (room for another to start).
     private let finished = DispatchSemaphore(value: 0)
     private let room: DispatchSemaphore
+    /// Per chunk, where a heavy tally's second place stands (``SecondPlace``): the worker takes
+    /// it after giving the result, the merging thread gives it back, in either order.
+    private let second: Mutex<[SecondPlace]>
     private let group = DispatchGroup()
+
+    private enum SecondPlace {
+        case none, waiting, held, merged, mergedWhileWaiting
+    }
     /// With one thread: the reader, run by ``take(_:)`` on the calling thread.
     private var readHere: (@Sendable (_ worker: Int, _ chunk: Int) -> ChunkResult)?
 
@@ -59,6 +66,7 @@ final class ChunkPipeline: @unchecked Sendable {
         self.chunks = chunks
         self.threads = max(1, min(threads, chunks))
         self.results = Mutex(Array(repeating: nil, count: chunks))
+        self.second = Mutex(Array(repeating: .none, count: chunks))
         self.room = DispatchSemaphore(value: self.threads + 1)
     }
 
@@ -84,8 +92,9 @@ final class ChunkPipeline: @unchecked Sendable {
                     let heavy = result.heavy
                     results.withLock { $0[chunk] = result }
                     finished.signal()
-                    // A heavy tally's second place, given back with its first when it is merged.
-                    if heavy { room.wait() }
+                    // A heavy tally's second place, given back with its first when it is merged;
+                    // not taken when it was merged first (its place would be given back twice).
+                    if heavy { takeSecondPlace(chunk) }
                 }
             }
         }
@@ -107,11 +116,37 @@ final class ChunkPipeline: @unchecked Sendable {
     }
 
     /// Says a taken result has been absorbed (its tally may go): another chunk may start (two,
-    /// when it was heavy).
-    func release(_ result: ChunkResult) {
+    /// when it was heavy and its worker had taken its second place).
+    func release(_ result: ChunkResult, chunk: Int) {
         if readHere != nil { return }
         room.signal()
-        if result.heavy { room.signal() }
+        guard result.heavy else { return }
+        let held = second.withLock { places -> Bool in
+            switch places[chunk] {
+            case .held: return true
+            case .waiting: places[chunk] = .mergedWhileWaiting
+            default: places[chunk] = .merged
+            }
+            return false
+        }
+        if held { room.signal() }
+    }
+
+    /// The worker's side of a heavy tally's second place (see ``release(_:chunk:)``).
+    private func takeSecondPlace(_ chunk: Int) {
+        let wait = second.withLock { places -> Bool in
+            guard places[chunk] == .none else { return false }  // merged already
+            places[chunk] = .waiting
+            return true
+        }
+        guard wait else { return }
+        room.wait()
+        let giveBack = second.withLock { places -> Bool in
+            guard places[chunk] == .waiting else { return true }  // merged while it waited
+            places[chunk] = .held
+            return false
+        }
+        if giveBack { room.signal() }
     }
 
     /// Waits for the workers to stop (every chunk has been taken).

@@ -156,7 +156,7 @@ package final class Scanner {
             source.keepProbe(from: tally)
             source.bytes += outcome.consumed
             result.lastReadAt = max(result.lastReadAt, outcome.finishedAt)
-            pipeline.release(outcome)
+            pipeline.release(outcome, chunk: chunk)
             if let failure = outcome.failure, source.error == nil {
                 // Later chunks were read: say which bytes of this one were not.
                 let unread =

@@ -42,7 +42,7 @@ import Testing
             for i in 0..<300_000 { spin &+= i }
             if spin == 42 { order.append(-1) }
             state.withLock { $0.alive -= 1 }
-            pipeline.release(result)
+            pipeline.release(result, chunk: chunk)
         }
         pipeline.finish()
         return (state.withLock { $0.most }, order)

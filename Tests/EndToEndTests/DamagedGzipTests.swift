@@ -188,4 +188,30 @@ import Testing
         #expect(result.stderr.contains("(it was read up to damage, which may also explain them"), "\(result.stderr)")
         #expect(!result.stderr.contains("the likely cause"), "\(result.stderr)")
     }
+
+    /// Lines over --max-line-bytes are malformed too: the first malformed line is the first of
+    /// any kind, not the first kept sample (the few samples can all be long lines).
+    @Test func theFirstMalformedLineIsCountedWhateverItsKind() throws {
+        let dir = try Scratch()
+        var text = ""
+        for i in 0..<50 {
+            text += Lines.uaLog(time: "29/Nov/2026:17:\(10 + i % 40):40 +0800", ua: Lines.urlsession) + "\n"
+        }
+        for _ in 0..<20 { text += String(repeating: "x", count: 3000) + "\n" }
+        for i in 0..<200 { text += "\u{1}garbage \(i)\n" }
+        let plain = try dir.write("long.log", text)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-n", plain]
+        try gzip.run()
+        gzip.waitUntilExit()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: plain + ".gz"))
+        bytes[bytes.count - 8] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: plain + ".gz"))
+        let result = try Tool.run(["scan", "-q", "--json", "--max-line-bytes", "2048", plain + ".gz"])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("220 of the 270 lines read from it are malformed, from line 51 on"),
+            "\(result.stderr)")
+    }
 }

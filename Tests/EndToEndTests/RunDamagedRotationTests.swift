@@ -83,4 +83,55 @@ import Testing
         #expect(try h.reportedClasses() == ["urlsession": 10, "inconsistent": 12])
         #expect(try h.gaps().map { $0["file"] as? String } == [damaged])
     }
+
+    /// A damaged rotated file whose lines parse as another known format is a file from before
+    /// the format changed: the live log does not make its lines damage (exit 8, nothing
+    /// committed, rather than all of them committed as lost).
+    @Test func aDamagedFileInAnotherKnownFormatIsNotConfirmedByTheLiveLog() throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 8)
+        try h.run(now: "2026-11-29T08:20:00Z")
+        try h.move("access.log", "access.log.1")
+        let damaged = try DamagedGzipTests.damagedGzip(in: h.dir, name: "access.log.2.gz", combined: true)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_764_300_000)], ofItemAtPath: damaged)
+        try h.append(12, hour: 9, cls: "inconsistent")
+        let state = try Data(contentsOf: URL(fileURLWithPath: h.state))
+        let result = try h.run(now: "2026-11-29T09:20:00Z")
+        #expect(result.status == 8, "\(result.stderr)")
+        #expect(result.stderr.contains("they parse as 'combined'"), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: h.state)) == state)
+    }
+
+    /// A file an earlier run read part of, then rotated and damaged after more good lines: the
+    /// lines committed before confirm the format, though fewer than ten follow them.
+    @Test func aResumedFileIsConfirmedByTheLinesCommittedBefore() throws {
+        let h = try RunHarness()
+        try h.append(50, hour: 8)
+        #expect(try h.run(now: "2026-11-29T08:30:00Z").status == 0)
+        try h.append(5, hour: 8, minute: 40)
+        var state: UInt64 = 99
+        var garbage = ""
+        for _ in 0..<300 {
+            var line = [UInt8]()
+            for _ in 0..<80 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let byte = UInt8(truncatingIfNeeded: state >> 56)
+                line.append(byte == 0x0A ? 0x20 : byte)
+            }
+            garbage += String(decoding: line, as: UTF8.self) + "\n"
+        }
+        try h.appendRaw(garbage, to: h.log)
+        try h.move("access.log", "access.log.1")
+        try h.gzip("access.log.1")
+        let gz = h.dir.path("access.log.1.gz")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: gz))
+        bytes[bytes.count - 8] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: gz))
+        try h.appendRaw("", to: h.log)
+        let result = try h.run(now: "2026-11-29T09:20:00Z")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try h.reportedClasses() == ["urlsession": 55])
+        #expect(try h.gaps().map { $0["file"] as? String } == [gz])
+    }
 }

@@ -41,13 +41,8 @@ enum MismatchHint {
                 FormatProbe.failure(of: $0, in: format) != nil
             }
         }
-        // Its own malformed lines, whatever other inputs took the report's few samples; a line
-        // cut where the given format still matches it says nothing of another format.
-        if lines.isEmpty {
-            lines = (source.probe.isEmpty ? samples.map(\.text) : source.probe).filter {
-                !FormatProbe.matchesAsFarAsItGoes($0, format)
-            }
-        }
+        // Its own malformed lines, whatever other inputs took the report's few samples.
+        if lines.isEmpty { lines = source.probe.isEmpty ? samples.map(\.text) : source.probe }
         let name = format.name.map { "'\($0)'" } ?? "given"
         var text =
             "\(source.path): \(source.malformed) of \(source.lines) lines do not match the log format \(name)"
@@ -71,7 +66,7 @@ enum MismatchHint {
                 candidates.insert((compiled, use), at: 0)
             }
         }
-        if let fit = FormatProbe.bestFit(lines, among: candidates.map(\.0)),
+        if let fit = FormatProbe.otherFit(lines, given: format, among: candidates.map(\.0)),
             let use = candidates.first(where: { $0.0 == fit })?.1
         {
             text += "; they parse as '\(fit.name ?? fit.string)': use \(use)"

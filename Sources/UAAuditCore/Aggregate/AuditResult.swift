@@ -67,18 +67,19 @@ package struct AuditResult: Sendable {
         /// (the report's samples are few and shared by all inputs).
         package var probe: [[UInt8]] = []
         package static let probeLimit = 10
-        /// The line number (from 1, as read) of its first line the format refuses; nil if none.
+        /// The line number (from 1, as read) of its first malformed line; nil if none.
         package var firstMalformed: Int64?
         /// True when lines the format parses confirm it for this input's log: `run` sets it when
-        /// another file of the same log read in the run is mostly lines the format parses.
+        /// another file of the same log read in the run is mostly lines the format parses, or an
+        /// earlier run committed lines of this one, unless its own lines parse as another format.
         package var formatConfirmed = false
 
         /// Adds what a part of this input showed of its malformed lines; call it after the part's
         /// lines were added to ``lines``.
         package mutating func keepProbe(from tally: Tally) {
-            for sample in tally.samples where sample.reason == .format {
-                if firstMalformed == nil { firstMalformed = lines - tally.lines + sample.line }
-                if probe.count < Source.probeLimit { probe.append(sample.text) }
+            if firstMalformed == nil, let first = tally.firstMalformed { firstMalformed = lines - tally.lines + first }
+            for sample in tally.samples where sample.reason == .format && probe.count < Source.probeLimit {
+                probe.append(sample.text)
             }
         }
 

@@ -38,6 +38,8 @@ package final class Tally {
     /// The newest request time counted (seconds since the epoch), Int64.min when none.
     package var newest = Int64.min
     package private(set) var malformed: Int64 = 0
+    /// The number of its first malformed line (from 1), nil when none.
+    package private(set) var firstMalformed: Int64?
     /// Lines stamped after ``ScanConfiguration/futureAfter``: counted here, in no hour.
     package var future: Int64 = 0
     package private(set) var samples: [Sample] = []
@@ -253,6 +255,7 @@ package final class Tally {
 
     func countMalformed(line: Int64, text: UnsafeRawBufferPointer, reason: MalformedReason) {
         malformed += 1
+        if firstMalformed == nil { firstMalformed = line }
         if samples.count < sampleLimit {
             samples.append(Sample(line: line, text: Array(text.prefix(Tally.sampleTextBytes)), reason: reason))
         }

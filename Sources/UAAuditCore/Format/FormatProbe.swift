@@ -40,6 +40,12 @@ package enum FormatProbe {
         return Double(n) / Double(lines.count)
     }
 
+    /// The candidate that parses more than half of `lines`, as ``bestFit(_:among:)``, leaving out
+    /// the lines cut where `given` still matches them (they say nothing of another format).
+    package static func otherFit(_ lines: [[UInt8]], given: LogFormat, among candidates: [LogFormat]) -> LogFormat? {
+        bestFit(lines.filter { !matchesAsFarAsItGoes($0, given) }, among: candidates)
+    }
+
     /// True when `line`, of ``Tally/sampleTextBytes`` or more (as a kept sample is when it was
     /// cut there), matches `format` as far as it goes: past its first fields, up to one that
     /// runs to its end.

@@ -153,6 +153,8 @@ package enum RunEngine {
                             path: step.path, lines: tally.lines, bytes: bytes, malformed: tally.malformed)
                         source.unverified = error.unverified
                         source.keepProbe(from: tally)
+                        // Lines of it an earlier run committed confirm the format too.
+                        source.formatConfirmed = step.from > 0
                         result.sources.append(source)
                         if source.unverified, source.mostlyMalformed {
                             // Unless the format is not confirmed (then the run stops at the
@@ -172,11 +174,19 @@ package enum RunEngine {
                 }
             }
             // Another file of this log mostly of lines the format parses confirms it: a damaged
-            // one's malformed lines are its damage.
-            if result.sources.contains(where: {
+            // one's malformed lines are its damage, unless they parse as another known format
+            // (a rotated file from before the format changed).
+            let confirmed = result.sources.contains(where: {
                 !$0.unverified && $0.lines - $0.malformed >= AuditResult.Source.confirmingLines && !$0.mostlyMalformed
-            }) {
-                for i in result.sources.indices { result.sources[i].formatConfirmed = true }
+            })
+            let others = BuiltinFormats.names.filter { $0 != configuration.format.name }.compactMap {
+                try? BuiltinFormats.named($0)
+            }
+            for i in result.sources.indices where result.sources[i].unverified {
+                let source = result.sources[i]
+                result.sources[i].formatConfirmed =
+                    (confirmed || source.formatConfirmed)
+                    && FormatProbe.otherFit(source.probe, given: configuration.format, among: others) == nil
             }
             // The live log as committed: no shorter than when it was opened, and starting with
             // the bytes its identity was taken from. A copytruncate while planning changes both

@@ -7,6 +7,22 @@ import Testing
 @Suite struct DamagedGzipTests {
     /// 20 log lines, then 200 lines of what damaged data decodes to, gzipped, with a CRC that
     /// does not match: zlib finds the damage only at the member's end, after every line.
+    /// `count` lines of `width` pseudo-random bytes (no newline among them).
+    static func garbageLines(_ count: Int, width: Int, seed: UInt64) -> String {
+        var state = seed
+        var text = ""
+        for _ in 0..<count {
+            var line = [UInt8]()
+            for _ in 0..<width {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let byte = UInt8(truncatingIfNeeded: state >> 56)
+                line.append(byte == 0x0A ? 0x20 : byte)
+            }
+            text += String(decoding: line, as: UTF8.self) + "\n"
+        }
+        return text
+    }
+
     static func damagedGzip(
         in dir: Scratch, name: String = "old.log.gz", combined: Bool = false, head: Int = 20, garbage: Int = 200,
         cut: Bool = false
@@ -17,16 +33,7 @@ import Testing
             // combined: ua_log without its timings.
             text += (combined ? String(line.prefix(upTo: line.range(of: " rt=")!.lowerBound)) : line) + "\n"
         }
-        var state: UInt64 = 12_345
-        for _ in 0..<(combined ? 0 : garbage) {
-            var line = [UInt8]()
-            for _ in 0..<90 {
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                let byte = UInt8(truncatingIfNeeded: state >> 56)
-                line.append(byte == 0x0A ? 0x20 : byte)
-            }
-            text += String(decoding: line, as: UTF8.self) + "\n"
-        }
+        text += garbageLines(combined ? 0 : garbage, width: 90, seed: 12_345)
         let plain = try dir.write(String(name.dropLast(3)), text)
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")

@@ -110,18 +110,7 @@ import Testing
         try h.append(50, hour: 8)
         #expect(try h.run(now: "2026-11-29T08:30:00Z").status == 0)
         try h.append(5, hour: 8, minute: 40)
-        var state: UInt64 = 99
-        var garbage = ""
-        for _ in 0..<300 {
-            var line = [UInt8]()
-            for _ in 0..<80 {
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                let byte = UInt8(truncatingIfNeeded: state >> 56)
-                line.append(byte == 0x0A ? 0x20 : byte)
-            }
-            garbage += String(decoding: line, as: UTF8.self) + "\n"
-        }
-        try h.appendRaw(garbage, to: h.log)
+        try h.appendRaw(DamagedGzipTests.garbageLines(300, width: 80, seed: 99), to: h.log)
         try h.move("access.log", "access.log.1")
         try h.gzip("access.log.1")
         let gz = h.dir.path("access.log.1.gz")

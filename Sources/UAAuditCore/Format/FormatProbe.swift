@@ -28,9 +28,9 @@ package enum FormatProbe {
         return line.withUnsafeBytes { tokenizer.match($0) }
     }
 
-    /// The share of `lines` that `format` parses (0 when there are none). A line of
-    /// ``Tally/sampleTextBytes`` or more, as a kept sample is when it was cut there, counts when
-    /// it matches as far as it goes: past its first fields, up to one that runs to its end.
+    /// The share of `lines` that `format` parses (0 when there are none). A line of exactly
+    /// ``Tally/sampleTextBytes``, as a kept sample is when it was cut there, counts when it
+    /// matches as far as it goes: past its first fields, up to one that runs to its end.
     package static func share(of lines: [[UInt8]], parsedBy format: LogFormat) -> Double {
         guard !lines.isEmpty else { return 0 }
         let tokenizer = LineTokenizer(format: format)
@@ -46,11 +46,11 @@ package enum FormatProbe {
         bestFit(lines.filter { !matchesAsFarAsItGoes($0, given) }, among: candidates)
     }
 
-    /// True when `line`, of ``Tally/sampleTextBytes`` or more (as a kept sample is when it was
-    /// cut there), matches `format` as far as it goes: past its first fields, up to one that
-    /// runs to its end.
+    /// True when `line`, of exactly ``Tally/sampleTextBytes`` (as a kept sample is when it was
+    /// cut there; a whole line, longer or shorter, is not), matches `format` as far as it goes:
+    /// past its first fields, up to one that runs to its end.
     package static func matchesAsFarAsItGoes(_ line: [UInt8], _ format: LogFormat) -> Bool {
-        guard line.count >= Tally.sampleTextBytes, let failure = failure(of: line, in: format) else { return false }
+        guard line.count == Tally.sampleTextBytes, let failure = failure(of: line, in: format) else { return false }
         return failure.unterminated && failure.matched >= 4
     }
 

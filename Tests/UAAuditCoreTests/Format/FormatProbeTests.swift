@@ -55,5 +55,10 @@ import Testing
         let garbage = Array(String(repeating: "x", count: 600).utf8).prefix(Tally.sampleTextBytes)
         #expect(FormatProbe.share(of: [Array(garbage)], parsedBy: combined) == 0)
         #expect(FormatProbe.share(of: [Array(cut.prefix(200))], parsedBy: combined) == 0)
+        // A whole line longer than a sample is never taken for a cut one: a whole ua_log line
+        // is not combined, however long.
+        let uaLog = Array((String(decoding: long, as: UTF8.self) + #" rt=0.000 uct="-" uht="-" urt="-""#).utf8)
+        #expect(FormatProbe.share(of: [uaLog], parsedBy: combined) == 0)
+        #expect(!FormatProbe.matchesAsFarAsItGoes(long, try BuiltinFormats.named("ua_log")))
     }
 }

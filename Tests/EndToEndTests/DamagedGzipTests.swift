@@ -23,6 +23,23 @@ import Testing
         return text
     }
 
+    /// Gzips `plain` (`gzip -n`, keeping it when `keep`) and returns the bytes of the `.gz`.
+    static func gzipped(_ plain: String, keep: Bool = false) throws -> Data {
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-n"] + (keep ? ["-k"] : []) + [plain]
+        try gzip.run()
+        gzip.waitUntilExit()
+        return try Data(contentsOf: URL(fileURLWithPath: plain + ".gz"))
+    }
+
+    /// `bytes` with the trailer's CRC-32 flipped: every line inflates, and the check fails at the end.
+    static func badCRC(_ bytes: Data) -> Data {
+        var damaged = bytes
+        damaged[damaged.count - 8] ^= 0xFF
+        return damaged
+    }
+
     static func damagedGzip(
         in dir: Scratch, name: String = "old.log.gz", combined: Bool = false, head: Int = 20, garbage: Int = 200,
         cut: Bool = false
@@ -35,19 +52,10 @@ import Testing
         }
         text += garbageLines(combined ? 0 : garbage, width: 90, seed: 12_345)
         let plain = try dir.write(String(name.dropLast(3)), text)
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-n", plain]
-        try gzip.run()
-        gzip.waitUntilExit()
         let path = dir.path(name)
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        if cut {
-            bytes = bytes.prefix(bytes.count - 100)  // ends inside the member: never checked
-        } else {
-            bytes[bytes.count - 8] ^= 0xFF  // the trailer's CRC-32
-        }
-        try bytes.write(to: URL(fileURLWithPath: path))
+        let bytes = try gzipped(plain)
+        // Cut: it ends inside the member, never checked.
+        try (cut ? bytes.prefix(bytes.count - 100) : badCRC(bytes)).write(to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -145,12 +153,7 @@ import Testing
             text += line.replacingOccurrences(of: "/api/v2/me", with: "/api/v\(i % 5)/item/\(i * 31 % 997)") + "\n"
         }
         let plain = try dir.write("real.log", text)
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-n", "-k", plain]
-        try gzip.run()
-        gzip.waitUntilExit()
-        let packed = try Data(contentsOf: URL(fileURLWithPath: plain + ".gz"))
+        let packed = try Self.gzipped(plain, keep: true)
         let damaged = dir.path("damaged.log.gz")
         // The first flip, from the middle on, that decodes to mostly malformed lines and fails
         // the check at the end (about one flip in five does).
@@ -181,14 +184,9 @@ import Testing
         let dir = try Scratch()
         let text = (0..<400).map { #"{"time":"2026-11-29T17:00:\#($0 % 60)","ua":"x","n":\#($0)}"# }
         let plain = try dir.write("j.log", text.joined(separator: "\n") + "\n")
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-n", plain]
-        try gzip.run()
-        gzip.waitUntilExit()
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: plain + ".gz"))
-        if cut { bytes = bytes.prefix(bytes.count * 2 / 3) } else { bytes[bytes.count - 8] ^= 0xFF }
-        try bytes.write(to: URL(fileURLWithPath: plain + ".gz"))
+        let bytes = try Self.gzipped(plain)
+        try (cut ? bytes.prefix(bytes.count * 2 / 3) : Self.badCRC(bytes)).write(
+            to: URL(fileURLWithPath: plain + ".gz"))
         let result = try Tool.run(["scan", "-q", "--json", plain + ".gz"])
         #expect(result.status == 8, "\(result.stderr)")
         #expect(result.stderr.contains("do not match the log format 'ua_log'"), "\(result.stderr)")
@@ -207,14 +205,7 @@ import Testing
         for _ in 0..<20 { text += String(repeating: "x", count: 3000) + "\n" }
         for i in 0..<200 { text += "\u{1}garbage \(i)\n" }
         let plain = try dir.write("long.log", text)
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-n", plain]
-        try gzip.run()
-        gzip.waitUntilExit()
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: plain + ".gz"))
-        bytes[bytes.count - 8] ^= 0xFF
-        try bytes.write(to: URL(fileURLWithPath: plain + ".gz"))
+        try Self.badCRC(Self.gzipped(plain)).write(to: URL(fileURLWithPath: plain + ".gz"))
         let result = try Tool.run(["scan", "-q", "--json", "--max-line-bytes", "2048", plain + ".gz"])
         #expect(result.status == 3, "\(result.stderr)")
         #expect(

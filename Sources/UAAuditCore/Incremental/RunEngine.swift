@@ -173,21 +173,7 @@ package enum RunEngine {
                     changed = "\(step.path): \(why)"
                 }
             }
-            // Another file of this log mostly of lines the format parses confirms it: a damaged
-            // one's malformed lines are its damage, unless they parse as another known format
-            // (a rotated file from before the format changed).
-            let confirmed = result.sources.contains(where: {
-                !$0.unverified && $0.lines - $0.malformed >= AuditResult.Source.confirmingLines && !$0.mostlyMalformed
-            })
-            let others = BuiltinFormats.names.filter { $0 != configuration.format.name }.compactMap {
-                try? BuiltinFormats.named($0)
-            }
-            for i in result.sources.indices where result.sources[i].unverified {
-                let source = result.sources[i]
-                result.sources[i].formatConfirmed =
-                    (confirmed || source.formatConfirmed)
-                    && FormatProbe.otherFit(source.probe, given: configuration.format, among: others) == nil
-            }
+            confirmFormat(&result.sources, format: configuration.format)
             // The live log as committed: no shorter than when it was opened, and starting with
             // the bytes its identity was taken from. A copytruncate while planning changes both
             // even when no step read it (its offset would be committed with the old identity).
@@ -206,6 +192,23 @@ package enum RunEngine {
                     reason:
                         "its files changed while being read, \(maxAttempts) times in a row (last: \(lastChange))")
             ], readable: true)
+    }
+
+    /// Sets ``AuditResult/Source/formatConfirmed`` for the damaged files among one log's `sources`:
+    /// another of its files mostly of lines the format parses confirms the format, as lines an
+    /// earlier run committed of the file itself do; unless the file's own lines parse as another
+    /// known format (a rotated file from before the format changed).
+    static func confirmFormat(_ sources: inout [AuditResult.Source], format: LogFormat) {
+        guard sources.contains(where: \.unverified) else { return }
+        let confirmed = sources.contains {
+            !$0.unverified && $0.lines - $0.malformed >= AuditResult.Source.confirmingLines && !$0.mostlyMalformed
+        }
+        let others = BuiltinFormats.names.filter { $0 != format.name }.compactMap { try? BuiltinFormats.named($0) }
+        for i in sources.indices where sources[i].unverified {
+            sources[i].formatConfirmed =
+                (confirmed || sources[i].formatConfirmed)
+                && FormatProbe.otherFit(sources[i].probe, given: format, among: others) == nil
+        }
     }
 
     /// Why the live log is not as it was opened (shorter, or other first bytes), or nil.

@@ -13,13 +13,16 @@ enum ExplainPage {
             palette.strong(TerminalText.escape("\(Summary.shortHour(hour.hour))  (\(source))", limit: width)) + "\n\n"
 
         out += palette.strong("Share") + "\n"
-        var verdict = "  \(alert) \(alertCount) of \(hour.requests) requests = \(Summary.percent(hour.share)); "
+        let decimals = ShareText.decimals(for: report.threshold)
+        let threshold = Summary.percent(report.threshold, decimals: decimals)
+        var verdict =
+            "  \(alert) \(alertCount) of \(hour.requests) requests = \(Summary.percent(hour.share, decimals: decimals)); "
         if hour.alert {
-            verdict += "over \(Summary.percent(report.threshold)): ALERT"
+            verdict += "over \(threshold): ALERT"
         } else if hour.requests < report.minRequests {
             verdict += "under \(report.minRequests) requests: never alerts"
         } else {
-            verdict += "not over \(Summary.percent(report.threshold))"
+            verdict += "not over \(threshold)"
         }
         out += (hour.alert ? palette.alert(verdict) : verdict) + "\n"
         out += wrap(order.map { "\($0) \(hour.classes[$0] ?? 0)" }, width: width)

@@ -21,7 +21,10 @@ enum Summary {
         func widest(_ names: [String]) -> Int {
             max(8, rows.flatMap { row in names.map { String(row.1[$0] ?? 0).count + 1 } }.max() ?? 0)
         }
-        let shareWidth = 7  // then " !", " !d" or " d" where the hour alerts
+        // Shares as finely as the threshold is given (``ShareText/decimals(for:)``): 7 columns for
+        // 0.001 (`0.172%` and a space), then " !", " !d" or " d" where the hour alerts.
+        let decimals = ShareText.decimals(for: report.threshold)
+        let shareWidth = decimals + 4
         // Show every class if they fit; otherwise only the alert class.
         let fixed = hourWidth + numberWidth + shareWidth + 3
         let columns = fixed + order.count * widest(order) <= width ? order : [alert]
@@ -35,7 +38,7 @@ enum Summary {
         for hour in report.hours {
             var row = shortHour(hour.hour).padded(hourWidth) + String(hour.requests).rightAligned(numberWidth)
             for name in columns { row += String(hour.classes[name] ?? 0).rightAligned(classWidth) }
-            row += percent(hour.share).rightAligned(shareWidth)
+            row += percent(hour.share, decimals: decimals).rightAligned(shareWidth)
             if hour.alerted { row += " " + hour.alertMark } else if hour.closed == false { row += " ~" }
             out += (hour.alerted ? palette.alert(row) : row) + "\n"
         }
@@ -43,7 +46,7 @@ enum Summary {
         let t = report.totals
         var totalRow = "total".padded(hourWidth) + String(t.requests).rightAligned(numberWidth)
         for name in columns { totalRow += String(t.classes[name] ?? 0).rightAligned(classWidth) }
-        totalRow += percent(t.share).rightAligned(shareWidth)
+        totalRow += percent(t.share, decimals: decimals).rightAligned(shareWidth)
         out += palette.strong(totalRow) + "\n\n"
 
         if columns.count < order.count {
@@ -58,7 +61,8 @@ enum Summary {
         let breached = report.hours.filter(\.alert).count
         let drifted = report.hours.filter { $0.drift?.alert == true }.count
         let alerted = report.hours.filter(\.alerted).count
-        let condition = "is above \(percent(report.threshold)) with at least \(report.minRequests) requests"
+        let threshold = percent(report.threshold, decimals: decimals)
+        let condition = "is above \(threshold) with at least \(report.minRequests) requests"
         // Two lines of at most 80 columns (with the default class names) either way.
         let (breachLine, next) =
             drifted == 0
@@ -106,14 +110,10 @@ enum Summary {
         return String(chars[0..<10]) + " " + String(chars[11..<16]) + String(chars[19...])
     }
 
-    /// A share as a percentage in at most 6 characters: `0.172%`, `12.35%`, `100.0%`.
-    static func percent(_ share: Double) -> String {
-        let decimals = share < 0.09_9995 ? 3 : (share < 0.999_95 ? 2 : 1)
-        var scale = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int((share * 100 * Double(scale)).rounded())
-        let fraction = String(scaled % scale).leftPadded(decimals)
-        return "\(scaled / scale).\(fraction)%"
+    /// A share as a percentage in at most 6 characters: `0.172%`, `12.35%`, `100.0%`; more
+    /// decimals where a finer threshold needs them (``ShareText/fixed(_:decimals:)``).
+    static func percent(_ share: Double, decimals: Int = 3) -> String {
+        ShareText.fixed(share, decimals: decimals)
     }
 
     /// `head` and the items after it, separated by commas, in lines of at most `width`

@@ -48,7 +48,7 @@ enum HTMLCharts {
             let x = left + slot * Double(i) + (slot - barWidth) / 2
             let kind = hour.alert ? "bar alert" : (hour.requests < report.minRequests ? "bar quiet" : "bar")
             let tip =
-                "\(shortHour(hour.hour)): \(HTMLReport.percent(hour.share)) \(alert) of \(hour.requests) requests"
+                "\(shortHour(hour.hour)): \(HTMLReport.share(hour.share, report)) \(alert) of \(hour.requests) requests"
                 + (hour.alert ? ", over the threshold" : "")
             svg +=
                 "<rect class=\"\(kind)\" data-hour=\"\(HTMLText.escape(hour.hour))\" x=\"\(n(x))\" y=\"\(n(y(hour.share)))\" "
@@ -59,7 +59,7 @@ enum HTMLCharts {
         let ty = y(report.threshold)
         svg +=
             "<line class=\"threshold\" x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(ty))\" y2=\"\(n(ty))\">"
-            + "<title>threshold \(HTMLReport.percent(report.threshold))</title></line>\n"
+            + "<title>threshold \(HTMLReport.share(report.threshold, report))</title></line>\n"
         svg += hourLabels(hours, slot: slot)
         return svg + "</svg>\n"
     }

@@ -33,12 +33,13 @@ package enum HTMLReport {
         html += card(
             "requests", "Requests", String(t.requests),
             isRun ? "in the \(report.hours.count) hours the state keeps" : "of \(t.lines) lines")
-        html += card("share", "\(alert) share", percent(t.share), "\(t.classes[report.rules.alertClass] ?? 0) requests")
+        html += card(
+            "share", "\(alert) share", share(t.share, report), "\(t.classes[report.rules.alertClass] ?? 0) requests")
         let alerted = report.hours.filter(\.alerted).count
         let drifted = report.hours.filter { $0.drift?.alert == true }.count
         html += card(
             "alert-hours", "Alert hours", "\(alerted) of \(report.hours.count)",
-            "above \(percent(report.threshold)) with at least \(report.minRequests) requests: \(t.alertHours.count)"
+            "above \(share(report.threshold, report)) with at least \(report.minRequests) requests: \(t.alertHours.count)"
                 + "; UA drift: \(drifted)",
             alert: alerted > 0)
         html += card("malformed", "Malformed lines", String(t.malformed), "not matching the log format")
@@ -51,7 +52,7 @@ package enum HTMLReport {
         html += "<p class=\"legend\" id=\"share-legend\"><span><i style=\"background:#d62728\"></i>over the threshold</span> "
         html += "<span><i style=\"background:#4a78b5\"></i>at or below the threshold</span> "
         html += "<span><i style=\"background:#b9cbe3\"></i>fewer than \(report.minRequests) requests (never alerts)</span> "
-        html += "<span><i class=\"dash\"></i>threshold \(percent(report.threshold))</span></p>\n</section>\n"
+        html += "<span><i class=\"dash\"></i>threshold \(share(report.threshold, report))</span></p>\n</section>\n"
         html += "<section id=\"class-chart\">\n<h2>Requests per hour by class</h2>\n"
         html += report.hours.isEmpty ? "<p>No requests.</p>\n" : HTMLCharts.classChart(report)
         html += "<p class=\"legend\">"
@@ -102,7 +103,8 @@ package enum HTMLReport {
                 html += "<td data-field=\"\(HTMLText.escape(name))\">\(hour.classes[name] ?? 0)</td>"
             }
             if showErrors { html += "<td data-field=\"errors\">\(hour.errors)</td>" }
-            html += "<td data-field=\"share\">\(percent(hour.share))</td><td data-field=\"alert\">\(hour.alertMark)</td>"
+            html +=
+                "<td data-field=\"share\">\(share(hour.share, report))</td><td data-field=\"alert\">\(hour.alertMark)</td>"
             if isRun { html += "<td>\(hour.closed == true ? "yes" : "no")</td><td>\(hour.late ?? 0)</td>" }
             html += "</tr>\n"
         }
@@ -110,7 +112,8 @@ package enum HTMLReport {
         html += "</tbody>\n<tfoot><tr data-hour=\"total\"><th>total</th><td data-field=\"requests\">\(t.requests)</td>"
         for name in names { html += "<td data-field=\"\(HTMLText.escape(name))\">\(t.classes[name] ?? 0)</td>" }
         if showErrors { html += "<td data-field=\"errors\">\(t.errors)</td>" }
-        html += "<td data-field=\"share\">\(percent(t.share))</td><td>\(report.hours.contains(where: \.alerted) ? "!" : "")</td>"
+        html +=
+            "<td data-field=\"share\">\(share(t.share, report))</td><td>\(report.hours.contains(where: \.alerted) ? "!" : "")</td>"
         if isRun { html += "<td></td><td>\(report.hours.reduce(0) { $0 + ($1.late ?? 0) })</td>" }
         return html + "</tr></tfoot>\n</table>\n</section>\n"
     }
@@ -129,7 +132,7 @@ package enum HTMLReport {
         }
         for hour in report.hours where hour.alert && !hour.top.isEmpty {
             html += "<details><summary>\(HTMLText.escape(HTMLCharts.shortHour(hour.hour))): "
-            html += "\(percent(hour.share)) of \(hour.requests) requests</summary>\n"
+            html += "\(share(hour.share, report)) of \(hour.requests) requests</summary>\n"
             html += uaTable(hour.top.map { ($0.ua, $0.count) }) + "</details>\n"
         }
         return html + "</section>\n"
@@ -190,13 +193,13 @@ package enum HTMLReport {
 
     /// A share as a percentage, as the summary shows it: `0.172%`, `12.35%`, `100.0%`.
     package static func percent(_ share: Double) -> String {
-        let decimals = share < 0.099_995 ? 3 : (share < 0.999_95 ? 2 : 1)
-        var scale: Int64 = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int64((share * 100 * Double(scale)).rounded())
-        var fraction = String(scaled % scale)
-        fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
-        return "\(scaled / scale).\(fraction)%"
+        ShareText.fixed(share)
+    }
+
+    /// A share or the threshold of `report`, with the decimals its threshold needs
+    /// (``ShareText/decimals(for:)``), as the summary shows them.
+    static func share(_ value: Double, _ report: Report) -> String {
+        ShareText.fixed(value, decimals: ShareText.decimals(for: report.threshold))
     }
 
     static let style = """

@@ -29,4 +29,19 @@ import Testing
             lines[table + 3]
                 == "  urlsession    359000000       0 12345678       0       0       0 12000000")
     }
+
+    /// The verdict shows a fine threshold as given, and the hour's share as finely.
+    @Test func theVerdictShowsAFineThresholdAsGiven() {
+        var report = PaletteTests.report(alert: true)
+        report.threshold = 0.000_001
+        report.hours[0].requests = 400_000
+        report.hours[0].share = 2.0 / 400_000
+        let lines = ExplainPage.render(report.hours[0], of: report, source: "r.json", palette: .plain)
+            .split(separator: "\n").map(String.init)
+        #expect(lines.contains("  inconsistent 2 of 400000 requests = 0.0005%; over 0.0001%: ALERT"))
+        report.hours[0].alert = false
+        report.hours[0].share = 0.000_000_4
+        let quiet = ExplainPage.render(report.hours[0], of: report, source: "r.json", palette: .plain)
+        #expect(quiet.contains("  inconsistent 2 of 400000 requests = 0.0000%; not over 0.0001%\n"))
+    }
 }

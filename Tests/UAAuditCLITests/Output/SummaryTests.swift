@@ -44,6 +44,27 @@ import Testing
         #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines)")
     }
 
+    /// A threshold finer than three decimals of a percent shows as given, and the shares it is
+    /// compared with get as many decimals: never "0.000%" over "0.000%".
+    @Test func aFineThresholdShowsItsDecimalsAndTheShares() {
+        var report = PaletteTests.report(alert: true)
+        report.threshold = 0.000_001
+        report.hours[0].requests = 400_000
+        report.hours[0].share = 2.0 / 400_000
+        report.totals.requests = 400_000
+        report.totals.share = 2.0 / 400_000
+        let lines = Summary.render(report).split(separator: "\n").map(String.init)
+        #expect(lines[0] == "hour                  requests inconsi   share")
+        #expect(lines[1] == "2026-11-29 17:00+08:00  400000       2 0.0005% !")
+        #expect(lines[2] == "total                   400000       2 0.0005%")
+        #expect(lines.contains("  is above 0.0001% with at least 100 requests"))
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines)")
+        // The default threshold's table is as it was: every class, three decimals.
+        let plain = Summary.render(PaletteTests.report(alert: true)).split(separator: "\n").map(String.init)
+        #expect(plain[1] == "2026-11-29 17:00+08:00     150       0     148       2       0       0 1.333% !")
+        #expect(plain.contains("  is above 0.100% with at least 100 requests"))
+    }
+
     /// The widest mark, "!d" (the share and a drift alert), still ends at column 80.
     @Test func anHourMarkedForBothAlertsFitsEightyColumns() {
         var report = PaletteTests.report(alert: true)

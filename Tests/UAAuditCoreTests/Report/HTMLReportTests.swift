@@ -17,6 +17,21 @@ import Testing
         #expect(HTMLText.escape(text) == escaped)
     }
 
+    /// A fine threshold shows as given in the page's legend, card and chart, and the shares
+    /// in the hours table with as many decimals.
+    @Test func aFineThresholdShowsAsGiven() throws {
+        var report = try Self.smallReport()
+        report.threshold = 0.000_001
+        let html = HTMLReport.render(report)
+        #expect(html.contains("<span><i class=\"dash\"></i>threshold 0.0001%</span>"))
+        #expect(html.contains("above 0.0001% with at least"))
+        #expect(html.contains("<title>threshold 0.0001%</title>"))
+        let hour = try #require(report.hours.first)
+        #expect(hour.share == 2.0 / 122)
+        #expect(html.contains("<td data-field=\"share\">1.6393%</td>"))
+        #expect(!HTMLReport.render(try Self.smallReport()).contains("0.0001%"))
+    }
+
     static func smallReport() throws -> Report {
         let dir = try TempDirectory()
         let path = try dir.write("small.log", Array(ReportTests.smallLog().utf8))

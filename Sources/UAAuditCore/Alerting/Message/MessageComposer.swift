@@ -15,7 +15,8 @@ struct MessageComposer {
         let host = UntrustedText.neutralise(notification.host, limit: Self.hostLimit)
         if notification.test { return "uaaudit test message from \(host)" }
         if !notification.hours.contains(where: \.alert) { return "uaaudit: User-Agent drift on \(host)" }
-        return "uaaudit: \(notification.alertClass) UAs over \(Self.percent(notification.threshold)) on \(host)"
+        let threshold = Self.percent(notification.threshold, decimals: decimals)
+        return "uaaudit: \(notification.alertClass) UAs over \(threshold) on \(host)"
     }
 
     /// The alert-class UAs of all the hours, most frequent first (ties by text), made inert.
@@ -103,14 +104,14 @@ struct MessageComposer {
         if shareHours > 0 {
             summary.append(
                 "\(shareHours) hour\(shareHours == 1 ? "" : "s") with the \(n.alertClass) share above "
-                    + "\(Self.percent(n.threshold)) and at least \(n.minRequests) requests")
+                    + "\(Self.percent(n.threshold, decimals: decimals)) and at least \(n.minRequests) requests")
         }
         if driftHours > 0 { summary.append("\(driftHours) hour\(driftHours == 1 ? "" : "s") with a User-Agent drift") }
         paragraphs.append(summary.joined(separator: ", ") + range)
         for hour in n.hours.prefix(hours) {
             let alertCount = hour.classes[n.alertClass] ?? 0
             let head =
-                style.bold(Self.shortHour(hour.hour)) + ": \(Self.percent(hour.share)) "
+                style.bold(Self.shortHour(hour.hour)) + ": \(Self.percent(hour.share, decimals: decimals)) "
                 + "(\(alertCount) of \(hour.requests) requests)"
                 + (hour.id.map { " · id \($0.prefix(HourAlertID.shortLength))" } ?? "")
             let classes = n.classOrder.map { "\($0) \(hour.classes[$0] ?? 0)" }.joined(separator: " · ")
@@ -167,14 +168,12 @@ struct MessageComposer {
         return String(chars[0..<10]) + " " + String(chars[11..<16]) + String(chars[19...])
     }
 
-    /// A share as a percentage with at most three decimals and no trailing zeros: `1.987%`, `0.1%`.
-    static func percent(_ share: Double) -> String {
-        let thousandths = Int64((share * 100_000).rounded())
-        var text = String(thousandths / 1000)
-        var fraction = String(thousandths % 1000)
-        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
-        while fraction.last == "0" { fraction.removeLast() }
-        if !fraction.isEmpty { text += "." + fraction }
-        return text + "%"
+    /// A share as a percentage with at most three decimals (more where a finer threshold needs
+    /// them) and no trailing zeros: `1.987%`, `0.1%`, `0.0001%`.
+    static func percent(_ share: Double, decimals: Int = 3) -> String {
+        ShareText.trimmed(share, decimals: decimals)
     }
+
+    /// The decimals the threshold's shares are shown with (``ShareText/decimals(for:)``).
+    var decimals: Int { ShareText.decimals(for: notification.threshold) }
 }

@@ -12,6 +12,24 @@ import Testing
         #expect(MessageComposer.percent(share) == text)
     }
 
+    /// A threshold finer than a thousandth of a percent shows as given in the title, the
+    /// summary and the hour's share: a page never says "over 0%".
+    @Test func aFineThresholdShowsAsGiven() throws {
+        var n = try AlertFixtures.notification()
+        n.threshold = 0.000_001
+        let composer = MessageComposer(notification: n, style: .plain)
+        let host = n.host
+        #expect(composer.title == "uaaudit: inconsistent UAs over 0.0001% on \(host)")
+        let text = composer.fitted { _ in true }
+        #expect(text.contains("with the inconsistent share above 0.0001% and at least"))
+        let hour = try #require(n.hours.first { $0.alert })
+        #expect(hour.share == 2.0 / 150)
+        #expect(text.contains(": 1.3333% (2 of 150 requests)"))
+        // The default threshold reads as before.
+        let before = try AlertFixtures.notification()
+        #expect(MessageComposer(notification: before, style: .plain).title.contains(" over 0.1% on "))
+    }
+
     @Test func aTestMessageSaysItIsATest() {
         let n = AlertNotification.test(host: "<@all> web-1", generatedAt: "2026-11-29T13:00:00Z")
         let text = MessageComposer(notification: n, style: .plain).fitted { _ in true }

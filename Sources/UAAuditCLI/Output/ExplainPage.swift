@@ -37,14 +37,27 @@ enum ExplainPage {
             let widths = (0..<7).map { i in
                 max(8, impact.values.map { String(counts($0)[i]).count + 1 }.max() ?? 0)
             }
-            out += "  " + "class".padded(13)
-            out +=
-                zip(["2xx", "3xx", "4xx", "5xx", "other", "401", "403"], widths).map { $0.rightAligned($1) }
-                .joined() + "\n"
-            for name in [alert] + order.filter({ $0 != alert }) {
-                guard let s = impact[name], s.total > 0 else { continue }
-                out += "  " + TerminalText.escape(name, limit: 12).padded(13)
-                out += zip(counts(s), widths).map { String($0).rightAligned($1) }.joined() + "\n"
+            // The columns in as few tables as keep every line within `width` (one, unless
+            // counts of a trillion widen them), each with the class column.
+            var tables: [[Int]] = [[]]
+            var used = 15
+            for i in 0..<7 {
+                if used + widths[i] > width, !tables[tables.count - 1].isEmpty {
+                    tables.append([])
+                    used = 15
+                }
+                tables[tables.count - 1].append(i)
+                used += widths[i]
+            }
+            let headings = ["2xx", "3xx", "4xx", "5xx", "other", "401", "403"]
+            for columns in tables {
+                out += "  " + "class".padded(13) + columns.map { headings[$0].rightAligned(widths[$0]) }.joined() + "\n"
+                for name in [alert] + order.filter({ $0 != alert }) {
+                    guard let s = impact[name], s.total > 0 else { continue }
+                    let values = counts(s)
+                    out += "  " + TerminalText.escape(name, limit: 12).padded(13)
+                    out += columns.map { String(values[$0]).rightAligned(widths[$0]) }.joined() + "\n"
+                }
             }
             if let s = impact[alert] {
                 out += "  \(alert) \(alertCount), of which \(s.s403) got 403 and \(s.s401) got 401\n"

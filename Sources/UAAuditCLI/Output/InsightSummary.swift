@@ -41,8 +41,11 @@ enum InsightSummary {
             let c = worst.clients, c.split > 0
         else { return out + "  none in \(hours.count) hour\(hours.count == 1 ? "" : "s")\n" }
         let withSplit = hours.filter { $0.clients!.split > 0 }.count
-        out += "  \(withSplit) of \(hours.count) hours; most in \(Summary.shortHour(worst.hour)): "
-        out += "\(approx(c))\(c.split) of \(c.app) app clients (\(Summary.percent(c.splitShare)))\n"
+        // One line, or two where counts of millions make it longer than `width`.
+        let sentence =
+            "\(withSplit) of \(hours.count) hours; most in \(Summary.shortHour(worst.hour)): "
+            + "\(approx(c))\(c.split) of \(c.app) app clients (\(Summary.percent(c.splitShare)))"
+        for line in TerminalText.wrapped(sentence, indent: "  ", width: width) { out += line + "\n" }
         if !c.examples.isEmpty {
             out += "  " + TerminalText.escape("e.g. " + c.examples.joined(separator: ", "), limit: width - 2) + "\n"
         }

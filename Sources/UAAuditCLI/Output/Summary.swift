@@ -86,7 +86,9 @@ enum Summary {
             out += "\n" + palette.strong("top \(alert) UAs:") + "\n"
             let sorted = top.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
             for (ua, count) in sorted {
-                out += String(count).rightAligned(8) + "  " + TerminalText.escape(ua, limit: width - 12) + "\n"
+                // A count of 9 digits or more shortens the UA, never the line past `width`.
+                let head = String(count).rightAligned(8) + "  "
+                out += head + TerminalText.escape(ua, limit: max(width - head.count - 2, 10)) + "\n"
             }
         }
         if !report.malformedSamples.isEmpty {

@@ -44,4 +44,30 @@ import Testing
         let quiet = ExplainPage.render(report.hours[0], of: report, source: "r.json", palette: .plain)
         #expect(quiet.contains("  inconsistent 2 of 400000 requests = 0.0000%; not over 0.0001%\n"))
     }
+
+    /// A month of a very busy host in one report (counts of a trillion): the status table
+    /// splits into two, each line within 80 columns, rather than running to 113.
+    @Test func statusCountsOfATrillionSplitTheTable() throws {
+        var report = PaletteTests.report(alert: false)
+        var urlsession = StatusCounts()
+        urlsession.s2xx = 1_234_567_890_123
+        urlsession.s3xx = 2_234_567_890_123
+        urlsession.s4xx = 3_234_567_890_123
+        urlsession.s5xx = 4_234_567_890_123
+        urlsession.other = 5
+        urlsession.s401 = 6
+        urlsession.s403 = 7_234_567_890_123
+        report.hours[0].impact = ["urlsession": urlsession]
+        let lines = ExplainPage.render(report.hours[0], of: report, source: "r.json", palette: .plain)
+            .split(separator: "\n").map(String.init)
+        let table = try #require(lines.firstIndex(of: "What it cost"))
+        #expect(
+            Array(lines[(table + 1)...(table + 4)]) == [
+                "  class                   2xx           3xx           4xx           5xx   other",
+                "  urlsession    1234567890123 2234567890123 3234567890123 4234567890123       5",
+                "  class             401           403",
+                "  urlsession          6 7234567890123",
+            ])
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines)")
+    }
 }

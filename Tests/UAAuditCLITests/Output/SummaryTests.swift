@@ -65,6 +65,21 @@ import Testing
         #expect(plain.contains("  is above 0.100% with at least 100 requests"))
     }
 
+    /// A top UA counted ten billion times (a month of a busy host's traffic): the UA is cut
+    /// shorter, the line stays within 80 columns.
+    @Test func aTopUACountOfElevenDigitsKeepsTheLineWithinEightyColumns() throws {
+        var report = PaletteTests.report(alert: true)
+        let ua = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+        report.hours[0].top = [
+            Report.TopEntry(ua: ua, count: 12_345_678_901), Report.TopEntry(ua: "short/1.0", count: 7),
+        ]
+        let lines = Summary.render(report).split(separator: "\n").map(String.init)
+        let top = try #require(lines.firstIndex(of: "top inconsistent UAs:"))
+        #expect(lines[top + 1] == "12345678901  " + String(ua.prefix(64)) + "…")
+        #expect(lines[top + 1].count == 78)  // as an 8-digit count's line: 10 + 68
+        #expect(lines[top + 2] == "       7  short/1.0")
+    }
+
     /// The widest mark, "!d" (the share and a drift alert), still ends at column 80.
     @Test func anHourMarkedForBothAlertsFitsEightyColumns() {
         var report = PaletteTests.report(alert: true)

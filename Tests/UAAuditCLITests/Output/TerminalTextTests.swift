@@ -25,4 +25,28 @@ import Testing
         #expect(TerminalText.escape("\u{1B}\u{1B}\u{1B}", limit: 9) == "\\x1B\\x1B…")
         #expect(TerminalText.escape("\u{1B}\u{1B}\u{1B}", limit: 9).count <= 9)
     }
+
+    /// Limits count terminal columns: a CJK character or an emoji takes two, a combining mark
+    /// none, so a Chinese UA is cut to the width it shows at, not to twice it.
+    @Test func limitsCountColumnsNotCharacters() {
+        #expect(TerminalText.columns("中文UA") == 6)
+        #expect(TerminalText.columns("e\u{301}") == 1)
+        #expect(TerminalText.columns("😀a") == 3)
+        #expect(TerminalText.escape("中文", limit: 4) == "中文")
+        #expect(TerminalText.escape("中文中文中文", limit: 7) == "中文中…")
+        #expect(TerminalText.escape("中文中文中文", limit: 8) == "中文中…")
+        #expect(TerminalText.escape("ab中文", limit: 5) == "ab中…")
+        let ua = "Mozilla/5.0 (Linux; Android 14; 华为 Mate 60 Pro 手机) " + String(repeating: "浏览器", count: 20)
+        let shown = TerminalText.escape(ua, limit: 68)
+        #expect(TerminalText.columns(shown) <= 68)
+        #expect(TerminalText.columns(shown) >= 67)  // a wide character does not fit in the last column
+        #expect(shown.hasSuffix("…"))
+        let lines = TerminalText.wrapped("coverage: " + ua, indent: "  ", width: 40)
+        #expect(lines.allSatisfy { TerminalText.columns($0) <= 40 }, "\(lines)")
+        #expect(lines[0] == "  coverage: Mozilla/5.0 (Linux; Android")
+        // Columns of a table line up under a class name of wide characters.
+        #expect("内部".padded(6) + "|" == "内部  |")
+        #expect("内部".rightAligned(6) == "  内部")
+        #expect("1234".rightAligned(6) == "  1234")
+    }
 }

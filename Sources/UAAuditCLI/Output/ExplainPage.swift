@@ -16,7 +16,7 @@ enum ExplainPage {
         let decimals = ShareText.decimals(for: report.threshold)
         let threshold = Summary.percent(report.threshold, decimals: decimals)
         var verdict =
-            "  \(alert) \(alertCount) of \(hour.requests) requests = \(Summary.percent(hour.share, decimals: decimals)); "
+            "\(alert) \(alertCount) of \(hour.requests) requests = \(Summary.percent(hour.share, decimals: decimals)); "
         if hour.alert {
             verdict += "over \(threshold): ALERT"
         } else if hour.requests < report.minRequests {
@@ -24,7 +24,10 @@ enum ExplainPage {
         } else {
             verdict += "not over \(threshold)"
         }
-        out += (hour.alert ? palette.alert(verdict) : verdict) + "\n"
+        // One line, or more where long counts and a fine threshold pass `width`.
+        for line in TerminalText.wrapped(verdict, indent: "  ", width: width) {
+            out += (hour.alert ? palette.alert(line) : line) + "\n"
+        }
         out += wrap(order.map { "\($0) \(hour.classes[$0] ?? 0)" }, width: width)
         if hour.errors > 0 { out += "  unclassifiable (match limit): \(hour.errors)\n" }
         if hour.closed == false { out += "  (the hour is still open: more lines may come)\n" }
@@ -134,10 +137,7 @@ enum ExplainPage {
 
         if !hour.top.isEmpty {
             out += "\n" + palette.strong("Top \(alert) UAs") + (hour.topApproximate ? " (approximate)" : "") + "\n"
-            for entry in hour.top.prefix(5) {
-                out +=
-                    String(entry.count).rightAligned(8) + "  " + TerminalText.escape(entry.ua, limit: width - 12) + "\n"
-            }
+            for entry in hour.top.prefix(5) { out += Summary.topUARow(entry.ua, entry.count, width: width) }
         }
         return out
     }

@@ -21,10 +21,12 @@ enum Summary {
         func widest(_ names: [String]) -> Int {
             max(8, rows.flatMap { row in names.map { String(row.1[$0] ?? 0).count + 1 } }.max() ?? 0)
         }
-        // Shares as finely as the threshold is given (``ShareText/decimals(for:)``): 7 columns for
-        // 0.001 (`0.172%` and a space), then " !", " !d" or " d" where the hour alerts.
+        // Shares as finely as the threshold is given (``ShareText/decimals(for:)``): 7 columns
+        // (`0.172%` and a space) unless it needs more, then " !", " !d" or " d" where the hour
+        // alerts.
         let decimals = ShareText.decimals(for: report.threshold)
-        let shareWidth = decimals + 4
+        let shares = (report.hours.map(\.share) + [report.totals.share]).map { percent($0, decimals: decimals) }
+        let shareWidth = max(7, (shares.map(\.count).max() ?? 0) + 1)
         // Show every class if they fit; otherwise only the alert class.
         let fixed = hourWidth + numberWidth + shareWidth + 3
         let columns = fixed + order.count * widest(order) <= width ? order : [alert]
@@ -87,8 +89,7 @@ enum Summary {
             let sorted = top.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
             for (ua, count) in sorted {
                 // A count of 9 digits or more shortens the UA, never the line past `width`.
-                let head = String(count).rightAligned(8) + "  "
-                out += head + TerminalText.escape(ua, limit: max(width - head.count - 2, 10)) + "\n"
+                out += topUARow(ua, count, width: width)
             }
         }
         if !report.malformedSamples.isEmpty {
@@ -105,6 +106,13 @@ enum Summary {
         return out
     }
 
+    /// A top UA's row: its count, then the UA escaped and cut to what the count leaves of
+    /// `width` (a count of 9 digits or more shortens the UA, never the line past it).
+    static func topUARow(_ ua: String, _ count: Int64, width: Int) -> String {
+        let head = String(count).rightAligned(8) + "  "
+        return head + TerminalText.escape(ua, limit: max(width - head.count - 2, 10)) + "\n"
+    }
+
     /// `2026-11-29T17:00:00+08:00` → `2026-11-29 17:00+08:00`.
     static func shortHour(_ iso: String) -> String {
         guard iso.count == 25 else { return iso }
@@ -114,7 +122,7 @@ enum Summary {
 
     /// A share as a percentage in at most 6 characters: `0.172%`, `12.35%`, `100.0%`; more
     /// decimals where a finer threshold needs them (``ShareText/fixed(_:decimals:)``).
-    static func percent(_ share: Double, decimals: Int = 3) -> String {
+    static func percent(_ share: Double, decimals: Int? = nil) -> String {
         ShareText.fixed(share, decimals: decimals)
     }
 

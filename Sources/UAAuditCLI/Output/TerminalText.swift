@@ -1,7 +1,8 @@
 /// Makes text from a log safe to show on a terminal: control characters never pass through.
 ///
 /// An ESC sequence in a UA must not recolour or clear the operator's terminal, so C0 and C1
-/// controls, DEL and bidirectional overrides are shown escaped (`\x1B`, `\u{202E}`).
+/// controls, DEL, bidirectional overrides and marks, and the Unicode line and paragraph
+/// separators are shown escaped (`\x1B`, `\u{202E}`, `\u{2028}`).
 enum TerminalText {
     /// Escapes `text`; with a `limit`, the result is cut to at most that many terminal
     /// columns, ending in `…` (a wide character, as CJK ones are, takes two: ``columns(of:)``).
@@ -16,7 +17,9 @@ enum TerminalText {
             if v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) {
                 piece = "\\x" + String(v, radix: 16, uppercase: true).leftPadded(2)
                 width = piece.count
-            } else if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F {
+            } else if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F
+                || v == 0x061C || v == 0x2028 || v == 0x2029
+            {
                 piece = "\\u{" + String(v, radix: 16, uppercase: true) + "}"
                 width = piece.count
             } else {

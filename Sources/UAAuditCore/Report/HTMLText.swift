@@ -18,7 +18,9 @@ package enum HTMLText {
             default:
                 if v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) {
                     out += "\\x" + hex(v, width: 2)
-                } else if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F {
+                } else if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F
+                    || v == 0x061C
+                {
                     out += "\\u{" + hex(v, width: 1) + "}"
                 } else {
                     out.unicodeScalars.append(scalar)

@@ -45,6 +45,23 @@ import Testing
         #expect(quiet.contains("  inconsistent 2 of 400000 requests = 0.0000%; not over 0.0001%\n"))
     }
 
+    /// Counts of tens of billions and a fine threshold: the verdict wraps and the top UA is cut
+    /// shorter, every line within 80 columns.
+    @Test func longCountsAndAFineThresholdStayWithinEightyColumns() {
+        var report = PaletteTests.report(alert: true)
+        report.threshold = 0.000_000_012_3
+        report.hours[0].requests = 37_500_000_000
+        report.hours[0].classes["inconsistent"] = 5_500_000_000
+        report.hours[0].share = 5_500_000_000.0 / 37_500_000_000
+        report.hours[0].top = [Report.TopEntry(ua: String(repeating: "MyApp/1.0 ", count: 10), count: 12_345_678_901)]
+        let lines = ExplainPage.render(report.hours[0], of: report, source: "r.json", palette: .plain)
+            .split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines)")
+        #expect(lines.contains("  inconsistent 5500000000 of 37500000000 requests = 14.66666667%; over"))
+        #expect(lines.contains("  0.00000123%: ALERT"))
+        #expect(lines.contains("12345678901  " + String(repeating: "MyApp/1.0 ", count: 6) + "MyAp…"))
+    }
+
     /// A month of a very busy host in one report (counts of a trillion): the status table
     /// splits into two, each line within 80 columns, rather than running to 113.
     @Test func statusCountsOfATrillionSplitTheTable() throws {

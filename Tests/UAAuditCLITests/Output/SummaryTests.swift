@@ -63,6 +63,13 @@ import Testing
         let plain = Summary.render(PaletteTests.report(alert: true)).split(separator: "\n").map(String.init)
         #expect(plain[1] == "2026-11-29 17:00+08:00     150       0     148       2       0       0 1.333% !")
         #expect(plain.contains("  is above 0.100% with at least 100 requests"))
+        // A threshold over 10% that the usual two decimals would round: shown whole, and the
+        // shares with as many decimals.
+        report.threshold = 0.123_456
+        report.hours[0].share = 0.123_46
+        let large = Summary.render(report).split(separator: "\n").map(String.init)
+        #expect(large[1] == "2026-11-29 17:00+08:00  400000       2 12.3460% !")
+        #expect(large.contains("  is above 12.3456% with at least 100 requests"))
     }
 
     /// A top UA counted ten billion times (a month of a busy host's traffic): the UA is cut

@@ -12,6 +12,8 @@ import Testing
         ("rtl\u{202E}gnp.exe", "rtl\\u{202E}gnp.exe"),
         ("中文", "中文"),
         ("tab\there", "tab\\x09here"),
+        ("alm\u{61C}x", "alm\\u{61C}x"),
+        ("line\u{2028}para\u{2029}end", "line\\u{2028}para\\u{2029}end"),
     ]
 
     @Test(arguments: cases)

@@ -11,6 +11,7 @@ import Testing
             ("a & b 'c'", "a &amp; b &#39;c&#39;"),
             ("\u{1B}[2J\u{7}\u{7F}\u{85}", #"\x1B[2J\x07\x7F\x85"#),
             ("abc\u{202E}fed", #"abc\u{202E}fed"#),
+            ("alm\u{61C}x", #"alm\u{61C}x"#),
             ("中文 😀", "中文 😀"),
         ])
     func hostileTextBecomesInertText(text: String, escaped: String) {

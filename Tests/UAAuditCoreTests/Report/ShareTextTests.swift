@@ -2,20 +2,23 @@ import Testing
 
 @testable import UAAuditCore
 
-/// Shares as percentages: three decimals as before for the default threshold, and as many as a
-/// finer threshold needs.
+/// Shares as percentages: as before for a threshold the usual format shows exactly, and with
+/// the decimals a finer one needs.
 @Suite struct ShareTextTests {
-    @Test(arguments: [
-        (0.001, 3), (0.05, 3), (0.0015, 3), (0.2, 3), (0.000_001, 4), (0.000_015, 4), (0.001_234_5, 5),
-        (0.000_000_01, 6), (1.0 / 3, 8),
-    ])
-    func aThresholdGetsTheDecimalsThatShowIt(threshold: Double, decimals: Int) {
+    @Test(
+        arguments: [
+            (0.001, nil), (0.05, nil), (0.0015, nil), (0.2, nil), (0.1234, nil), (0.5, nil), (1, nil), (0, nil),
+            (0.000_001, 4), (0.000_015, 4), (0.001_234_5, 5), (0.000_000_01, 6), (0.123_45, 3), (0.123_456, 4),
+            (0.999_999_9, 5), (0.000_000_000_000_1, 11), (0.000_000_000_000_000_1, 14), (0.333_333, 4),
+            (0.012_345_678_901_234_5, 14),
+        ] as [(Double, Int?)])
+    func aThresholdGetsTheDecimalsThatShowIt(threshold: Double, decimals: Int?) {
         #expect(ShareText.decimals(for: threshold) == decimals)
     }
 
-    /// The summary's format before thresholds could ask for more decimals, as a reference: with
-    /// the default three, every share reads as it did.
-    static func threeDecimals(_ share: Double) -> String {
+    /// The summary's format before thresholds could ask for more decimals, as a reference: the
+    /// usual format shows every share as it did.
+    static func usual(_ share: Double) -> String {
         let decimals = share < 0.09_9995 ? 3 : (share < 0.999_95 ? 2 : 1)
         var scale = 1
         for _ in 0..<decimals { scale *= 10 }
@@ -24,28 +27,47 @@ import Testing
         return "\(scaled / scale)." + String(repeating: "0", count: decimals - fraction.count) + fraction + "%"
     }
 
-    @Test func theDefaultDecimalsShowEveryShareAsBefore() {
+    /// The messages' format before, as a reference.
+    static func messageShare(_ share: Double) -> String {
+        let thousandths = Int64((share * 100_000).rounded())
+        var text = String(thousandths / 1000)
+        var fraction = String(thousandths % 1000)
+        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+        while fraction.last == "0" { fraction.removeLast() }
+        if !fraction.isEmpty { text += "." + fraction }
+        return text + "%"
+    }
+
+    /// Every share of n requests up to 400 (the halves where two formulas can round apart, as
+    /// 209 of 320 does), and 20,000 random ones.
+    @Test func theUsualFormatsShowEveryShareAsBefore() {
         var random = SplitMix64(state: 17)
-        var shares: [Double] = [0, 1, 0.099_995, 0.099_994_9, 0.999_95, 0.999_949, 0.000_005, 0.000_004_9]
+        var shares: [Double] = [0, 1, 0.099_995, 0.099_994_9, 0.999_95, 0.999_949, 0.000_005, 0.000_004_9, 209.0 / 320]
+        for n in 1...400 { for k in 0...n { shares.append(Double(k) / Double(n)) } }
         for _ in 0..<20_000 { shares.append(Double(random.next() % 1_000_001) / 1_000_000) }
         for share in shares {
-            #expect(ShareText.fixed(share) == Self.threeDecimals(share), "\(share)")
+            #expect(ShareText.fixed(share) == Self.usual(share), "\(share)")
+            #expect(ShareText.trimmed(share) == Self.messageShare(share), "\(share)")
         }
+        #expect(ShareText.trimmed(209.0 / 320) == "65.312%")
     }
 
     @Test(arguments: [
         (0.000_005, 4, "0.0005%"), (0.000_000_4, 4, "0.0000%"), (0.000_001, 4, "0.0001%"), (0.001_234_5, 5, "0.12345%"),
-        (0.123_456, 5, "12.3456%"), (1, 5, "100.000%"), (0.000_001, 8, "0.00010000%"), (0.5, 9, "50.0000000%"),
+        (0.123_456, 4, "12.3456%"), (1, 5, "100.00000%"), (0.999_999_9, 5, "99.99999%"), (0.000_001, 8, "0.00010000%"),
+        (0.000_000_000_000_1, 11, "0.00000000001%"), (0.5, 20, "50.0000000000000000%"),
+        (1, 16, "100.0000000000000000%"),
     ])
     func finerDecimals(share: Double, decimals: Int, text: String) {
         #expect(ShareText.fixed(share, decimals: decimals) == text)
     }
 
-    @Test(arguments: [
-        (0.001, 3, "0.1%"), (0.000_001, 3, "0%"), (0.000_001, 4, "0.0001%"), (0.001_234_5, 5, "0.12345%"),
-        (1, 8, "100%"), (0.000_000_015, 8, "0.0000015%"),
-    ])
-    func trimmedDecimals(share: Double, decimals: Int, text: String) {
+    @Test(
+        arguments: [
+            (0.001, nil, "0.1%"), (0.000_001, nil, "0%"), (0.000_001, 4, "0.0001%"), (0.001_234_5, 5, "0.12345%"),
+            (1, 8, "100%"), (0.000_000_015, 8, "0.0000015%"), (0.123_456, 4, "12.3456%"),
+        ] as [(Double, Int?, String)])
+    func trimmedDecimals(share: Double, decimals: Int?, text: String) {
         #expect(ShareText.trimmed(share, decimals: decimals) == text)
     }
 }

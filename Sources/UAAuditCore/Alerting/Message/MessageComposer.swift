@@ -170,10 +170,10 @@ struct MessageComposer {
 
     /// A share as a percentage with at most three decimals (more where a finer threshold needs
     /// them) and no trailing zeros: `1.987%`, `0.1%`, `0.0001%`.
-    static func percent(_ share: Double, decimals: Int = 3) -> String {
+    static func percent(_ share: Double, decimals: Int? = nil) -> String {
         ShareText.trimmed(share, decimals: decimals)
     }
 
     /// The decimals the threshold's shares are shown with (``ShareText/decimals(for:)``).
-    var decimals: Int { ShareText.decimals(for: notification.threshold) }
+    var decimals: Int? { ShareText.decimals(for: notification.threshold) }
 }

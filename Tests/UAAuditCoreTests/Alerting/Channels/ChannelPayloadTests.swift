@@ -86,6 +86,22 @@ import Testing
         }
     }
 
+    /// A threshold finer than a thousandth of a percent: the summary shows it and the hour's
+    /// share as finely as the other channels do, never "0%".
+    @Test func alertmanagerShowsAFineThresholdAsGiven() throws {
+        var notification = try AlertFixtures.notification()
+        notification.threshold = 0.000_001
+        let alerts = AlertmanagerFormat.alerts(for: notification, now: AlertFixtures.now)
+        let summary = try #require(alerts.first?.annotations["summary"])
+        #expect(summary.hasPrefix("inconsistent UAs at 1.3333% of requests on web-1 in the hour"))
+        #expect(summary.hasSuffix("(threshold 0.0001%)"))
+        let before = try #require(
+            AlertmanagerFormat.alerts(for: try AlertFixtures.notification(), now: AlertFixtures.now).first?
+                .annotations["summary"])
+        #expect(before.hasPrefix("inconsistent UAs at 1.333% of requests on web-1 in the hour"))
+        #expect(before.hasSuffix("(threshold 0.1%)"))
+    }
+
     @Test func alertmanagerGetsOneAlertPerBreachedHour() throws {
         let alerts = AlertmanagerFormat.alerts(for: try AlertFixtures.notification(), now: AlertFixtures.now)
         #expect(alerts.map(\.labels["hour"]) == ["2026-11-29T17:00:00+08:00", "2026-11-29T20:00:00+08:00"])

@@ -13,10 +13,8 @@ enum ExplainPage {
             palette.strong(TerminalText.escape("\(Summary.shortHour(hour.hour))  (\(source))", limit: width)) + "\n\n"
 
         out += palette.strong("Share") + "\n"
-        let decimals = ShareText.decimals(for: report.threshold)
-        let threshold = Summary.percent(report.threshold, decimals: decimals)
-        var verdict =
-            "\(alert) \(alertCount) of \(hour.requests) requests = \(Summary.percent(hour.share, decimals: decimals)); "
+        let threshold = Summary.share(report.threshold, report)
+        var verdict = "\(alert) \(alertCount) of \(hour.requests) requests = \(Summary.share(hour.share, report)); "
         if hour.alert {
             verdict += "over \(threshold): ALERT"
         } else if hour.requests < report.minRequests {
@@ -77,8 +75,10 @@ enum ExplainPage {
         out += "\n" + palette.strong("Who is split") + "\n"
         if let c = hour.clients {
             let about = c.exact ? "" : "about "
-            out += "  \(about)\(c.split) of \(about)\(c.app) app clients (\(Summary.percent(c.splitShare))) "
-            out += "also sent \(alert) UAs\n"
+            let split = "\(about)\(c.split) of \(about)\(c.app) app clients (\(Summary.percent(c.splitShare))) "
+            for line in TerminalText.wrapped(split + "also sent \(alert) UAs", indent: "  ", width: width) {
+                out += line + "\n"
+            }
             out += "  clients with \(alert) UAs: \(about)\(c.alert)\n"
             out +=
                 TerminalText.escape(

@@ -21,11 +21,11 @@ enum Summary {
         func widest(_ names: [String]) -> Int {
             max(8, rows.flatMap { row in names.map { String(row.1[$0] ?? 0).count + 1 } }.max() ?? 0)
         }
-        // Shares as finely as the threshold is given (``ShareText/decimals(for:)``): 7 columns
-        // (`0.172%` and a space) unless it needs more, then " !", " !d" or " d" where the hour
-        // alerts.
+        // Shares with the decimals the threshold needs (``ShareText/decimals(for:)``; the marks
+        // tell an hour over it): 7 columns (`0.172%` and a space) unless a finer threshold needs
+        // more, then " !", " !d" or " d" where the hour alerts.
         let decimals = ShareText.decimals(for: report.threshold)
-        let shares = (report.hours.map(\.share) + [report.totals.share]).map { percent($0, decimals: decimals) }
+        let shares = (report.hours.map(\.share) + [report.totals.share]).map { ShareText.fixed($0, decimals: decimals) }
         let shareWidth = max(7, (shares.map(\.count).max() ?? 0) + 1)
         // Show every class if they fit; otherwise only the alert class.
         let fixed = hourWidth + numberWidth + shareWidth + 3
@@ -40,7 +40,7 @@ enum Summary {
         for hour in report.hours {
             var row = shortHour(hour.hour).padded(hourWidth) + String(hour.requests).rightAligned(numberWidth)
             for name in columns { row += String(hour.classes[name] ?? 0).rightAligned(classWidth) }
-            row += percent(hour.share, decimals: decimals).rightAligned(shareWidth)
+            row += ShareText.fixed(hour.share, decimals: decimals).rightAligned(shareWidth)
             if hour.alerted { row += " " + hour.alertMark } else if hour.closed == false { row += " ~" }
             out += (hour.alerted ? palette.alert(row) : row) + "\n"
         }
@@ -48,7 +48,7 @@ enum Summary {
         let t = report.totals
         var totalRow = "total".padded(hourWidth) + String(t.requests).rightAligned(numberWidth)
         for name in columns { totalRow += String(t.classes[name] ?? 0).rightAligned(classWidth) }
-        totalRow += percent(t.share, decimals: decimals).rightAligned(shareWidth)
+        totalRow += ShareText.fixed(t.share, decimals: decimals).rightAligned(shareWidth)
         out += palette.strong(totalRow) + "\n\n"
 
         if columns.count < order.count {
@@ -63,7 +63,7 @@ enum Summary {
         let breached = report.hours.filter(\.alert).count
         let drifted = report.hours.filter { $0.drift?.alert == true }.count
         let alerted = report.hours.filter(\.alerted).count
-        let threshold = percent(report.threshold, decimals: decimals)
+        let threshold = share(report.threshold, report)
         let condition = "is above \(threshold) with at least \(report.minRequests) requests"
         // Two lines of at most 80 columns (with the default class names) either way.
         let (breachLine, next) =
@@ -120,10 +120,15 @@ enum Summary {
         return String(chars[0..<10]) + " " + String(chars[11..<16]) + String(chars[19...])
     }
 
-    /// A share as a percentage in at most 6 characters: `0.172%`, `12.35%`, `100.0%`; more
-    /// decimals where a finer threshold needs them (``ShareText/fixed(_:decimals:)``).
-    static func percent(_ share: Double, decimals: Int? = nil) -> String {
-        ShareText.fixed(share, decimals: decimals)
+    /// A share as a percentage in at most 6 characters: `0.172%`, `12.35%`, `100.0%`.
+    static func percent(_ share: Double) -> String {
+        ShareText.fixed(share)
+    }
+
+    /// An hour's share or the threshold of `report`, as finely as the threshold needs and never
+    /// reading as the threshold when it is not (``ShareText/fixed(_:against:)``).
+    static func share(_ value: Double, _ report: Report) -> String {
+        ShareText.fixed(value, against: report.threshold)
     }
 
     /// `head` and the items after it, separated by commas, in lines of at most `width`

@@ -34,7 +34,8 @@ package enum HTMLReport {
             "requests", "Requests", String(t.requests),
             isRun ? "in the \(report.hours.count) hours the state keeps" : "of \(t.lines) lines")
         html += card(
-            "share", "\(alert) share", share(t.share, report), "\(t.classes[report.rules.alertClass] ?? 0) requests")
+            "share", "\(alert) share", tableShare(t.share, report),
+            "\(t.classes[report.rules.alertClass] ?? 0) requests")
         let alerted = report.hours.filter(\.alerted).count
         let drifted = report.hours.filter { $0.drift?.alert == true }.count
         html += card(
@@ -104,7 +105,7 @@ package enum HTMLReport {
             }
             if showErrors { html += "<td data-field=\"errors\">\(hour.errors)</td>" }
             html +=
-                "<td data-field=\"share\">\(share(hour.share, report))</td><td data-field=\"alert\">\(hour.alertMark)</td>"
+                "<td data-field=\"share\">\(tableShare(hour.share, report))</td><td data-field=\"alert\">\(hour.alertMark)</td>"
             if isRun { html += "<td>\(hour.closed == true ? "yes" : "no")</td><td>\(hour.late ?? 0)</td>" }
             html += "</tr>\n"
         }
@@ -113,7 +114,7 @@ package enum HTMLReport {
         for name in names { html += "<td data-field=\"\(HTMLText.escape(name))\">\(t.classes[name] ?? 0)</td>" }
         if showErrors { html += "<td data-field=\"errors\">\(t.errors)</td>" }
         html +=
-            "<td data-field=\"share\">\(share(t.share, report))</td><td>\(report.hours.contains(where: \.alerted) ? "!" : "")</td>"
+            "<td data-field=\"share\">\(tableShare(t.share, report))</td><td>\(report.hours.contains(where: \.alerted) ? "!" : "")</td>"
         if isRun { html += "<td></td><td>\(report.hours.reduce(0) { $0 + ($1.late ?? 0) })</td>" }
         return html + "</tr></tfoot>\n</table>\n</section>\n"
     }
@@ -196,9 +197,15 @@ package enum HTMLReport {
         ShareText.fixed(share)
     }
 
-    /// A share or the threshold of `report`, with the decimals its threshold needs
-    /// (``ShareText/decimals(for:)``), as the summary shows them.
+    /// An hour's share or the threshold of `report` in a sentence, as the summary shows them
+    /// (``ShareText/fixed(_:against:)``).
     static func share(_ value: Double, _ report: Report) -> String {
+        ShareText.fixed(value, against: report.threshold)
+    }
+
+    /// A share in a table, with the decimals the threshold of `report` needs, as the summary's
+    /// table (the alert column tells an hour over it).
+    static func tableShare(_ value: Double, _ report: Report) -> String {
         ShareText.fixed(value, decimals: ShareText.decimals(for: report.threshold))
     }
 

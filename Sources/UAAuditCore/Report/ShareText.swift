@@ -1,42 +1,73 @@
 /// Shares as percentages, as the summary, the HTML page and the alert messages show them.
 ///
 /// The usual format has three decimals below 10% (`0.172%`), two below 100% (`12.35%`) and
-/// one from there (`100.0%`). A threshold that format would round (`0.0001%`, `12.3456%`) is
-/// shown with the decimals it needs instead, and so are the shares compared with it
-/// (``decimals(for:)``): an alert never reads as `0.000%` over `0.000%`, nor its message as
-/// over `0%`.
+/// one from there (`100.0%`); the messages' has at most three and no trailing zeros. A share
+/// and the threshold it is compared with are shown with ``fixed(_:against:)`` or
+/// ``trimmed(_:against:)``: in the usual format when it shows the threshold as given, else
+/// with the decimals the threshold needs, at every size (``decimals(for:)``); and a share
+/// that would read the same as the threshold though it is not gets decimals until it does
+/// not. So an alert never reads as `0.000%` over `0.000%`, nor its message as over `0%`.
 package enum ShareText {
     /// The most decimals a share is shown with: enough for the smallest threshold the command
     /// line accepts (0.00000000000001%).
     package static let maxDecimals = 16
 
-    /// Nil when the usual format shows `threshold` exactly; else the decimals, from 3 to
-    /// ``maxDecimals``, that show it exactly (or as closely as ``maxDecimals`` can) at any
-    /// size: 4 for 0.000001 (`0.0001%`) and for 0.123456 (`12.3456%`), 3 for 0.12345.
-    package static func decimals(for threshold: Double) -> Int? {
-        if exact(threshold, places: usualPlaces(threshold, small: 3)) { return nil }
-        for decimals in 3..<maxDecimals where exact(threshold, places: decimals) { return decimals }
-        return maxDecimals
+    /// `share` in the summary's format, against `threshold` (see the type's description).
+    package static func fixed(_ share: Double, against threshold: Double) -> String {
+        against(threshold, share) { fixed($0, decimals: $1) }
     }
 
-    /// A share in a fixed number of decimals: with `decimals` nil the usual format (at most 6
-    /// characters up to 100%), else `decimals` at any size.
+    /// `share` in the messages' format, against `threshold` (see the type's description).
+    package static func trimmed(_ share: Double, against threshold: Double) -> String {
+        against(threshold, share) { trimmed($0, decimals: $1) }
+    }
+
+    private static func against(_ threshold: Double, _ share: Double, _ format: (Double, Int?) -> String) -> String {
+        var decimals = ShareText.decimals(for: threshold)
+        var text = format(share, decimals)
+        guard share != threshold else { return text }
+        var limit = format(threshold, decimals)
+        while text == limit, (decimals ?? 3) < maxDecimals {
+            decimals = (decimals ?? 3) + 1
+            (text, limit) = (format(share, decimals), format(threshold, decimals))
+        }
+        return text
+    }
+
+    /// Nil when the usual format shows `threshold` as given; else the decimals, from 3 to
+    /// ``maxDecimals``, that show it: 4 for 0.000001 (`0.0001%`) and for 0.123456
+    /// (`12.3456%`), 3 for 0.12345. "As given" is the shortest decimal text that reads back
+    /// as the same `Double`, so a threshold typed with up to 15 significant digits shows as typed.
+    package static func decimals(for threshold: Double) -> Int? {
+        let needed = percentDecimals(threshold)
+        return needed <= usualPlaces(threshold) ? nil : min(max(needed, 3), maxDecimals)
+    }
+
+    /// A share with `decimals` nil in the usual format (at most 6 characters up to 100%), else
+    /// with `decimals` decimals at any size.
     package static func fixed(_ share: Double, decimals: Int? = nil) -> String {
-        let places = fitting(
-            share, places: decimals.map { min(max($0, 0), maxDecimals) } ?? usualPlaces(share, small: 3))
+        let places: Int
+        let scaled: Int64
+        if let decimals {
+            places = fitting(share, places: min(max(decimals, 0), maxDecimals))
+            scaled = Int64((share * (100 * power(places))).rounded())
+        } else {
+            // As the summary always has: `share * 100 * scale`, from the left.
+            places = usualPlaces(share)
+            scaled = Int64((share * 100 * power(places)).rounded())
+        }
         let scale = Int64(power(places))
-        let scaled = Int64((share * 100 * Double(scale)).rounded())
         let fraction = String(scaled % scale)
         return "\(scaled / scale)"
             + (places == 0 ? "" : "." + String(repeating: "0", count: places - fraction.count) + fraction) + "%"
     }
 
     /// A share with at most 3 decimals, or `decimals` (nil: 3), and no trailing zeros:
-    /// `1.987%`, `0.1%`, `0.0001%`.
+    /// `1.987%`, `0.1%`, `0.0001%`. Rounded as ``fixed(_:decimals:)`` rounds with decimals.
     package static func trimmed(_ share: Double, decimals: Int? = nil) -> String {
         let places = fitting(share, places: min(max(decimals ?? 3, 0), maxDecimals))
         let scale = Int64(power(places))
-        // `share * 100_000` for three decimals, as before: the constant first.
+        // `share * 100_000` for three decimals, as the messages always have.
         let scaled = Int64((share * (100 * Double(scale))).rounded())
         var fraction = String(scaled % scale)
         fraction = String(repeating: "0", count: places - fraction.count) + fraction
@@ -44,19 +75,28 @@ package enum ShareText {
         return "\(scaled / scale)" + (fraction.isEmpty ? "" : "." + fraction) + "%"
     }
 
-    /// The usual format's decimals for a share: `small` below 10%, one fewer below 100%, two
-    /// fewer from there (each boundary where rounding would reach the next size).
-    private static func usualPlaces(_ share: Double, small: Int) -> Int {
-        if share < 0.1 - 0.5 * power(-(small + 2)) { return small }
-        if share < 1 - 0.5 * power(-(small + 1)) { return small - 1 }
-        return small - 2
+    /// The usual format's decimals for a share: 3 below 10%, 2 below 100%, 1 from there (each
+    /// boundary where rounding would reach the next size).
+    private static func usualPlaces(_ share: Double) -> Int {
+        if share < 0.099_995 { return 3 }
+        if share < 0.999_95 { return 2 }
+        return 1
     }
 
-    /// Whether `share` in percent has no digits past `places` decimals (within what a `Double`
-    /// parsed from decimal text carries).
-    private static func exact(_ share: Double, places: Int) -> Bool {
-        let scaled = share * 100 * power(places)
-        return abs(scaled - scaled.rounded()) <= abs(scaled) * 1e-14
+    /// The decimals of `value` as a percentage in its shortest decimal text that reads back as
+    /// the same `Double` (Swift's `description`: `0.001`, `1e-06`, `0.999999999999999`).
+    static func percentDecimals(_ value: Double) -> Int {
+        let text = value.magnitude.description
+        var mantissa = Substring(text)
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = text[..<e]
+            exponent = Int(text[text.index(after: e)...]) ?? 0
+        }
+        var fraction =
+            mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first ?? ""
+        while fraction.last == "0" { fraction = fraction.dropLast() }
+        return max(0, fraction.count - exponent - 2)
     }
 
     /// `places`, or fewer where the scaled share would not fit in an `Int64`.

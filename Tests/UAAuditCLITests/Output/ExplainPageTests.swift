@@ -62,6 +62,21 @@ import Testing
         #expect(lines.contains("12345678901  " + String(repeating: "MyApp/1.0 ", count: 6) + "MyAp…"))
     }
 
+    /// Split clients by the trillion (a report merged from many): the sentence wraps.
+    @Test func trillionsOfSplitClientsWrap() {
+        var report = PaletteTests.report(alert: true)
+        report.hours[0].clients = Report.ClientsEntry(
+            key: "$remote_addr", appClasses: ["urlsession", "webview"], app: 1_787_775_000_000_000,
+            alert: 14_000_000_000_000, split: 13_790_000_000_000,
+            splitShare: 13_790_000_000_000.0 / 1_787_775_000_000_000,
+            exact: true, sampleRate: 1, splitError: 0, examples: [])
+        let lines = ExplainPage.render(report.hours[0], of: report, source: "r.json", palette: .plain)
+            .split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines)")
+        #expect(lines.contains("  13790000000000 of 1787775000000000 app clients (0.771%) also sent inconsistent"))
+        #expect(lines.contains("  UAs"))
+    }
+
     /// A month of a very busy host in one report (counts of a trillion): the status table
     /// splits into two, each line within 80 columns, rather than running to 113.
     @Test func statusCountsOfATrillionSplitTheTable() throws {

@@ -10,7 +10,8 @@ import Testing
             (0.001, nil), (0.05, nil), (0.0015, nil), (0.2, nil), (0.1234, nil), (0.5, nil), (1, nil), (0, nil),
             (0.000_001, 4), (0.000_015, 4), (0.001_234_5, 5), (0.000_000_01, 6), (0.123_45, 3), (0.123_456, 4),
             (0.999_999_9, 5), (0.000_000_000_000_1, 11), (0.000_000_000_000_000_1, 14), (0.333_333, 4),
-            (0.012_345_678_901_234_5, 14),
+            (0.012_345_678_901_234_5, 14), (0.999_999_999_999_999, 13), (0.050_000_000_000_000_1, 14),
+            (0.123_456_789_012_341, 13),
         ] as [(Double, Int?)])
     func aThresholdGetsTheDecimalsThatShowIt(threshold: Double, decimals: Int?) {
         #expect(ShareText.decimals(for: threshold) == decimals)
@@ -60,6 +61,38 @@ import Testing
     ])
     func finerDecimals(share: Double, decimals: Int, text: String) {
         #expect(ShareText.fixed(share, decimals: decimals) == text)
+    }
+
+    /// Against a threshold: a share that would read as the threshold though it is not gets
+    /// decimals until it does not; the threshold itself, and every other share, as before.
+    @Test(
+        arguments: [
+            (1.0 / 250_001, 0.0, "0.0004%", "0.0004%"), (0, 0, "0.000%", "0%"), (0.001, 0.001, "0.100%", "0.1%"),
+            (0.001_000_4, 0.001, "0.10004%", "0.10004%"), (0.000_999_6, 0.001, "0.09996%", "0.09996%"),
+            (0.001_72, 0.001, "0.172%", "0.172%"), (1, 0.999_999_999_999_999, "100.0000000000000%", "100%"),
+            (0.999_999_999_999_999, 0.999_999_999_999_999, "99.9999999999999%", "99.9999999999999%"),
+            (0.333_333_333_333_333_3, 0.333_333, "33.33333%", "33.33333%"), (0.25, 0.25, "25.00%", "25%"),
+        ] as [(Double, Double, String, String)])
+    func aShareNeverReadsAsTheThresholdItIsNot(share: Double, threshold: Double, fixed: String, trimmed: String) {
+        #expect(ShareText.fixed(share, against: threshold) == fixed)
+        #expect(ShareText.trimmed(share, against: threshold) == trimmed)
+    }
+
+    /// With a threshold's decimals, the two formats round every share alike (the summary and
+    /// the messages never disagree on a digit).
+    @Test func bothFormatsRoundAlikeWithAThresholdsDecimals() {
+        for threshold in [0.000_001, 0.123_45, 0.000_000_000_000_000_1] {
+            let decimals = ShareText.decimals(for: threshold)
+            for n in 1...400 {
+                for k in 0...n {
+                    let share = Double(k) / Double(n)
+                    var fixed = ShareText.fixed(share, decimals: decimals).dropLast()
+                    if fixed.contains(".") { while fixed.last == "0" { fixed = fixed.dropLast() } }
+                    if fixed.last == "." { fixed = fixed.dropLast() }
+                    #expect(fixed + "%" == ShareText.trimmed(share, decimals: decimals), "\(k)/\(n)")
+                }
+            }
+        }
     }
 
     @Test(

@@ -74,9 +74,8 @@ struct AlertmanagerFormat: ChannelFormat {
         }
         let reportTime = InstantText.parse(n.generatedAt).map { Date(timeIntervalSince1970: Double($0)) }
         let ends = utc(max(now, reportTime ?? now).addingTimeInterval(firing))
-        // As finely as the threshold needs (``ShareText/decimals(for:)``), as the other channels.
-        let decimals = ShareText.decimals(for: n.threshold)
-        let threshold = MessageComposer.percent(n.threshold, decimals: decimals)
+        // Against the threshold (``ShareText/trimmed(_:against:)``), as the other channels.
+        let threshold = ShareText.trimmed(n.threshold, against: n.threshold)
         return n.hours.map { hour in
             let count = hour.classes[n.alertClass] ?? 0
             let start = HourKey(iso8601: hour.hour).map { utc(Date(timeIntervalSince1970: Double($0.startInstant))) }
@@ -89,7 +88,7 @@ struct AlertmanagerFormat: ChannelFormat {
             }
             let kind = hour.alert ? (drift == nil ? "share" : "both") : "drift"
             let share =
-                "\(n.alertClass) UAs at \(MessageComposer.percent(hour.share, decimals: decimals)) of requests on \(host) "
+                "\(n.alertClass) UAs at \(ShareText.trimmed(hour.share, against: n.threshold)) of requests on \(host) "
                 + "in the hour \(MessageComposer.shortHour(hour.hour)) (threshold \(threshold))"
             let driftText = drift.map { "User-Agent drift: " + $0.joined(separator: "; ") }
             let summary: String

@@ -15,7 +15,7 @@ struct MessageComposer {
         let host = UntrustedText.neutralise(notification.host, limit: Self.hostLimit)
         if notification.test { return "uaaudit test message from \(host)" }
         if !notification.hours.contains(where: \.alert) { return "uaaudit: User-Agent drift on \(host)" }
-        let threshold = Self.percent(notification.threshold, decimals: decimals)
+        let threshold = share(notification.threshold)
         return "uaaudit: \(notification.alertClass) UAs over \(threshold) on \(host)"
     }
 
@@ -104,14 +104,14 @@ struct MessageComposer {
         if shareHours > 0 {
             summary.append(
                 "\(shareHours) hour\(shareHours == 1 ? "" : "s") with the \(n.alertClass) share above "
-                    + "\(Self.percent(n.threshold, decimals: decimals)) and at least \(n.minRequests) requests")
+                    + "\(share(n.threshold)) and at least \(n.minRequests) requests")
         }
         if driftHours > 0 { summary.append("\(driftHours) hour\(driftHours == 1 ? "" : "s") with a User-Agent drift") }
         paragraphs.append(summary.joined(separator: ", ") + range)
         for hour in n.hours.prefix(hours) {
             let alertCount = hour.classes[n.alertClass] ?? 0
             let head =
-                style.bold(Self.shortHour(hour.hour)) + ": \(Self.percent(hour.share, decimals: decimals)) "
+                style.bold(Self.shortHour(hour.hour)) + ": \(share(hour.share)) "
                 + "(\(alertCount) of \(hour.requests) requests)"
                 + (hour.id.map { " · id \($0.prefix(HourAlertID.shortLength))" } ?? "")
             let classes = n.classOrder.map { "\($0) \(hour.classes[$0] ?? 0)" }.joined(separator: " · ")
@@ -168,12 +168,15 @@ struct MessageComposer {
         return String(chars[0..<10]) + " " + String(chars[11..<16]) + String(chars[19...])
     }
 
-    /// A share as a percentage with at most three decimals (more where a finer threshold needs
-    /// them) and no trailing zeros: `1.987%`, `0.1%`, `0.0001%`.
-    static func percent(_ share: Double, decimals: Int? = nil) -> String {
-        ShareText.trimmed(share, decimals: decimals)
+    /// A share as a percentage with at most three decimals and no trailing zeros: `1.987%`,
+    /// `0.1%`.
+    static func percent(_ share: Double) -> String {
+        ShareText.trimmed(share)
     }
 
-    /// The decimals the threshold's shares are shown with (``ShareText/decimals(for:)``).
-    var decimals: Int? { ShareText.decimals(for: notification.threshold) }
+    /// An hour's share or the threshold, as finely as the threshold needs and never reading as
+    /// the threshold when it is not (``ShareText/trimmed(_:against:)``).
+    func share(_ value: Double) -> String {
+        ShareText.trimmed(value, against: notification.threshold)
+    }
 }

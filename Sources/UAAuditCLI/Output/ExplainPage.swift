@@ -84,8 +84,10 @@ enum ExplainPage {
                 TerminalText.escape(
                     "  (clients by \(c.key); app classes \(c.appClasses.joined(separator: ", ")))", limit: width) + "\n"
             if !c.exact {
-                out += "  estimated from a \(c.sampleRate) sample of clients; split ± \(Int(c.splitError.rounded())) "
-                out += "(one standard error)\n"
+                let estimate =
+                    "estimated from a \(c.sampleRate) sample of clients; split ± \(Int(c.splitError.rounded())) "
+                    + "(one standard error)"
+                for line in TerminalText.wrapped(estimate, indent: "  ", width: width) { out += line + "\n" }
             }
             if !c.examples.isEmpty {
                 out += TerminalText.escape("  e.g. " + c.examples.joined(separator: ", "), limit: width) + "\n"

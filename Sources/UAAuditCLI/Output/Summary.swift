@@ -75,7 +75,8 @@ enum Summary {
                 "where the \(alert) share \(condition)"
             )
         out += (alerted > 0 ? palette.alert(breachLine) : breachLine) + "\n"
-        out += "  \(next)\n"
+        // A threshold typed with many digits, or a large --min-requests, wraps the condition.
+        for line in TerminalText.wrapped(next, indent: "  ", width: width) { out += line + "\n" }
         let open = report.hours.filter { $0.closed == false }.count
         if open > 0 {
             out += "open hours (marked ~): \(open); an hour alerts only once it closes\n"

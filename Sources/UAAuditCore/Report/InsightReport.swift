@@ -109,8 +109,8 @@ package enum InsightReport {
         if let limit = settings.newFamilyShare, hour.requests >= configuration.minRequests {
             for family in entry.newFamilies where family.share > limit {
                 entry.reasons.append(
-                    "new UA family \(family.family) (\(family.class)) carries \(percent(family.share)) of the hour, "
-                        + "over \(percent(limit))")
+                    "new UA family \(family.family) (\(family.class)) carries \(share(family.share, limit)) of the hour, "
+                        + "over \(share(limit, limit))")
             }
         }
         let drops = shareDrops(hour, entry.appShares, window, configuration: configuration)
@@ -176,9 +176,16 @@ package enum InsightReport {
             return (
                 change.class,
                 "\(change.class) share fell to \(percent(change.share)) from \(percent(baseline)) in the baseline "
-                    + "(down \(percent(drop)), over \(percent(limit)))"
+                    + "(down \(share(drop, limit)), over \(share(limit, limit)))"
             )
         }
+    }
+
+    /// A share against a drift alert's limit, and the limit: at most one decimal, or as many as
+    /// the limit was given with, and never reading as the limit when it is not
+    /// (``ShareText/trimmed(_:against:usual:)``).
+    static func share(_ value: Double, _ limit: Double) -> String {
+        ShareText.trimmed(value, against: limit, usual: 1)
     }
 
     /// A share as a percentage with at most one decimal: `58.3%`.

@@ -14,21 +14,28 @@ package enum ShareText {
 
     /// `share` in the summary's format, against `threshold` (see the type's description).
     package static func fixed(_ share: Double, against threshold: Double) -> String {
-        against(threshold, share) { fixed($0, decimals: $1) }
+        // Past the usual format: three decimals at every size first (`50.001%`), then more.
+        against(threshold, share, start: decimals(for: threshold), usual: 2) { fixed($0, decimals: $1) }
     }
 
-    /// `share` in the messages' format, against `threshold` (see the type's description).
-    package static func trimmed(_ share: Double, against threshold: Double) -> String {
-        against(threshold, share) { trimmed($0, decimals: $1) }
+    /// `share` in the messages' format, with at most `usual` decimals where the threshold needs
+    /// no more (3; the drift sentences' 1), against `threshold` (see the type's description).
+    package static func trimmed(_ share: Double, against threshold: Double, usual: Int = 3) -> String {
+        let needed = percentDecimals(threshold)
+        let start = needed <= usual ? nil : min(needed, maxDecimals)
+        return against(threshold, share, start: start, usual: usual) { trimmed($0, decimals: $1 ?? usual) }
     }
 
-    private static func against(_ threshold: Double, _ share: Double, _ format: (Double, Int?) -> String) -> String {
-        var decimals = ShareText.decimals(for: threshold)
-        var text = format(share, decimals)
+    /// `format(share)`, with decimals past `start` (nil: the usual format, whose next step is
+    /// `usual` + 1) while it reads as `format(threshold)` and the two differ.
+    private static func against(
+        _ threshold: Double, _ share: Double, start: Int?, usual: Int, _ format: (Double, Int?) -> String
+    ) -> String {
+        var decimals = start
+        var (text, limit) = (format(share, decimals), format(threshold, decimals))
         guard share != threshold else { return text }
-        var limit = format(threshold, decimals)
-        while text == limit, (decimals ?? 3) < maxDecimals {
-            decimals = (decimals ?? 3) + 1
+        while text == limit, (decimals ?? usual) < maxDecimals {
+            decimals = (decimals ?? usual) + 1
             (text, limit) = (format(share, decimals), format(threshold, decimals))
         }
         return text

@@ -87,6 +87,20 @@ import Testing
         #expect(lines[top + 2] == "       7  short/1.0")
     }
 
+    /// A threshold typed with fifteen digits and a drift alert: the condition wraps instead of
+    /// running to 84 columns.
+    @Test func aLongThresholdWithADriftAlertWraps() {
+        var report = PaletteTests.report(alert: true)
+        report.threshold = 0.999_999_999_999_999
+        report.hours[0].drift = Report.DriftEntry(
+            baselineHours: 3, newFamilies: [], newRequests: 0, approximate: false, appShares: [], alert: true,
+            reasons: [])
+        let lines = Summary.render(report).split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines)")
+        #expect(lines.contains("  where the inconsistent share is above 99.9999999999999% with at least 100"))
+        #expect(lines.contains("  requests"))
+    }
+
     /// The widest mark, "!d" (the share and a drift alert), still ends at column 80.
     @Test func anHourMarkedForBothAlertsFitsEightyColumns() {
         var report = PaletteTests.report(alert: true)

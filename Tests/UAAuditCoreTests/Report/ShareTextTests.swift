@@ -103,4 +103,24 @@ import Testing
     func trimmedDecimals(share: Double, decimals: Int?, text: String) {
         #expect(ShareText.trimmed(share, decimals: decimals) == text)
     }
+
+    /// The drift sentences' shares against their limits: one decimal as before, the limit as
+    /// given, and never reading as the limit when they are not ("carries 5% of the hour, over
+    /// 5%" for 5.0001%).
+    @Test(
+        arguments: [
+            (0.050_001, 0.05, "5.0001%"), (0.05, 0.05, "5%"), (0.123_457, 0.123_456, "12.3457%"),
+            (0.123_456, 0.123_456, "12.3456%"), (0.400_01, 0.4, "40.001%"), (0.583, 0.5, "58.3%"), (0.6, 0.5, "60%"),
+        ] as [(Double, Double, String)])
+    func driftSharesAgainstTheirLimits(share: Double, limit: Double, text: String) {
+        #expect(InsightReport.share(share, limit) == text)
+    }
+
+    /// Past the usual format a share first gets three decimals at every size: 50.001%, not
+    /// 50.0010%.
+    @Test func theFirstStepPastTheUsualFormatIsThreeDecimals() {
+        #expect(ShareText.fixed(0.500_01, against: 0.5) == "50.001%")
+        #expect(ShareText.fixed(0.5, against: 0.5) == "50.00%")
+        #expect(ShareText.fixed(0.000_999_6, against: 0.001) == "0.09996%")
+    }
 }

@@ -25,6 +25,7 @@ enum Summary {
         // tell an hour over it): 7 columns (`0.172%` and a space) unless a finer threshold needs
         // more, then " !", " !d" or " d" where the hour alerts.
         let decimals = ShareText.decimals(for: report.threshold)
+        // The hours' shares, then the total's.
         let shares = (report.hours.map(\.share) + [report.totals.share]).map { ShareText.fixed($0, decimals: decimals) }
         let shareWidth = max(7, (shares.map(\.count).max() ?? 0) + 1)
         // Show every class if they fit; otherwise only the alert class.
@@ -37,10 +38,10 @@ enum Summary {
         for name in columns { header += abbreviate(name, classWidth - 1).rightAligned(classWidth) }
         header += "share".rightAligned(shareWidth)
         out += palette.strong(header) + "\n"
-        for hour in report.hours {
+        for (i, hour) in report.hours.enumerated() {
             var row = shortHour(hour.hour).padded(hourWidth) + String(hour.requests).rightAligned(numberWidth)
             for name in columns { row += String(hour.classes[name] ?? 0).rightAligned(classWidth) }
-            row += ShareText.fixed(hour.share, decimals: decimals).rightAligned(shareWidth)
+            row += shares[i].rightAligned(shareWidth)
             if hour.alerted { row += " " + hour.alertMark } else if hour.closed == false { row += " ~" }
             out += (hour.alerted ? palette.alert(row) : row) + "\n"
         }
@@ -48,7 +49,7 @@ enum Summary {
         let t = report.totals
         var totalRow = "total".padded(hourWidth) + String(t.requests).rightAligned(numberWidth)
         for name in columns { totalRow += String(t.classes[name] ?? 0).rightAligned(classWidth) }
-        totalRow += ShareText.fixed(t.share, decimals: decimals).rightAligned(shareWidth)
+        totalRow += shares[report.hours.count].rightAligned(shareWidth)
         out += palette.strong(totalRow) + "\n\n"
 
         if columns.count < order.count {

@@ -118,8 +118,9 @@ import Testing
         #expect(written?["prom"] as? String == state.path("u.prom"))
         #expect((written?["insight"] as? [String: String])?["client_key"] == "none")
 
-        // The written config runs: the JSON log's 5 requests, the escaped quote undone.
-        let run = try Tool.run(["run", "--json", "--config", config])
+        // The written config runs: the JSON log's 5 requests, the escaped quote undone. The clock
+        // is the next day's (the hour within history_hours), not today's.
+        let run = try Tool.run(["run", "--json", "--config", config, "--now", "2026-12-02T09:00:00Z"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any]
         #expect((report?["totals"] as? [String: Any])?["requests"] as? Int == 5)

@@ -164,11 +164,17 @@ import Testing
         try h.append(2, hour: 10, minute: 12, cls: "inconsistent")
         try h.append(150, hour: 11)
         #expect(try h.run(now: "2026-11-29T11:06:00Z").status == 0)
-        // Two days on (history 48 h): the healthy hour 11 is forgotten, the pending hour 10 is kept.
+        // Two days on (history 48 h): the pending hour 10 is kept; the healthy hour 11, closed
+        // now although it ended 48 h ago, is shown once as backfill, then forgotten.
         #expect(try h.run(now: "2026-12-01T12:00:00Z").status == 0)
-        #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 152, true, true)"#])
-        let hour = try unwrap((try h.reportJSON()["hours"] as? [[String: Any]])?.first)
-        #expect(hour["alert_status"] as? String == "pending")
+        #expect(
+            try alerts(h).map { "\($0)" } == [
+                #"("2026-11-29T10", 152, true, true)"#, #"("2026-11-29T11", 150, true, false)"#,
+            ])
+        let hours = try unwrap(try h.reportJSON()["hours"] as? [[String: Any]])
+        #expect(hours[0]["alert_status"] as? String == "pending")
+        #expect(hours[0]["backfill"] == nil)
+        #expect(hours[1]["backfill"] as? Bool == true)
         #expect(try totals(h)["pending_alert_hours"] as? [String] == ["2026-11-29T10:00:00+00:00"])
         // Four days after its end (2 × history_hours) it is dropped, and the run says so.
         let expired = try h.run(now: "2026-12-03T11:00:00Z")

@@ -62,19 +62,20 @@ struct RunCommand {
         about: """
             The hourly job (see cron/). Reads each log from where the last run stopped to
             its last complete line, follows rotation (renamed, copied, compressed and
-            truncated logs), closes an hour once the clock (--now) is past its end plus
-            the grace period and every log was read (a log unreadable for over 2 hours
-            stops holding hours: they are marked incomplete; line times never close an
-            hour; lines ahead of --now wait in their open hours, and only those over
-            history_hours ahead count in totals.future), alerts once
-            per breached hour under its own id, writes the report and commits the state
-            atomically. Breached hours stay pending until every channel configured takes
-            them (with no channel, until one is; "alerts": [] means metrics only). SIGTERM
-            during delivery ends it after the attempt in flight (a second one aborts
-            it) and commits what was delivered. A run killed at any point is redone by the
-            next one: no line is counted twice or missed. A log that is missing, a
-            directory, a FIFO, unreadable or gzip is exit 3 with the path and the cause,
-            and stays where it stood (not forgotten, not advanced).
+            truncated logs), closes an hour once the clock (--now) is past its end plus the
+            grace period and every log was read (a log unreadable for over 2 hours stops
+            holding hours: they are marked incomplete; line times never close an hour;
+            lines ahead of --now wait in their open hours, and only those over
+            history_hours ahead count in totals.future), alerts once per breached hour
+            under its own id (an hour already history_hours old when read is reported as
+            backfill, never alerted), writes the report and commits the state atomically.
+            Breached hours stay pending until every channel configured takes them (with no
+            channel, until one is; "alerts": [] means metrics only). SIGTERM during
+            delivery ends it after the attempt in flight (a second one aborts it) and
+            commits what was delivered. A run killed at any point is redone by the next
+            one: no line is counted twice or missed. A log that is missing, a directory, a
+            FIFO, unreadable or gzip is exit 3 with the path and the cause, and stays where
+            it stood (not forgotten, not advanced).
             """, options: options, operands: .file)
 
     static let help = """

@@ -121,6 +121,12 @@ struct RunExecution {
                 "\(what) at least 2 × history_hours before the run's clock and \(outcome.expiredAlerts.count == 1 ? "is" : "are") dropped unsent: "
                     + "run uaaudit run at least every history_hours, or raise history_hours")
         }
+        if let first = outcome.unalertedBackfill.first, let last = outcome.unalertedBackfill.last {
+            console.error(
+                RunExecution.backfillNotice(
+                    count: outcome.unalertedBackfill.count, first: first, last: last,
+                    historyHours: job.settings.historyHours))
+        }
         do {
             let bytes = try state.encoded()
             CrashPoint.here("before-commit")
@@ -168,6 +174,14 @@ struct RunExecution {
         if delivery.undelivered { return .delivery }
         if !outcome.errors.isEmpty { return .input }
         return failOnAlert && !RunExecution.alertedNow(outcome, saved: saved).isEmpty ? .alert : .success
+    }
+
+    /// Why breached backfill hours were reported and not alerted, in one line for any number.
+    static func backfillNotice(count: Int, first: String, last: String, historyHours: Int64) -> String {
+        let what = count == 1 ? "the breached hour \(first)" : "\(count) breached hours (\(first) to \(last))"
+        return "\(what) ended history_hours (\(historyHours) h) or more before the run's clock when read: "
+            + "reported with \"backfill\": true and not alerted (a first run on an old log); "
+            + "raise history_hours to alert on older hours"
     }
 
     /// The hours this run closed that alert, by the report's own decision (`alerted`: over

@@ -21,6 +21,9 @@ package enum RunEngine {
         package var future: Int64 = 0
         /// This run's malformed samples, whole (up to ``Tally/sampleTextBytes``), for the hint.
         package var samples: [AuditResult.Sample] = []
+        /// Backfill hours this run closed that breached (share or drift), in time order: in the
+        /// report, never alerted (``RunEngine/isBackfill(_:now:historyHours:)``).
+        package var unalertedBackfill: [String] = []
     }
 
     /// The most alert-class UAs each hour keeps in the state.
@@ -67,12 +70,18 @@ package enum RunEngine {
         state.totals = RunTotals.after(
             state.totals, adding: result, rules: configuration.rules, now: settings.now, succeeded: errors.isEmpty,
             generatedAt: generatedAt)
+        // Backfill hours closed by this run: the prune below forgets them, but this run's report
+        // shows them, so that every line it read is in an hour of its report.
+        let backfill = state.hours.filter { $0.value.backfill == true }
         let expired = prune(&state, settings: settings)
+        var shown = state
+        shown.hours.merge(backfill) { kept, _ in kept }
         let report = RunReport.build(
-            state: state, sources: result.sources, settings: settings, generatedAt: generatedAt, logs: logs)
+            state: shown, sources: result.sources, settings: settings, generatedAt: generatedAt, logs: logs)
+        let unalerted = report.hours.filter { $0.backfill == true && $0.alerted }.map(\.hour)
         return RunOutcome(
             state: state, report: report, newAlerts: newAlerts, expiredAlerts: expired, errors: errors, logs: logs,
-            sources: result.sources, future: result.future, samples: result.samples)
+            sources: result.sources, future: result.future, samples: result.samples, unalertedBackfill: unalerted)
     }
 
     /// How often a log whose bytes changed while being read is planned again in one run.

@@ -37,6 +37,7 @@ package enum RunReport {
                 entry.alertStatus = alert.status.rawValue
             }
             if hour.incomplete == true { entry.incomplete = true }
+            if hour.backfill == true { entry.backfill = true }
             hours.append(entry)
             inputs.append(
                 InsightReport.HourInput(

@@ -125,9 +125,12 @@ package struct RunState: Codable, Equatable, Sendable {
         package var insight: HourInsight?
         /// True when the hour closed while a log that may hold its lines could not be read.
         package var incomplete: Bool? = nil
+        /// True when the hour closed already older than the history window (``RunEngine/isBackfill``):
+        /// reported by the run that read it, never alerted, then pruned with the window.
+        package var backfill: Bool? = nil
 
         enum CodingKeys: String, CodingKey {
-            case classes, errors, uas, late, closed, breached, insight, incomplete
+            case classes, errors, uas, late, closed, breached, insight, incomplete, backfill
             case outOfScope = "out_of_scope"
             case uasApproximate = "uas_approximate"
         }

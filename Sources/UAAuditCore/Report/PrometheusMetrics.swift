@@ -81,7 +81,9 @@ package struct PrometheusMetrics: Equatable, Sendable {
             latest: sources.isEmpty ? Latest(lines: t.lines, malformed: t.malformed) : .worst(of: sources))
     }
 
-    /// The metrics of a `run`: the state's running totals, and the report's newest closed hour.
+    /// The metrics of a `run`: the state's running totals, and the report's newest closed hour
+    /// within the history window (a backfill hour is counted in the totals, but never stands for
+    /// the last hour: a dashboard or rule on it would page about a week-old hour).
     package static func run(
         _ report: Report, totals: RunTotals, alertsPending: Int, latest: Latest? = nil
     ) -> PrometheusMetrics {
@@ -89,7 +91,7 @@ package struct PrometheusMetrics: Equatable, Sendable {
             alertClass: report.rules.alertClass,
             classes: classNames(report.rules).map { ClassCount(name: $0, count: totals.classes[$0] ?? 0) },
             errors: totals.errors, malformed: totals.malformed, outOfScope: totals.outOfScope,
-            lastHour: report.hours.last(where: { $0.closed == true }).flatMap { lastHour($0) },
+            lastHour: report.hours.last(where: { $0.closed == true && $0.backfill != true }).flatMap { lastHour($0) },
             threshold: report.threshold, minRequests: report.minRequests, lastSuccess: totals.lastSuccess,
             alertsPending: alertsPending, logs: report.logs, latest: latest)
     }

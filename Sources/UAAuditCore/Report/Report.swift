@@ -169,10 +169,14 @@ public struct Report: Codable, Equatable, Sendable {
         /// `uaaudit run` only: true when the hour closed while a log that may hold its lines
         /// could not be read (for longer than uaaudit waits); absent otherwise.
         public var incomplete: Bool? = nil
+        /// `uaaudit run` only: true when the run that read the hour closed it already older than
+        /// `history_hours` (a first run on an old log, a backfill): counted and shown, never
+        /// alerted (its `alert` says whether it breached). Absent otherwise.
+        public var backfill: Bool? = nil
 
         enum CodingKeys: String, CodingKey {
             case hour, requests, classes, shares, share, alert, errors, top, closed, late, impact, clients, drift
-            case coverage, id, incomplete
+            case coverage, id, incomplete, backfill
             case alertStatus = "alert_status"
             case outOfScope = "out_of_scope"
             case topApproximate = "top_approximate"

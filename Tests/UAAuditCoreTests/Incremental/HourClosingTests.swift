@@ -60,6 +60,17 @@ import Testing
         #expect(RunEngine.isDue(key, now: key.startInstant + offset, graceSeconds: 300) == due)
     }
 
+    /// (seconds after the hour's start, backfill with a 48 h window): the hour ends at 3,600.
+    static let backfillCases: [(Int64, Bool)] = [
+        (3600, false), (3600 + 48 * 3600 - 1, false), (3600 + 48 * 3600, true), (10 * 86_400, true), (0, false),
+    ]
+
+    @Test(arguments: backfillCases)
+    func anHourIsBackfillOnceItEndedTheWindowBeforeTheClock(offset: Int64, backfill: Bool) {
+        let key = HourKey(localHour: 490_000, offsetMinutes: 0)
+        #expect(RunEngine.isBackfill(key, now: key.startInstant + offset, historyHours: 48) == backfill)
+    }
+
     static let policyCases: [(Int64, Int64, Bool)] = [
         (99, 0, false), (99, 99, false), (100, 0, false), (100, 1, true), (1000, 1, false), (1000, 2, true),
         (0, 0, false),

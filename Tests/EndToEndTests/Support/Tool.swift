@@ -26,8 +26,21 @@ enum Tool {
         var out: String { String(decoding: stdout, as: UTF8.self) }
     }
 
+    /// `UAAUDIT_TEST_CLOCK_SHIFT` (such as `+365d`): every uaaudit that ``run(_:stdin:directory:environment:launcher:)``
+    /// starts sees its clock shifted that far, through Debian's `faketime` wrapper (a bare
+    /// LD_PRELOAD of libfaketime makes uaaudit lose its arguments). `.ci/run` runs the
+    /// clock-sensitive suites so, so that a test that depends on today's date fails the day it is
+    /// written. Only uaaudit is shifted: the test runner, nginx and the Python webhook receiver
+    /// hang or fail under libfaketime (README: "No test depends on today's date").
+    static var clockShift: [String] {
+        guard let shift = ProcessInfo.processInfo.environment["UAAUDIT_TEST_CLOCK_SHIFT"], !shift.isEmpty else {
+            return []
+        }
+        return ["/usr/bin/faketime", "-f", shift]
+    }
+
     /// Runs `uaaudit args` in `directory` (default: the repository root), with `stdin` as input;
-    /// through `launcher` (such as `setpriv …`) when one is given.
+    /// through `launcher` (such as `setpriv …`) when one is given, and ``clockShift``.
     static func run(
         _ args: [String], stdin: [UInt8]? = nil, directory: URL = repoRoot, environment: [String: String] = [:],
         launcher: [String] = []
@@ -35,8 +48,9 @@ enum Tool {
         throws -> Result
     {
         let process = Process()
-        process.executableURL = launcher.isEmpty ? binary : URL(fileURLWithPath: launcher[0])
-        process.arguments = launcher.isEmpty ? args : Array(launcher.dropFirst()) + [binary.path] + args
+        let prefix = launcher + clockShift
+        process.executableURL = prefix.isEmpty ? binary : URL(fileURLWithPath: prefix[0])
+        process.arguments = prefix.isEmpty ? args : Array(prefix.dropFirst()) + [binary.path] + args
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env["SOURCE_DATE_EPOCH"] = "0"

@@ -78,6 +78,10 @@ import Testing
                     + "reported with \"backfill\": true and not alerted (a first run on an old log); "
                     + "raise history_hours to alert on older hours"), "\(run.stderr)")
         #expect(!run.stderr.contains("dropped unsent"), "\(run.stderr)")
+        #expect(
+            run.out.contains(
+                "\nbackfill hours: 3 (1 over), already history_hours old when read: reported,\n  never alerted\n"),
+            "\(run.out)")
         // Pruned from the state as before: the next run counts nothing twice.
         let again = try Tool.run(["run", "--state", h.state, "--out", h.report, "--host", "test-host", h.log])
         #expect(again.status == 0, "\(again.stderr)")

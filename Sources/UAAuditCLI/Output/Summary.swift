@@ -82,6 +82,16 @@ enum Summary {
         if open > 0 {
             out += "open hours (marked ~): \(open); an hour alerts only once it closes\n"
         }
+        let backfill = report.hours.filter { $0.backfill == true }
+        if !backfill.isEmpty {
+            let sentence =
+                "backfill hours: \(backfill.count) (\(backfill.filter(\.alerted).count) over), "
+                + "already history_hours old when read: reported, never alerted"
+            // Continuation lines indented, as the alert-hours sentence above.
+            for (i, line) in TerminalText.wrapped(sentence, indent: "  ", width: width).enumerated() {
+                out += (i == 0 ? String(line.dropFirst(2)) : line) + "\n"
+            }
+        }
         out += InsightSummary.render(report, width: width, palette: palette)
 
         var top: [String: Int64] = [:]

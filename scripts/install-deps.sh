@@ -16,6 +16,7 @@
 #   python3-pip python3-yaml           scripts/real-ua-corpus.py: pip downloads device-detector's
 #                                       source package (the real-UA corpus), PyYAML reads its fixtures
 #   logrotate                           scripts/torture/ rotates nginx's log with Debian's logrotate
+#   faketime                            RunDateformatTests runs logrotate on fixed dates (dateext names)
 #   man-db groff-base zsh               the generated man page is rendered (man -l, groff -ww) and the
 #                                       zsh completion is checked (zsh -n)
 #   dpkg-dev binutils lintian           scripts/package-deb.sh and check-deb.sh: dpkg-shlibdeps works out
@@ -24,7 +25,7 @@
 #                                       verifies the units
 set -euo pipefail
 packages=(libpcre2-dev zlib1g-dev libcurl4-openssl-dev pkg-config nginx prometheus-alertmanager gzip
-  curl openssl python3 prometheus prometheus-node-exporter chromium bsdutils python3-pip python3-yaml logrotate man-db
+  curl openssl python3 prometheus prometheus-node-exporter chromium bsdutils python3-pip python3-yaml logrotate faketime man-db
   groff-base zsh dpkg-dev binutils lintian bash-completion systemd)
 missing=()
 for p in "${packages[@]}"; do

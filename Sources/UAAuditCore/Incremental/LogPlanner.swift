@@ -208,7 +208,7 @@ private struct Planning {
         } else {
             gap(
                 current.path, current.offset, nil,
-                "the log was rotated and the rotated file was not found (looked for .1, .0, -DATE and .gz names)")
+                "the log was rotated and the rotated file was not found (looked beside it for numbered and logrotate dateext names, plain or .gz)")
         }
         try readNew(fresh)
         try readCurrent(from: 0, checkpoints: [])

@@ -1,5 +1,6 @@
-/// Finds the files a log may have been rotated to: `access.log.1`, `.0`, `-YYYYMMDD[HH]`, and
-/// their `.gz` variants, in the log's directory.
+/// Finds the files a log may have been rotated to, in the log's directory: its name followed by
+/// what logrotate appends (``RotationSuffix``: `.1`, `.0`, any `dateext` + `dateformat` name), and
+/// their `.gz` variants.
 package enum RotationCandidates {
     package struct Candidate: Sendable, Equatable {
         package var path: String
@@ -45,26 +46,7 @@ package enum RotationCandidates {
         return name != base && name.hasPrefix(base) && isRotationSuffix(name.dropFirst(base.count))
     }
 
-    /// `.1`, `.0`, `-20261129`, `-2026112917`, and logrotate `dateformat`s of digit groups
-    /// (`-20261129-1764590000`, `-20261129_173000`), with an optional `.gz`.
-    static func isRotationSuffix(_ suffix: Substring) -> Bool {
-        var s = suffix
-        if s.hasSuffix(".gz") { s = s.dropLast(3) }
-        guard let first = s.first, first == "." || first == "-" else { return false }
-        let rest = s.dropFirst()
-        func isDigit(_ c: Character) -> Bool { c >= "0" && c <= "9" }
-        if first == "." { return !rest.isEmpty && rest.count <= 10 && rest.allSatisfy(isDigit) }
-        guard let head = rest.first, let tail = rest.last, isDigit(head), isDigit(tail),
-            rest.allSatisfy({ isDigit($0) || $0 == "-" || $0 == "_" }), rest.filter(isDigit).count <= 24,
-            !rest.contains("--"), !rest.contains("__"), !rest.contains("-_"), !rest.contains("_-")
-        else { return false }
-        // A date must lead: YYYYMMDD (then hours, minutes, seconds, or more groups), so that
-        // another log named like `access.log-8080` is not taken for a rotation.
-        let date = rest.prefix { isDigit($0) }
-        guard [8, 10, 12, 14].contains(date.count), let year = Int(date.prefix(4)),
-            let month = Int(date.dropFirst(4).prefix(2)), let day = Int(date.dropFirst(6).prefix(2)),
-            (1970...2199).contains(year), (1...12).contains(month), (1...31).contains(day)
-        else { return false }
-        return true
-    }
+    /// `.1`, `.0`, or a logrotate `dateext` name of any `dateformat` (`-20261129`, `-1764590000`,
+    /// `-2026-11-29-1764590000`, `.2026-11-29_173000`), with an optional `.gz`: ``RotationSuffix``.
+    static func isRotationSuffix(_ suffix: Substring) -> Bool { RotationSuffix.isRotation(suffix) }
 }

@@ -8,12 +8,63 @@ import Testing
         (".1", true), (".0", true), (".12", true), (".1.gz", true), ("-20261129", true), ("-2026112917", true),
         ("-20261129.gz", true), ("", false), (".gz", false), (".old", false), ("_1", false), (".1.bz2", false),
         (".1a", false), ("-", false), (".12345678901", false),
-        ("-20261129-1764590000", true), ("-20261129_173000.gz", true), ("-2026-", false), ("-a1", false),
-        // Another log named with a number is not a rotation: a date must lead.
-        ("-8080", false), ("-443.gz", false), ("-123456789", false), ("-20261399", false), ("-1234567890", false),
+        ("-20261129-1764590000", true), ("-20261129_173000.gz", true), ("-a1", false),
+        // Issue 29: the dateformats that were not recognised.
+        ("-1764590000", true), ("-2026-11-29", true), ("-2026-11-29-1764590000.gz", true),
+        (".2026-11-29_173000", true), ("-2026-", true), ("20261129", true),
+        // Another log named with a number is not a rotation: a year or the epoch seconds must be there.
+        ("-8080", false), ("-443.gz", false), ("-123456789", false), ("-20261399", false), ("-12-07", false),
+        ("-2026.json", false), (".2026-11-29.bz2", false), ("-2026/11", false), ("-2026 11", false),
     ])
     func rotationSuffixes(suffix: String, accepted: Bool) {
         #expect(RotationCandidates.isRotationSuffix(Substring(suffix)) == accepted)
+    }
+
+    /// logrotate's `dateformat` grammar: the specifiers it allows, in any order, between any
+    /// separators, each written as strftime writes it for one instant (2026-12-07 09:05:03 UTC).
+    static let specifiers: [(String, String)] = [
+        ("%Y", "2026"), ("%m", "12"), ("%d", "07"), ("%H", "09"), ("%M", "05"), ("%S", "03"), ("%V", "50"),
+        ("%s", "1796634303"),
+    ]
+    static let separators = ["-", "_", ".", "", "+", "@", ":", "~"]
+
+    /// Every sequence of one to four distinct specifiers, each joined by the separators in
+    /// turn, as (format, name suffix).
+    static func generatedFormats() -> [(format: String, suffix: String)] {
+        var out: [(String, String)] = []
+        func extend(_ chosen: [Int]) {
+            if !chosen.isEmpty {
+                var format = ""
+                var suffix = ""
+                for (k, index) in chosen.enumerated() {
+                    let separator = separators[(out.count + k) % separators.count]
+                    format += separator + specifiers[index].0
+                    suffix += separator + specifiers[index].1
+                }
+                out.append((format, suffix))
+            }
+            guard chosen.count < 4 else { return }
+            for i in specifiers.indices where !chosen.contains(i) { extend(chosen + [i]) }
+        }
+        extend([])
+        return out
+    }
+
+    @Test func everyDateformatWithAYearOrTheEpochIsARotation() {
+        let formats = Self.generatedFormats()
+        #expect(formats.count == 2080)
+        var recognised = 0
+        for (format, suffix) in formats {
+            let anchored = format.contains("%Y") || format.contains("%s")
+            for name in [suffix, suffix + ".gz"] {
+                let accepted = RotationCandidates.isRotationSuffix(Substring(name))
+                // Without a year or the epoch, only a number after a dot is (it is one of logrotate's own).
+                let numbered = suffix.first == "." && suffix.dropFirst().allSatisfy(\.isNumber) && suffix.count <= 11
+                #expect(accepted == (anchored || numbered), "dateformat \(format): \(name)")
+                if accepted { recognised += 1 }
+            }
+        }
+        #expect(recognised == 3140)
     }
 
     @Test func listsRotatedSiblingsOldestFirst() throws {

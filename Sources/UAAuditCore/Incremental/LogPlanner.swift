@@ -175,6 +175,21 @@ private struct Planning {
             }
         }
         let old = id.isStrong ? locate(id, offset: current.offset, among: unclaimed()) : locateWeak(current, fresh)
+        if !sameFile, old == nil, id.isStrong, let checkpoints = current.checkpoints, log.startsLike(id) {
+            // The old file is under no name, nor a copy of it: the log was replaced by another
+            // inode (a restore, rsync, cp + mv, an editor's save by rename). Its content
+            // decides: the same bytes up to the offset are the same log, read on from there.
+            let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
+            if kept.end == current.offset, kept.count == checkpoints.count {
+                try continueCurrent(current, fresh: fresh)
+                return
+            }
+            if kept.end > 0, snapshot.missed == 0 {
+                try replacedAndChanged(current, checkpoints: checkpoints, kept: kept)
+                try readNew(fresh.filter { !isCopy($0) })
+                return
+            }
+        }
         if !id.isStrong, current.offset == 0, !(old?.compressed ?? false), !stillHere(current) {
             // The log was empty at the last run and its file is gone (or its inode number
             // reused): the file taken for it (the live log or a rotated one) is not it, so what was written
@@ -208,7 +223,8 @@ private struct Planning {
         } else {
             gap(
                 current.path, current.offset, nil,
-                "the log was rotated and the rotated file was not found (looked beside it for numbered and logrotate dateext names, plain or .gz)")
+                "the log was rotated and the rotated file was not found (looked beside it for numbered and logrotate dateext names, plain or .gz)"
+            )
         }
         try readNew(fresh)
         try readCurrent(from: 0, checkpoints: [])
@@ -218,7 +234,7 @@ private struct Planning {
     mutating func continueCurrent(_ current: RunState.Tracked, fresh: [LogFile]) throws(InputError) {
         let checkpoints = current.checkpoints
         if log.status.size >= current.offset, try Checkpoints.tailHolds(checkpoints ?? [], file: log) {
-            try readCurrent(from: current.offset, checkpoints: checkpoints)
+            try readCurrent(from: try lineStart(atOrBefore: current.offset), checkpoints: checkpoints)
         } else if let checkpoints {
             let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
             if kept.end > 0 {
@@ -237,6 +253,32 @@ private struct Planning {
             try readCurrent(from: 0, checkpoints: [])
         }
         try readNew(fresh.filter { !claimed.contains(ObjectIdentifier($0)) && !isCopy($0) })
+    }
+
+    /// `offset` when it is the start of a line (0, or just after a `\n`), else the start of the
+    /// line it falls in. `run` only ever saves an offset after a complete line; one inside a
+    /// line (a state edited by hand, or damaged) would lose the rest of that line without a word.
+    func lineStart(atOrBefore offset: Int64) throws(InputError) -> Int64 {
+        guard offset > 0, try log.bytes(from: offset - 1, to: offset) != [0x0A] else { return offset }
+        return try log.lastLineEnd(from: 0, size: offset)
+    }
+
+    /// The live log is another inode whose content matches what was read only up to
+    /// `kept.end`: it changed before the offset (restored from an older or edited copy). What
+    /// it holds from there to its last complete line may be lines counted before, edited, or
+    /// written since: an `uncertain` gap that names the changed range, not read, so that
+    /// nothing is counted twice; reading goes on from its end.
+    mutating func replacedAndChanged(
+        _ current: RunState.Tracked, checkpoints: [RunState.Checkpoint], kept: (end: Int64, count: Int)
+    ) throws(InputError) {
+        let end = try log.lastLineEnd(from: kept.end, size: log.status.size)
+        if end > kept.end {
+            gap(
+                current.path, kept.end, end,
+                "the log was replaced by another file (device \(log.status.device), inode \(log.status.inode)) whose content differs from what had been read from byte \(kept.end) (of \(current.offset) read); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
+                uncertain: true)
+        }
+        try readCurrent(from: end, checkpoints: Array(checkpoints.prefix(kept.count)))
     }
 
     /// The log kept its first `kept.end` bytes and lost the rest: read only past its new end.

@@ -429,6 +429,64 @@ import Testing
                 (["access.log.1 \(d.lineEnd(10, of: "access.log.1"))..\(d.lineEnd(14, of: "access.log.1"))"], [])
             },
             missed: 1),
+        // Issue 29: the same bytes under a new inode are the same log.
+        Scenario(
+            name: "the live log copied and moved over itself (cp + mv), then written on",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.write(20)
+                d.replace()
+                d.write(10)
+            },
+            expected: { d in (["access.log \(d.lineEnd(3000))..\(d.size())"], []) }),
+        Scenario(
+            name: "the live log replaced by a copy with its time (rsync -a, a restore), nothing new",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.replace(keepTime: true)
+            },
+            expected: { _ in ([], []) }),
+        Scenario(
+            name: "the live log saved by rename with the unread lines after the offset, then written on",
+            setUp: { d in
+                d.write(40)
+                d.run()
+                d.write(5)
+                d.replace()
+                d.write(3)
+            },
+            expected: { d in (["access.log \(d.lineEnd(40))..\(d.size())"], []) }),
+        Scenario(
+            name: "the live log saved by rename with a line before the offset edited",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                let at = d.lineEnd(2000) + 10
+                d.replace { bytes in
+                    var b = bytes
+                    b[at] = UInt8(ascii: "X")
+                    return b
+                }
+                d.write(10)
+            },
+            expected: { d in
+                let kept = keptPrefix(d, cut: d.lineEnd(2000) + 10)
+                return ([], ["~access.log \(kept)..\(d.size())"])
+            }, missed: 10),
+        Scenario(
+            name: "restored from an older backup (a prefix of what was read), then written on",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.replace { Array($0.prefix(d.lineEnd(2000))) }
+                d.write(10)
+            },
+            expected: { d in
+                let kept = keptPrefix(d, cut: d.lineEnd(2000))
+                return ([], ["~access.log \(kept)..\(d.size())"])
+            }, missed: 10),
     ]
 
     /// The end of the checkpoints the cut kept (they are consecutive from the start).
@@ -599,6 +657,22 @@ import Testing
                 "access.log 0..\(d.size())",
             ])
         #expect(again.gapRanges == [])
+        #expect(d.doubled.isEmpty)
+        #expect(d.missed.isEmpty)
+    }
+
+    /// Issue 29: a state offset moved into the middle of a line (by hand, or damaged) goes back
+    /// to the start of that line, which no run counted (runs only stop after whole lines).
+    @Test func aStateOffsetInsideALineGoesBackToTheLineStart() throws {
+        let d = MemoryDisk()
+        d.write(100)
+        d.run()
+        d.write(10)
+        let offset = try #require(d.state?.current?.offset)
+        d.state?.current?.offset = offset + 20
+        let plan = d.run()
+        #expect(plan.reads == ["access.log \(offset)..\(d.size())"])
+        #expect(plan.gapRanges == [])
         #expect(d.doubled.isEmpty)
         #expect(d.missed.isEmpty)
     }

@@ -173,6 +173,15 @@ private struct Planning {
                 try cutInPlace(current, checkpoints: checkpoints, kept: kept)
                 return
             }
+            // Cut inside its first chunk: it still starts with the first line read, and no
+            // rotated file holds what was read (then it was copied and truncated, and written on).
+            if let first = checkpoints.first?.firstLine,
+                try Checkpoints.firstLine(of: log, from: 0, to: checkpoints[0].end) == first,
+                locate(id, offset: current.offset, among: unclaimed()) == nil, snapshot.missed == 0
+            {
+                try cutInPlace(current, checkpoints: checkpoints, kept: kept)
+                return
+            }
         }
         let old = id.isStrong ? locate(id, offset: current.offset, among: unclaimed()) : locateWeak(current, fresh)
         if !sameFile, old == nil, id.isStrong, let checkpoints = current.checkpoints, log.startsLike(id) {
@@ -281,18 +290,46 @@ private struct Planning {
         try readCurrent(from: end, checkpoints: Array(checkpoints.prefix(kept.count)))
     }
 
-    /// The log kept its first `kept.end` bytes and lost the rest: read only past its new end.
+    /// The log kept its first `kept.end` bytes (the chunks that still hash the same) and lost
+    /// the rest, then may have been written on: where it was cut, between `kept.end` and the end
+    /// of the next chunk (had it kept that chunk whole, the chunk would hash the same), is
+    /// known only when the chunk's first line is not there: then it was cut at `kept.end`, and
+    /// all that follows was written since and is read. Otherwise what lies between `kept.end`
+    /// and the first line that starts at or after the next chunk's end may hold lines counted
+    /// before and lines written since: an `uncertain` gap, not read; what follows it is read.
     mutating func cutInPlace(
         _ current: RunState.Tracked, checkpoints: [RunState.Checkpoint], kept: (end: Int64, count: Int)
     ) throws(InputError) {
         let end = try log.lastLineEnd(from: kept.end, size: log.status.size)
-        if end > kept.end {
+        var from = end
+        if kept.count < checkpoints.count {
+            let next = checkpoints[kept.count]
+            if let first = next.firstLine, try Checkpoints.firstLine(of: log, from: kept.end, to: next.end) != first {
+                from = kept.end
+            } else if next.end <= end {
+                from = try lineStart(atOrAfter: next.end)
+            }
+        }
+        if from > kept.end {
             gap(
-                current.path, kept.end, end,
+                current.path, kept.end, from,
                 "the log was cut in place below what had been read (at \(current.offset)); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
                 uncertain: true)
         }
-        try readCurrent(from: end, checkpoints: Array(checkpoints.prefix(kept.count)))
+        try readCurrent(from: from, checkpoints: Array(checkpoints.prefix(kept.count)))
+    }
+
+    /// `offset` when a line starts there, else just after the `\n` that follows it (a line
+    /// must end at or after `offset`: the caller's bound).
+    func lineStart(atOrAfter offset: Int64) throws(InputError) -> Int64 {
+        var at = offset
+        if at > 0, try log.bytes(from: at - 1, to: at) == [0x0A] { return at }
+        while true {
+            let block = try log.bytes(from: at, to: at + 4096)
+            if block.isEmpty { return at }
+            if let nl = block.firstIndex(of: 0x0A) { return at + Int64(nl) + 1 }
+            at += Int64(block.count)
+        }
     }
 
     /// The live log from `from` to its last complete line; it becomes the tracked current file.

@@ -130,31 +130,6 @@ import Testing
                 d.write(10)
             },
             expected: { d in (["access.log 0..\(d.size())"], []) }),
-        // Issue 11, case 3: a log cut in place to its first half, then appended to.
-        Scenario(
-            name: "cut in place to half, then appended to",
-            setUp: { d in
-                d.write(3000)
-                d.run()
-                d.truncate(to: d.lineEnd(1500))
-                d.write(50)
-            },
-            expected: { d in
-                let kept = keptPrefix(d, cut: d.lineEnd(1500))
-                return ([], ["~access.log \(kept)..\(d.size())"])
-            }, missed: 50),
-        Scenario(
-            name: "cut in place to half, then written past the old offset",
-            setUp: { d in
-                d.write(3000)
-                d.run()
-                d.truncate(to: d.lineEnd(1500))
-                d.write(2000)
-            },
-            expected: { d in
-                let kept = keptPrefix(d, cut: d.lineEnd(1500))
-                return ([], ["~access.log \(kept)..\(d.size())"])
-            }, missed: 2000),
         Scenario(
             name: "cut in place exactly at a checkpoint, nothing appended",
             setUp: { d in
@@ -659,6 +634,49 @@ import Testing
         #expect(again.gapRanges == [])
         #expect(d.doubled.isEmpty)
         #expect(d.missed.isEmpty)
+    }
+
+    /// Issue 11, case 3, and issue 29: a log cut in place (its first `cut` lines kept), then
+    /// written on. Cut at a checkpoint's end, the chunk after it starts with another line:
+    /// everything after the cut is read. Cut inside a chunk, the cut lies before that chunk's
+    /// end: what follows the first line starting there is read; before it, an uncertain gap.
+    @Test(arguments: [
+        (1500, 50), (1500, 2000), (1500, 400), (2999, 10), (1, 3000),
+    ])
+    func aLogCutInPlaceAndWrittenOnReadsWhatIsProvablyNew(lines: Int, appended: Int) throws {
+        for atCheckpoint in [false, true] {
+            let d = MemoryDisk()
+            d.write(3000)
+            d.run()
+            let checkpoints = try #require(d.state?.current?.checkpoints)
+            let cut = atCheckpoint ? Int(Self.keptPrefix(d, cut: d.lineEnd(lines))) : d.lineEnd(lines)
+            let kept = Self.keptPrefix(d, cut: cut)
+            // Cut to nothing is a truncation, not a cut below what was read (its own scenario).
+            if atCheckpoint, kept == 0 { continue }
+            let next = try #require(checkpoints.first { $0.end > kept })
+            d.truncate(to: cut)
+            d.write(appended)
+            let bytes = try #require(d.entries["access.log"]?.inode.bytes)
+            // The first line that starts at or after the next chunk's end, if it is on disk.
+            var from = Int(kept)
+            if cut != Int(kept) {
+                from = bytes.count
+                if Int(next.end) <= bytes.count {
+                    from =
+                        bytes[Int(next.end) - 1] == 0x0A
+                        ? Int(next.end) : (bytes[Int(next.end)...].firstIndex(of: 0x0A)! + 1)
+                }
+            }
+            let plan = d.run()
+            let name = "cut after line \(lines)\(atCheckpoint ? " at a checkpoint" : ""), \(appended) written"
+            #expect(plan.reads == (from < bytes.count ? ["access.log \(from)..\(bytes.count)"] : []), "\(name)")
+            #expect(plan.gapRanges == (from > Int(kept) ? ["~access.log \(kept)..\(from)"] : []), "\(name)")
+            #expect(d.doubled.isEmpty, "\(name)")
+            let inGap = bytes[cut..<from].filter { $0 == 0x0A }.count
+            #expect(d.missed.count == inGap, "\(name)")
+            if atCheckpoint { #expect(inGap == 0, "\(name)") }
+            #expect(d.run().reads == [])
+        }
     }
 
     /// Issue 29: a state offset moved into the middle of a line (by hand, or damaged) goes back

@@ -78,7 +78,8 @@ package enum LogPlanner {
     /// for good stays remembered until newer ones push it out.
     package static func known(seen snapshot: LogSnapshot, before: [RunState.KnownFile]?) -> [RunState.KnownFile] {
         var known = snapshot.known
-        let here = Set(([snapshot.log] + snapshot.rotated).map { [$0.status.device, $0.status.inode] })
+        let here = Set(
+            ([snapshot.log] + snapshot.rotated + snapshot.skipped).map { [$0.status.device, $0.status.inode] })
         let unseen = (before ?? []).filter { !here.contains([$0.identity.device, $0.identity.inode]) }
         known += unseen.sorted { $0.modified > $1.modified }.prefix(max(0, maxKnown - known.count))
         return known
@@ -118,6 +119,14 @@ private struct Planning {
 
     mutating func run(_ saved: RunState.LogState?) throws(InputError) {
         plan.next.known = LogPlanner.known(seen: snapshot, before: saved?.known)
+        if let saved, let current = saved.current {
+            for file in snapshot.skipped where isNew(file, known: saved.known, current: current) {
+                gap(
+                    file.path, 0, file.compressed ? nil : file.status.size,
+                    "not read as a rotated file of this log: it is owned by uid \(file.status.owner), neither the live log's owner (uid \(log.status.owner)) nor root"
+                )
+            }
+        }
         guard let saved, let current = saved.current else {
             // First run for this log: all of the live log, none of the older rotated files.
             try readCurrent(from: 0, checkpoints: [])
@@ -338,6 +347,7 @@ private struct Planning {
         if end > from { plan.steps.append(ReadStep(file: log, from: from, to: end)) }
         var tracked = RunState.Tracked(
             identity: log.identity, offset: end, size: log.status.size, modified: log.status.modified, path: logPath)
+        tracked.target = snapshot.target
         guard let extended = try Checkpoints.extend(checkpoints ?? [], file: log, to: end) else {
             plan.changed = "\(log.path) was truncated while it was planned"
             return

@@ -19,6 +19,11 @@ package struct LogSnapshot: Sendable {
     /// rotation was under way: a file the planner cannot find may be one of them
     /// (``LogPlan/changed``, and the log is listed again).
     package var missed = 0
+    /// The file the log's path names through a symbolic link (its real path), when it is one.
+    package var target: String? = nil
+    /// Rotated candidates left unread because neither the live log's owner nor root owns them
+    /// (CONTRACTS: files, as root): another user could otherwise feed lines in as the log's.
+    package var skipped: [LogFile] = []
 
     package init(log: LogFile, rotated: [LogFile], takenAt: Int64 = Int64.min) {
         self.log = log
@@ -26,11 +31,20 @@ package struct LogSnapshot: Sendable {
         self.takenAt = takenAt
     }
 
+    /// The paths a run looks at besides the log's rotated siblings: the file the log's symbolic
+    /// link named when it was last read, and the rotated files it still follows (a re-pointed
+    /// link leaves the old target under its own name, which is no sibling's).
+    package static func previousPaths(_ saved: RunState.LogState?) -> [String] {
+        guard let saved else { return [] }
+        return ([saved.current?.target].compactMap { $0 } + saved.draining.map(\.path))
+    }
+
     /// The most rotated siblings opened (the newest).
     package static let maxRotated = 64
 
-    /// Opens `logPath` and then its rotated siblings.
-    package static func open(logPath: String) throws(InputError) -> LogSnapshot {
+    /// Opens `logPath`, then its rotated siblings and those of `previous` (``previousPaths(_:)``)
+    /// that are there.
+    package static func open(logPath: String, previous: [String] = []) throws(InputError) -> LogSnapshot {
         let takenAt = Syscalls.wallClockNanoseconds()
         let status: FileStatus?
         do {
@@ -74,7 +88,16 @@ package struct LogSnapshot: Sendable {
             )
         }
         var missed = listing.vanished
-        for candidate in listing.candidates.suffix(LogSnapshot.maxRotated) {
+        var candidates = Array(listing.candidates.suffix(LogSnapshot.maxRotated))
+        let listed = Set(candidates.map(\.path))
+        for path in previous where path != resolved && !listed.contains(path) {
+            guard let status = try? Syscalls.status(path), status.isRegular else { continue }
+            candidates.append(
+                RotationCandidates.Candidate(
+                    path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed)))
+        }
+        var skipped: [LogFile] = []
+        for candidate in candidates {
             var opened: LogFile?
             var failure: InputError?
             // Twice: logrotate may rename the next file onto the name between the failed open
@@ -107,11 +130,17 @@ package struct LogSnapshot: Sendable {
                     transient: mayBeRotating(candidate.path))
             }
             guard seen.insert([file.status.device, file.status.inode]).inserted else { continue }
+            if file.status.owner != log.status.owner, file.status.owner != 0 {
+                skipped.append(file)
+                continue
+            }
             rotated.append(file)
         }
         rotated.sort { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
         var snapshot = LogSnapshot(log: log, rotated: rotated, takenAt: takenAt)
         snapshot.missed = missed
+        snapshot.skipped = skipped
+        if Syscalls.fileKind(logPath, followingLinks: false) == .symbolicLink { snapshot.target = resolved }
         return snapshot
     }
 
@@ -127,9 +156,10 @@ package struct LogSnapshot: Sendable {
         }
     }
 
-    /// What the state keeps of these files for the next run.
+    /// What the state keeps of these files for the next run (skipped ones too: they are
+    /// named once, when they are new).
     package var known: [RunState.KnownFile] {
-        ([log] + rotated).map {
+        ([log] + rotated + skipped).map {
             RunState.KnownFile(identity: $0.identity, size: $0.status.size, modified: $0.status.modified)
         }
     }

@@ -11,7 +11,7 @@ import FoundationEssentials
 /// 1's `alerts_sent` and `alerts_pending` by message; a version 1 state is migrated when it is
 /// loaded (``RunStateMigration``). Optional keys older code ignores: `totals`, an hour's
 /// `insight` and `incomplete`, `unreadable_since`, a log's `known` files, a tracked
-/// file's `checkpoints` and a checkpoint's `first_line`, a gap's `uncertain`.
+/// file's `checkpoints` and `target`, a checkpoint's `first_line`, a gap's `uncertain`.
 package struct RunState: Codable, Equatable, Sendable {
     package static let currentVersion = 2
 
@@ -93,9 +93,13 @@ package struct RunState: Codable, Equatable, Sendable {
         /// last ending at `offset`: a log found shorter is checked against them. Absent from
         /// states written before uaaudit kept them, and for rotated files.
         package var checkpoints: [Checkpoint]? = nil
+        /// The file the log's path named through a symbolic link when it was read (cronolog's
+        /// `access.log -> access-2026-12-07.log`): once the link points elsewhere, the old
+        /// target is looked at too, and its unread tail read. Absent when the path is no link.
+        package var target: String? = nil
 
         enum CodingKeys: String, CodingKey {
-            case identity, offset, size, modified, path, checkpoints
+            case identity, offset, size, modified, path, checkpoints, target
         }
     }
 

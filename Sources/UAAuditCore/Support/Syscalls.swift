@@ -347,9 +347,14 @@ package struct FileStatus: Sendable, Equatable {
     package let modified: Int64
     /// The permission bits (`st_mode & 0o777`).
     package let permissions: mode_t
+    /// The owner's user id.
+    package let owner: UInt32
 
     /// A status made up for tests of code that decides from statuses (the planner's tables).
-    package init(device: UInt64, inode: UInt64, size: Int64, isRegular: Bool = true, modified: Int64) {
+    package init(
+        device: UInt64, inode: UInt64, size: Int64, isRegular: Bool = true, modified: Int64, owner: UInt32 = 0
+    ) {
+        self.owner = owner
         self.device = device
         self.inode = inode
         self.size = size
@@ -362,6 +367,7 @@ package struct FileStatus: Sendable, Equatable {
 
     init(_ st: stat) {
         permissions = st.st_mode & 0o777
+        owner = UInt32(st.st_uid)
         isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
         isFIFO = (st.st_mode & S_IFMT) == S_IFIFO
         device = UInt64(st.st_dev)

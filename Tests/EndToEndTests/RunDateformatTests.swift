@@ -4,8 +4,10 @@ import Testing
 /// Issue 29: `uaaudit run` over a log that Debian's real logrotate rotates with `dateext` and
 /// the `dateformat`s that were not recognised (every line between the last run and the
 /// rotation was lost), and with a number; each with `compress` + `delaycompress`, `compress`
-/// alone and no compression. logrotate runs under `faketime` on two fixed days, so the names
-/// (and `%s`) never depend on today's date. Lines are written by the test, not by nginx.
+/// alone and no compression. logrotate runs under `faketime -f` (a stopped clock: a clock
+/// that ticks on from the given second gave `_100001` on a loaded machine) on two fixed days,
+/// so the names (and `%s`) never depend on today's date or the load. Lines are written by the
+/// test, not by nginx.
 @Suite(.serialized) struct RunDateformatTests {
     /// A `dateformat` (nil: numbered) and the suffixes logrotate gives on 2026-12-07 and
     /// 2026-12-08 at 10:00:00 UTC.
@@ -41,7 +43,8 @@ import Testing
         let confPath = try h.dir.write("logrotate.conf", conf)
         func rotate(on day: String) throws {
             let result = try ExternalTool.run(
-                faketime, ["2026-12-\(day) 10:00:00", logrotate, "-f", "-s", h.dir.path("logrotate.status"), confPath],
+                faketime,
+                ["-f", "2026-12-\(day) 10:00:00", logrotate, "-f", "-s", h.dir.path("logrotate.status"), confPath],
                 environment: ["TZ": "UTC", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
             #expect(result.status == 0, "\(result.stderr)")
         }

@@ -68,4 +68,73 @@ import Testing
         #expect(try run(h) == 306)
         #expect(try h.gaps().count == 1)
     }
+
+    /// A user of its own, made for one test and removed after it (`useradd`, `userdel`).
+    final class TestUser {
+        let name: String
+        let uid: uid_t
+        let gid: gid_t
+
+        init() throws {
+            name = "uaat\(getpid() % 100_000)\(UInt16.random(in: 0...9999))"
+            let made = try ExternalTool.run(
+                "/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name])
+            #expect(made.status == 0, "useradd \(name)")
+            let entry = try unwrap(getpwnam(name))
+            uid = entry.pointee.pw_uid
+            gid = entry.pointee.pw_gid
+        }
+
+        deinit { _ = try? ExternalTool.run("/usr/sbin/userdel", [name]) }
+    }
+
+    /// Issue 29: a user who may write the log directory (the live log's owner) plants rotated
+    /// names that are symbolic links: to a file only root may read, and to another log. A run
+    /// as root reads neither (whatever a link names, it is its own name that is checked), names
+    /// each once, and finishes the real rotation beside them.
+    @Test(.requires(.root)) func aPlantedLinkIsNamedAndNeverRead() throws {
+        let user = try TestUser()
+        let storage = try Scratch()
+        let h = try RunHarness(storage: storage.url.path)
+        let elsewhere = try Scratch()
+        let secret = try elsewhere.write(
+            "secret", "root-only t29-hunter2-secret line\nnot a log line t29-hunter2-secret\n")
+        #expect(chmod(secret, 0o600) == 0)
+        let other = elsewhere.path("other.log")
+        try h.append(7, hour: 10, minute: 5, to: other)
+        #expect(chown(other, user.uid, user.gid) == 0)
+        #expect(chown(h.dir.url.path, user.uid, user.gid) == 0)
+        try h.append(300, hour: 10)
+        #expect(chown(h.log, user.uid, user.gid) == 0)
+        #expect(try run(h) == 300)
+        // The user's doing: two links under rotated names (then a real rotation, so that new
+        // rotated files are looked for).
+        let planted = [h.dir.path("access.log-20261208"), h.dir.path("access.log.2")]
+        try FileManager.default.createSymbolicLink(atPath: planted[0], withDestinationPath: secret)
+        try FileManager.default.createSymbolicLink(atPath: planted[1], withDestinationPath: other)
+        for link in planted { #expect(lchown(link, user.uid, user.gid) == 0) }
+        try h.append(20, hour: 10, minute: 20)
+        try h.move("access.log", "access.log.1")
+        try h.append(6, hour: 10, minute: 30)
+        #expect(chown(h.log, user.uid, user.gid) == 0)
+        let result = try h.run(now: Self.now)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try unwrap((try h.reportJSON()["totals"] as? [String: Any])?["requests"] as? Int) == 326)
+        #expect(try unwrap((try h.reportJSON()["totals"] as? [String: Any])?["malformed"] as? Int) == 0)
+        let gaps = try h.gaps()
+        #expect(gaps.compactMap { $0["file"] as? String }.sorted() == planted.sorted())
+        #expect(
+            gaps.allSatisfy {
+                $0["reason"] as? String
+                    == "not read as a rotated file of this log: it is a symbolic link, and a rotated file is never read through one"
+            })
+        #expect(result.stderr.contains(planted[0]), "\(result.stderr)")
+        // Named once, never read, and the secret's text is nowhere.
+        #expect(try run(h) == 326)
+        #expect(try h.gaps().count == 2)
+        for file in [h.report, h.state] {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(!text.contains("hunter2"), "\(file)")
+        }
+    }
 }

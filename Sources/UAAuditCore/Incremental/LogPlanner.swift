@@ -79,7 +79,9 @@ package enum LogPlanner {
     package static func known(seen snapshot: LogSnapshot, before: [RunState.KnownFile]?) -> [RunState.KnownFile] {
         var known = snapshot.known
         let here = Set(
-            ([snapshot.log] + snapshot.rotated + snapshot.skipped).map { [$0.status.device, $0.status.inode] })
+            (([snapshot.log] + snapshot.rotated).map(\.status) + snapshot.skipped.map(\.status)).map {
+                [$0.device, $0.inode]
+            })
         let unseen = (before ?? []).filter { !here.contains([$0.identity.device, $0.identity.inode]) }
         known += unseen.sorted { $0.modified > $1.modified }.prefix(max(0, maxKnown - known.count))
         return known
@@ -120,11 +122,19 @@ private struct Planning {
     mutating func run(_ saved: RunState.LogState?) throws(InputError) {
         plan.next.known = LogPlanner.known(seen: snapshot, before: saved?.known)
         if let saved, let current = saved.current {
-            for file in snapshot.skipped where isNew(file, known: saved.known, current: current) {
-                gap(
-                    file.path, 0, file.compressed ? nil : file.status.size,
-                    "not read as a rotated file of this log: it is owned by uid \(file.status.owner), neither the live log's owner (uid \(log.status.owner)) nor root"
-                )
+            for skipped in snapshot.skipped where isNew(skipped, known: saved.known, current: current) {
+                switch skipped.cause {
+                case .owner(let owner):
+                    gap(
+                        skipped.path, 0, skipped.compressed ? nil : skipped.status.size,
+                        "not read as a rotated file of this log: it is owned by uid \(owner), neither the live log's owner (uid \(log.status.owner)) nor root"
+                    )
+                case .symbolicLink:
+                    gap(
+                        skipped.path, 0, nil,
+                        "not read as a rotated file of this log: it is a symbolic link, and a rotated file is never read through one"
+                    )
+                }
             }
         }
         guard let saved, let current = saved.current else {
@@ -459,6 +469,17 @@ private struct Planning {
             }
             if k.identity.isStrong { return file.startsLike(k.identity) }
             return file.prefixIsWhole && file.prefix.count == k.identity.fingerprintBytes && file.startsLike(k.identity)
+        }
+    }
+
+    /// ``isNew(_:known:current:)`` for a candidate not read: a link, which has no content, by
+    /// its own device, inode, size and time.
+    func isNew(_ skipped: SkippedCandidate, known: [RunState.KnownFile]?, current: RunState.Tracked) -> Bool {
+        if let file = skipped.file { return isNew(file, known: known, current: current) }
+        guard let known else { return skipped.status.modified > current.modified }
+        return !known.contains {
+            $0.identity.device == skipped.status.device && $0.identity.inode == skipped.status.inode
+                && $0.size == skipped.status.size && $0.modified == skipped.status.modified
         }
     }
 

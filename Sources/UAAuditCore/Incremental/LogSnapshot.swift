@@ -21,9 +21,9 @@ package struct LogSnapshot: Sendable {
     package var missed = 0
     /// The file the log's path names through a symbolic link (its real path), when it is one.
     package var target: String? = nil
-    /// Rotated candidates left unread because neither the live log's owner nor root owns them
-    /// (CONTRACTS: files, as root): another user could otherwise feed lines in as the log's.
-    package var skipped: [LogFile] = []
+    /// Rotated candidates left unread (CONTRACTS: files, as root): symbolic links, and files
+    /// neither the live log's owner nor root owns.
+    package var skipped: [SkippedCandidate] = []
 
     package init(log: LogFile, rotated: [LogFile], takenAt: Int64 = Int64.min) {
         self.log = log
@@ -77,7 +77,7 @@ package struct LogSnapshot: Sendable {
         let resolved = Syscalls.realPath(logPath) ?? logPath
         // The newest ones only: a run reads at most 16 new rotated files (older ones become
         // gaps), and holding a thousand open would fail with EMFILE under systemd's limit.
-        let listing: (candidates: [RotationCandidates.Candidate], vanished: Int)
+        let listing: (candidates: [RotationCandidates.Candidate], links: [RotationCandidates.Candidate], vanished: Int)
         do {
             listing = try RotationCandidates.listing(for: resolved)
         } catch {
@@ -89,27 +89,42 @@ package struct LogSnapshot: Sendable {
         }
         var missed = listing.vanished
         var candidates = Array(listing.candidates.suffix(LogSnapshot.maxRotated))
-        let listed = Set(candidates.map(\.path))
-        for path in previous where path != resolved && !listed.contains(path) {
-            guard let status = try? Syscalls.status(path), status.isRegular else { continue }
-            candidates.append(
-                RotationCandidates.Candidate(
-                    path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed)))
+        var skipped = listing.links.suffix(LogSnapshot.maxRotated).map {
+            SkippedCandidate.link(path: $0.path, status: $0.status)
         }
-        var skipped: [LogFile] = []
+        let listed = Set((listing.candidates + listing.links).map(\.path))
+        // The old target of a re-pointed link and followed rotated files, by the names the state
+        // has (a real path: no link then); one that is a link now is skipped as any other.
+        for path in previous where path != resolved && !listed.contains(path) {
+            guard let status = try? Syscalls.linkStatus(path) else { continue }
+            if status.isSymbolicLink {
+                skipped.append(.link(path: path, status: status))
+            } else if status.isRegular {
+                candidates.append(
+                    RotationCandidates.Candidate(
+                        path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed)))
+            }
+        }
         for candidate in candidates {
             var opened: LogFile?
             var failure: InputError?
             // Twice: logrotate may rename the next file onto the name between the failed open
             // and the check that the name is there.
+            // Never through a symbolic link (O_NOFOLLOW), and the owner is checked on the
+            // descriptor: a name swapped for a link after it was listed gets no further.
             for _ in 0..<2 where opened == nil {
                 do {
-                    opened = try LogFile.open(path: candidate.path, compressed: candidate.compressed)
+                    opened = try LogFile.open(
+                        path: candidate.path, compressed: candidate.compressed, followingLinks: false)
                 } catch {
                     failure = error
                 }
             }
             guard let file = opened else {
+                if let status = try? Syscalls.linkStatus(candidate.path), status.isSymbolicLink {
+                    skipped.append(.link(path: candidate.path, status: status))
+                    continue
+                }
                 // Gone since it was listed (its name no longer there: a rotation renamed or
                 // deleted it): a rotation under way, which the planner may have to wait out.
                 guard Syscalls.fileKind(candidate.path, followingLinks: false) != nil else {
@@ -131,7 +146,7 @@ package struct LogSnapshot: Sendable {
             }
             guard seen.insert([file.status.device, file.status.inode]).inserted else { continue }
             if file.status.owner != log.status.owner, file.status.owner != 0 {
-                skipped.append(file)
+                skipped.append(.otherOwner(file))
                 continue
             }
             rotated.append(file)
@@ -159,8 +174,8 @@ package struct LogSnapshot: Sendable {
     /// What the state keeps of these files for the next run (skipped ones too: they are
     /// named once, when they are new).
     package var known: [RunState.KnownFile] {
-        ([log] + rotated + skipped).map {
+        ([log] + rotated).map {
             RunState.KnownFile(identity: $0.identity, size: $0.status.size, modified: $0.status.modified)
-        }
+        } + skipped.map(\.known)
     }
 }

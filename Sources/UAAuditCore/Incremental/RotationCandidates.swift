@@ -12,28 +12,49 @@ package enum RotationCandidates {
     /// none when its directory cannot be listed.
     package static func list(for logPath: String) -> [Candidate] { (try? listing(for: logPath))?.candidates ?? [] }
 
-    /// ``list(for:)``, and how many names were listed but gone before they could be looked at
-    /// (a rotation renaming or deleting files as the directory was read). A directory that
-    /// cannot be listed (no read permission, too many open files) is an error: with no rotated
-    /// file found, a rotated log would be taken for one cut in place.
-    package static func listing(for logPath: String) throws(SystemError) -> (candidates: [Candidate], vanished: Int) {
+    /// ``list(for:)``; the symbolic links under a rotated name, which are never candidates (a
+    /// user who may write the directory could point one at a file only root may read, and a
+    /// run as root would copy its lines into the report: CONTRACTS, files as root); and how
+    /// many names were listed but gone before they could be looked at (a rotation renaming or
+    /// deleting files as the directory was read). Names are looked at with lstat(2), so that a
+    /// candidate's status is its own, not a link target's. A directory that cannot be listed
+    /// (no read permission, too many open files) is an error: with no rotated file found, a
+    /// rotated log would be taken for one cut in place.
+    package static func listing(for logPath: String) throws(SystemError) -> (
+        candidates: [Candidate], links: [Candidate], vanished: Int
+    ) {
         let directory = AtomicFile.parentDirectory(of: logPath)
         let base = AtomicFile.baseName(of: logPath)
         let names = try Syscalls.listDirectory(directory)
         var found: [Candidate] = []
+        var links: [Candidate] = []
         var vanished = 0
         for name in names where name != base && name.hasPrefix(base) {
             let suffix = name.dropFirst(base.count)
             guard isRotationSuffix(suffix) else { continue }
             let path = directory == "/" ? "/\(name)" : "\(directory)/\(name)"
-            guard let status = try? Syscalls.status(path), status.isRegular else {
-                // The name itself gone (not a dangling link or a directory, which stay so).
-                if Syscalls.fileKind(path, followingLinks: false) == nil { vanished += 1 }
+            let status: FileStatus?
+            do {
+                status = try Syscalls.linkStatus(path)
+            } catch {
                 continue
             }
-            found.append(Candidate(path: path, status: status, compressed: name.hasSuffix(".gz")))
+            // The name itself gone (a directory or a FIFO stays there, and is no candidate).
+            guard let status else {
+                vanished += 1
+                continue
+            }
+            let candidate = Candidate(path: path, status: status, compressed: name.hasSuffix(".gz"))
+            if status.isSymbolicLink {
+                links.append(candidate)
+            } else if status.isRegular {
+                found.append(candidate)
+            }
         }
-        return (found.sorted { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }, vanished)
+        func oldestFirst(_ a: Candidate, _ b: Candidate) -> Bool {
+            (a.status.modified, a.path) < (b.status.modified, b.path)
+        }
+        return (found.sorted(by: oldestFirst), links.sorted(by: oldestFirst), vanished)
     }
 
     /// Whether `path` is, or once created would be, taken by ``list(for:)`` for a rotated

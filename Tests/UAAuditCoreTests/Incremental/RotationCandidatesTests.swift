@@ -97,9 +97,31 @@ import Testing
         let listing = try RotationCandidates.listing(for: dir.path("access.log"))
         #expect(listing.candidates.map { AtomicFile.baseName(of: $0.path) } == ["access.log.2"])
         #expect(listing.vanished == 0)
+        // The link is listed as one (to be named), never as a candidate.
+        #expect(listing.links.map { AtomicFile.baseName(of: $0.path) } == ["access.log.1"])
         let snapshot = try LogSnapshot.open(logPath: dir.path("access.log"))
         #expect(snapshot.rotated.map { AtomicFile.baseName(of: $0.path) } == ["access.log.2"])
+        #expect(snapshot.skipped.map { AtomicFile.baseName(of: $0.path) } == ["access.log.1"])
         #expect(snapshot.missed == 0)
+    }
+
+    /// Issue 29: a link under a rotated name is never opened, whatever it names (a file root
+    /// alone may read, another log); it is skipped, by its own lstat status.
+    @Test func aLinkUnderARotatedNameIsSkippedNotOpened() throws {
+        let dir = try TempDirectory()
+        try dir.write("access.log", Array("x\n".utf8))
+        let target = try dir.write("secret", Array("root only\n".utf8))
+        try FileManager.default.createSymbolicLink(atPath: dir.path("access.log-20261208"), withDestinationPath: target)
+        let snapshot = try LogSnapshot.open(logPath: dir.path("access.log"))
+        #expect(snapshot.rotated.isEmpty)
+        #expect(snapshot.skipped.map(\.path) == [dir.path("access.log-20261208")])
+        #expect(snapshot.skipped.map(\.cause) == [.symbolicLink])
+        #expect(snapshot.skipped.allSatisfy { $0.file == nil && $0.status.isSymbolicLink })
+        // And opening such a name as a rotated file fails (O_NOFOLLOW), so that a name swapped for
+        // a link after it was looked at is not followed either.
+        #expect(throws: InputError.self) {
+            try LogFile.open(path: dir.path("access.log-20261208"), compressed: false, followingLinks: false)
+        }
     }
 
     @Test func anOutputNamedLikeARotatedLogIsASibling() throws {

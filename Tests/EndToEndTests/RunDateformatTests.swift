@@ -19,6 +19,9 @@ import Testing
         ("-%Y%m%d", "-20261207", "-20261208"),
         ("_%V.%d.%m.%Y", "_50.07.12.2026", "_50.08.12.2026"),
         ("%Y%m%d%H", "2026120710", "2026120810"),
+        // Literal letters between the fields.
+        ("-%Y%m%dT%H%M%S", "-20261207T100000", "-20261208T100000"),
+        ("-%Y-W%V-%s", "-2026-W50-1796637600", "-2026-W50-1796724000"),
         (nil, ".2", ".1"),
     ]
     /// Each with the suffixes of the older and the newer rotated file after two rotations.

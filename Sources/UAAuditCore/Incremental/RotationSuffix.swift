@@ -3,14 +3,20 @@
 /// `dateformat` logrotate accepts; either followed by `.gz` or not.
 ///
 /// logrotate's `dateformat` allows only the specifiers `%Y %m %d %H %M %S %V %s` and
-/// literal characters, in any order. So a date suffix is digit runs between separators
-/// (punctuation, not `/`), and each digit run must split into fields those specifiers write:
-/// a year (4 digits, 1970-2199), two-digit fields (00-60: month, day, hour, minute, second,
-/// ISO week) and the epoch seconds (10 digits, 2001-2199). At least one field must be a year
+/// literal characters, in any order. So a date suffix is digit runs with literals between
+/// them (any byte but `/` and NUL: `-%Y-W%V`, `-%Yweek%V`, `-%Y%m%dT%H%M%S`) and punctuation
+/// (not `/`) before the first and after the last, and each digit run must split into fields
+/// those specifiers write: a year (4 digits, 1970-2199), two-digit fields (00-60: month, day,
+/// hour, minute, second, ISO week) and the epoch seconds (10 digits, 2001-2199). At least one
+/// field must be a year
 /// or the epoch seconds, so that another log named with a port or a number
 /// (`access.log-8080`) is not taken for a rotation: a `dateformat` of neither (`-%m%d`) is
-/// not recognised. Other compressors' suffixes (`.bz2`, `.xz`, `.zst`) are not taken: `run`
-/// reads gzip only (with `delaycompress`, the plain file is read before it is compressed).
+/// not recognised. A letter before the first digit or after the last is not taken (a
+/// `dateformat` such as `-%Y%m%d.old` is not recognised): names other tools give beside a
+/// log, a backup (`access.log.2026.bak`, `access.log-20261129.orig`), an export
+/// (`access.log-2026.json`), another compressor's suffix (`.bz2`, `.xz`, `.zst`: `run` reads
+/// gzip only; with `delaycompress`, the plain file is read before it is compressed) are not
+/// read as rotated lines.
 package enum RotationSuffix {
     /// The suffix of a compressed rotated file that `run` reads.
     package static let compressed = ".gz"
@@ -26,8 +32,10 @@ package enum RotationSuffix {
         return isDate(s)
     }
 
-    /// Digit runs between separators, each a sequence of fields, one of them a year or the epoch.
+    /// Digit runs with literals between them, punctuation around them, each run a sequence of
+    /// fields, one of them a year or the epoch.
     static func isDate(_ s: [UInt8]) -> Bool {
+        guard let first = s.firstIndex(where: isDigit), let last = s.lastIndex(where: isDigit) else { return false }
         var anchored = false
         var i = 0
         while i < s.count {
@@ -38,7 +46,7 @@ package enum RotationSuffix {
                 anchored = anchored || run
                 i = j
             } else {
-                guard isSeparator(s[i]) else { return false }
+                guard i > first && i < last ? isLiteral(s[i]) : isSeparator(s[i]) else { return false }
                 i += 1
             }
         }
@@ -70,7 +78,11 @@ package enum RotationSuffix {
 
     static func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
 
-    /// A literal character of a `dateformat` between fields: ASCII punctuation but `/`.
+    /// A literal byte of a `dateformat` between two fields: anything a file name may hold.
+    static func isLiteral(_ c: UInt8) -> Bool { c != UInt8(ascii: "/") && c != 0 }
+
+    /// A literal character of a `dateformat` before its first field or after its last: ASCII
+    /// punctuation but `/`.
     static func isSeparator(_ c: UInt8) -> Bool {
         (0x21...0x2F).contains(c) && c != UInt8(ascii: "/") || (0x3A...0x40).contains(c) || (0x5B...0x60).contains(c)
             || (0x7B...0x7E).contains(c)

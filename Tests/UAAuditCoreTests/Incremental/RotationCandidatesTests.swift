@@ -14,7 +14,15 @@ import Testing
         (".2026-11-29_173000", true), ("-2026-", true), ("20261129", true),
         // Another log named with a number is not a rotation: a year or the epoch seconds must be there.
         ("-8080", false), ("-443.gz", false), ("-123456789", false), ("-20261399", false), ("-12-07", false),
-        ("-2026.json", false), (".2026-11-29.bz2", false), ("-2026/11", false), ("-2026 11", false),
+        ("-2026.json", false), (".2026-11-29.bz2", false), ("-2026/11", false),
+        // Issue 29: literal letters (any byte but `/` and NUL) between fields, as logrotate allows;
+        // before the first field and after the last only punctuation, so that backups, exports and
+        // other compressors' files are not read as rotations.
+        ("-2026-W50", true), ("-2026week50", true), ("-20261207T100000", true), ("-2026-W50-1796637600.gz", true),
+        ("-2026 11", true), ("-2026-W50.gz", true), ("-2026-W-", false),
+        (".bak", false), ("-old", false), (".1.bak", false), (".2026.bak", false), ("-20261207.old", false),
+        ("-20261129.xz", false), ("-2026.zst", false), ("-W50-2026", false), ("-2026-W", false),
+        ("-2026-W/50", false), ("-12W07", false),
     ])
     func rotationSuffixes(suffix: String, accepted: Bool) {
         #expect(RotationCandidates.isRotationSuffix(Substring(suffix)) == accepted)
@@ -65,6 +73,39 @@ import Testing
             }
         }
         #expect(recognised == 3140)
+    }
+
+    /// The same grammar with letters between the specifiers (`-%Y-W%V`, `-%Yweek%V`,
+    /// `-%Y%m%dT%H%M%S`): every sequence of one to four, the first after a `-`.
+    @Test func everyDateformatWithLettersBetweenItsFieldsIsARotation() {
+        let letters = ["W", "week", "T", "-W", "x_", " at "]
+        var formats: [(format: String, suffix: String)] = []
+        func extend(_ chosen: [Int]) {
+            if !chosen.isEmpty {
+                var format = "-"
+                var suffix = "-"
+                for (k, index) in chosen.enumerated() {
+                    let literal = k == 0 ? "" : letters[(formats.count + k) % letters.count]
+                    format += literal + Self.specifiers[index].0
+                    suffix += literal + Self.specifiers[index].1
+                }
+                formats.append((format, suffix))
+            }
+            guard chosen.count < 4 else { return }
+            for i in Self.specifiers.indices where !chosen.contains(i) { extend(chosen + [i]) }
+        }
+        extend([])
+        #expect(formats.count == 2080)
+        var recognised = 0
+        for (format, suffix) in formats {
+            let anchored = format.contains("%Y") || format.contains("%s")
+            for name in [suffix, suffix + ".gz"] {
+                let accepted = RotationCandidates.isRotationSuffix(Substring(name))
+                #expect(accepted == anchored, "dateformat \(format): \(name)")
+                if accepted { recognised += 1 }
+            }
+        }
+        #expect(recognised == 3128)
     }
 
     @Test func listsRotatedSiblingsOldestFirst() throws {

@@ -259,10 +259,22 @@ private struct Planning {
     }
 
     /// The live log is the file read before: on from the offset, unless it was cut in place.
+    ///
+    /// When it provably went on since the last run (its first bytes and the last chunk before
+    /// the offset as they were, on enough bytes to tell, and no shorter), it was neither rotated
+    /// away nor cut and copied: every line written since is in it, so no new file beside it can
+    /// hold any, and none is read. A file named like a rotated one (`access.log.12`,
+    /// `access.log-2026`, a backup) is then not counted as the log's lines. (`copytruncate`
+    /// changes the log's first bytes: then its copy is looked for as before.)
     mutating func continueCurrent(_ current: RunState.Tracked, fresh: [LogFile]) throws(InputError) {
         let checkpoints = current.checkpoints
         if log.status.size >= current.offset, try Checkpoints.tailHolds(checkpoints ?? [], file: log) {
             try readCurrent(from: try lineStart(atOrBefore: current.offset), checkpoints: checkpoints)
+            if current.identity.isStrong, log.startsLike(current.identity),
+                let last = checkpoints?.last, last.end == current.offset
+            {
+                return
+            }
         } else if let checkpoints {
             let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
             if kept.end > 0 {

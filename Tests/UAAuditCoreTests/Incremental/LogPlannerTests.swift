@@ -462,7 +462,48 @@ import Testing
                 let kept = keptPrefix(d, cut: d.lineEnd(2000))
                 return ([], ["~access.log \(kept)..\(d.size())"])
             }, missed: 10),
+        // Issue 29: a file named like a rotated one, while the log provably went on (same inode,
+        // its first bytes and last chunk as they were), holds none of its lines: not read.
+        newFileWhileTheLogGoesOn("access.log.2026-13-45"),
+        newFileWhileTheLogGoesOn("access.log-2026"),
+        newFileWhileTheLogGoesOn("access.log.12"),
+        newFileWhileTheLogGoesOn("access.log-1999999999"),
+        newFileWhileTheLogGoesOn("access.log.12.gz"),
+        // copytruncate changes the log's first bytes: its copy is still found and finished.
+        Scenario(
+            name: "copytruncate of a long log, then written on",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.write(20)
+                d.copytruncate(to: "access.log-20261129")
+                d.write(10)
+            },
+            expected: { d in
+                (
+                    [
+                        "access.log-20261129 \(d.lineEnd(3000, of: "access.log-20261129"))..\(d.size("access.log-20261129"))",
+                        "access.log 0..\(d.size())",
+                    ], []
+                )
+            }),
     ]
+
+    /// A new file `name` of 50 lines beside a log of 3000 lines that was only appended to.
+    static func newFileWhileTheLogGoesOn(_ name: String) -> Scenario {
+        Scenario(
+            name: "\(name) appears while the log goes on",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.write(20)
+                let plain = name.hasSuffix(".gz") ? String(name.dropLast(3)) : name
+                d.write(50, to: plain)
+                if plain != name { d.gzip(plain) }
+                d.write(10)
+            },
+            expected: { d in (["access.log \(d.lineEnd(3000))..\(d.size())"], []) }, missed: 50)
+    }
 
     /// The end of the checkpoints the cut kept (they are consecutive from the start).
     static func keptPrefix(_ d: MemoryDisk, cut: Int) -> Int64 {

@@ -17,7 +17,8 @@
 #                                       source package (the real-UA corpus), PyYAML reads its fixtures
 #   logrotate                           scripts/torture/ rotates nginx's log with Debian's logrotate
 #   faketime                            .ci/run runs the clock-sensitive suites with the clock a year
-#                                       ahead (faketime -f '+365d'), so that a date trap fails CI
+#                                       ahead (faketime -f '+365d'), so that a date trap fails CI;
+#                                       RunDateformatTests runs logrotate on fixed dates (dateext names)
 #   man-db groff-base zsh               the generated man page is rendered (man -l, groff -ww) and the
 #                                       zsh completion is checked (zsh -n)
 #   dpkg-dev binutils lintian           scripts/package-deb.sh and check-deb.sh: dpkg-shlibdeps works out

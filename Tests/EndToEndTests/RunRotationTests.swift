@@ -35,6 +35,27 @@ import Testing
         #expect(try h.reportedClasses() == h.written)
     }
 
+    /// Issue 29: a file named like a rotated one appears while the log is only appended to
+    /// (same inode, its first bytes and last chunk as they were): it holds none of the log's
+    /// lines and is not read, then or after a real rotation.
+    @Test(arguments: ["access.log.2026-13-45", "access.log-2026", "access.log.12", "access.log-1999999999"])
+    func aFileNamedLikeARotationIsNotReadWhileTheLogGoesOn(name: String) throws {
+        let h = try RunHarness()
+        try h.append(40, hour: 10)
+        #expect(try h.run(now: "2026-11-29T11:10:00Z").status == 0)
+        try h.append(12, hour: 10, minute: 20, cls: "other", to: h.dir.path(name))
+        try h.append(7, hour: 10, minute: 30)
+        #expect(try h.run(now: "2026-11-29T11:10:00Z").status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 47])
+        #expect(try h.gaps().isEmpty)
+        try h.append(3, hour: 10, minute: 40)
+        try h.move("access.log", "access.log.1")
+        try h.append(5, hour: 10, minute: 50)
+        #expect(try h.run(now: "2026-11-29T11:10:00Z").status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 55])
+        #expect(try h.gaps().isEmpty)
+    }
+
     @Test func logrotateCreateWithDelaycompress() throws {
         let h = try RunHarness()
         try h.append(10, hour: 8)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reliability harness for `uaaudit run`: a real nginx on 127.0.0.1 under a bounded request
-loop, Debian's real logrotate in five configurations, rotations between and during runs,
+loop, Debian's real logrotate in six configurations, rotations between and during runs,
 random SIGKILL and SIGTERM of `uaaudit run`, then a final run; every line on disk must be
 counted exactly once, hour by hour. See README.md beside this file.
 
@@ -33,6 +33,8 @@ SCENARIOS = {
     "create-delaycompress": (["create", "compress", "delaycompress"], True, False),
     "compress": (["create", "compress", "nodelaycompress"], True, True),
     "dateext": (["create", "dateext", "dateformat -%Y%m%d-%s", "compress", "delaycompress"], True, False),
+    # Issue 29: a dateformat with separators inside the date, which run did not recognise.
+    "dateformat": (["create", "dateext", "dateformat .%Y-%m-%d_%H%M%S", "compress", "delaycompress"], True, False),
     "numbered": (["create", "nocompress"], True, False),
     "copytruncate": (["copytruncate", "compress", "delaycompress"], False, True),
 }
@@ -225,7 +227,7 @@ def scenario(name, args, rng, totals, workdir):
     last_rotation = [0.0]
 
     # dateext names carry the second: two rotations in one would collide.
-    spacing = 1.1 if name == "dateext" else 0.0
+    spacing = 1.1 if name.startswith("date") else 0.0
 
     def rotate(during):
         wait = spacing - (time.monotonic() - last_rotation[0])

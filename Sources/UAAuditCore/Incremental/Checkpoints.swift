@@ -49,6 +49,14 @@ package enum Checkpoints {
         return hex(h)
     }
 
+    /// The hash of the first line of `[from, to)` of `file`: up to its first `\n`, at most
+    /// `interval` bytes (all there is when the file ends first).
+    package static func firstLine(of file: LogFile, from: Int64, to: Int64) throws(InputError) -> String {
+        let bytes = try file.bytes(from: from, to: min(to, from + interval))
+        guard let nl = bytes.firstIndex(of: 0x0A) else { return hash(bytes) }
+        return hash(Array(bytes[...nl]))
+    }
+
     /// `existing` carried on to `end` over `file`'s bytes: the last chunk (possibly partial) is
     /// hashed again from its start, then chunks cut after their last `\n`; then the smallest
     /// neighbours merged until at most ``maxCount`` are left. Nil when the file is shorter
@@ -71,7 +79,7 @@ package enum Checkpoints {
                 if let nl = tail.lastIndex(of: 0x0A) { cut = tailStart + Int64(nl) + 1 }
             }
             guard let h = try hash(of: file, from: start, to: cut) else { return nil }
-            out.append(RunState.Checkpoint(end: cut, hash: h))
+            out.append(RunState.Checkpoint(end: cut, hash: h, firstLine: try firstLine(of: file, from: start, to: cut)))
             start = cut
         }
         return try thin(out, file: file)
@@ -92,7 +100,7 @@ package enum Checkpoints {
             while i < out.count {
                 let end = out[min(i + group, out.count) - 1].end
                 guard let h = try hash(of: file, from: start, to: end) else { return nil }
-                merged.append(RunState.Checkpoint(end: end, hash: h))
+                merged.append(RunState.Checkpoint(end: end, hash: h, firstLine: out[i].firstLine))
                 start = end
                 i += group
             }
@@ -111,7 +119,7 @@ package enum Checkpoints {
             }
             let from = best == 0 ? 0 : out[best - 1].end
             guard let h = try hash(of: file, from: from, to: out[best + 1].end) else { return nil }
-            out[best + 1] = RunState.Checkpoint(end: out[best + 1].end, hash: h)
+            out[best + 1] = RunState.Checkpoint(end: out[best + 1].end, hash: h, firstLine: out[best].firstLine)
             out.remove(at: best)
         }
         return out

@@ -27,11 +27,15 @@ package final class LogFile: Sendable {
     }
 
     /// Opens `path` (never blocking on a FIFO), checks that the descriptor is a regular file,
-    /// and reads the first bytes of its content.
-    package static func open(path: String, compressed: Bool) throws(InputError) -> LogFile {
+    /// and reads the first bytes of its content. Unless `followingLinks`, a symbolic link is
+    /// not followed (`O_NOFOLLOW`: the open fails with `ELOOP`), as for a rotated file, which
+    /// another user may have put there.
+    package static func open(path: String, compressed: Bool, followingLinks: Bool = true) throws(InputError)
+        -> LogFile
+    {
         let fd: Int32
         do {
-            fd = try Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK)
+            fd = try Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
         } catch {
             throw InputError(path: path, reason: "cannot open: \(error.description)")
         }

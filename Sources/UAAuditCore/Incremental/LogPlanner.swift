@@ -78,7 +78,10 @@ package enum LogPlanner {
     /// for good stays remembered until newer ones push it out.
     package static func known(seen snapshot: LogSnapshot, before: [RunState.KnownFile]?) -> [RunState.KnownFile] {
         var known = snapshot.known
-        let here = Set(([snapshot.log] + snapshot.rotated).map { [$0.status.device, $0.status.inode] })
+        let here = Set(
+            (([snapshot.log] + snapshot.rotated).map(\.status) + snapshot.skipped.map(\.status)).map {
+                [$0.device, $0.inode]
+            })
         let unseen = (before ?? []).filter { !here.contains([$0.identity.device, $0.identity.inode]) }
         known += unseen.sorted { $0.modified > $1.modified }.prefix(max(0, maxKnown - known.count))
         return known
@@ -118,6 +121,22 @@ private struct Planning {
 
     mutating func run(_ saved: RunState.LogState?) throws(InputError) {
         plan.next.known = LogPlanner.known(seen: snapshot, before: saved?.known)
+        if let saved, let current = saved.current {
+            for skipped in snapshot.skipped where isNew(skipped, known: saved.known, current: current) {
+                switch skipped.cause {
+                case .owner(let owner):
+                    gap(
+                        skipped.path, 0, skipped.compressed ? nil : skipped.status.size,
+                        "not read as a rotated file of this log: it is owned by uid \(owner), neither the live log's owner (uid \(log.status.owner)) nor root"
+                    )
+                case .symbolicLink:
+                    gap(
+                        skipped.path, 0, nil,
+                        "not read as a rotated file of this log: it is a symbolic link, and a rotated file is never read through one"
+                    )
+                }
+            }
+        }
         guard let saved, let current = saved.current else {
             // First run for this log: all of the live log, none of the older rotated files.
             try readCurrent(from: 0, checkpoints: [])
@@ -173,8 +192,32 @@ private struct Planning {
                 try cutInPlace(current, checkpoints: checkpoints, kept: kept)
                 return
             }
+            // Cut inside its first chunk: it still starts with the first line read, and no
+            // rotated file holds what was read (then it was copied and truncated, and written on).
+            if let first = checkpoints.first?.firstLine,
+                try Checkpoints.firstLine(of: log, from: 0, to: checkpoints[0].end) == first,
+                locate(id, offset: current.offset, among: unclaimed()) == nil, snapshot.missed == 0
+            {
+                try cutInPlace(current, checkpoints: checkpoints, kept: kept)
+                return
+            }
         }
         let old = id.isStrong ? locate(id, offset: current.offset, among: unclaimed()) : locateWeak(current, fresh)
+        if !sameFile, old == nil, id.isStrong, let checkpoints = current.checkpoints, log.startsLike(id) {
+            // The old file is under no name, nor a copy of it: the log was replaced by another
+            // inode (a restore, rsync, cp + mv, an editor's save by rename). Its content
+            // decides: the same bytes up to the offset are the same log, read on from there.
+            let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
+            if kept.end == current.offset, kept.count == checkpoints.count {
+                try continueCurrent(current, fresh: fresh)
+                return
+            }
+            if kept.end > 0, snapshot.missed == 0 {
+                try replacedAndChanged(current, checkpoints: checkpoints, kept: kept)
+                try readNew(fresh.filter { !isCopy($0) })
+                return
+            }
+        }
         if !id.isStrong, current.offset == 0, !(old?.compressed ?? false), !stillHere(current) {
             // The log was empty at the last run and its file is gone (or its inode number
             // reused): the file taken for it (the live log or a rotated one) is not it, so what was written
@@ -208,17 +251,30 @@ private struct Planning {
         } else {
             gap(
                 current.path, current.offset, nil,
-                "the log was rotated and the rotated file was not found (looked for .1, .0, -DATE and .gz names)")
+                "the log was rotated and the rotated file was not found (looked beside it for numbered and logrotate dateext names, plain or .gz)"
+            )
         }
         try readNew(fresh)
         try readCurrent(from: 0, checkpoints: [])
     }
 
     /// The live log is the file read before: on from the offset, unless it was cut in place.
+    ///
+    /// When it provably went on since the last run (its first bytes and the last chunk before
+    /// the offset as they were, on enough bytes to tell, and no shorter), it was neither rotated
+    /// away nor cut and copied: every line written since is in it, so no new file beside it can
+    /// hold any, and none is read. A file named like a rotated one (`access.log.12`,
+    /// `access.log-2026`, a backup) is then not counted as the log's lines. (`copytruncate`
+    /// changes the log's first bytes: then its copy is looked for as before.)
     mutating func continueCurrent(_ current: RunState.Tracked, fresh: [LogFile]) throws(InputError) {
         let checkpoints = current.checkpoints
         if log.status.size >= current.offset, try Checkpoints.tailHolds(checkpoints ?? [], file: log) {
-            try readCurrent(from: current.offset, checkpoints: checkpoints)
+            try readCurrent(from: try lineStart(atOrBefore: current.offset), checkpoints: checkpoints)
+            if current.identity.isStrong, log.startsLike(current.identity),
+                let last = checkpoints?.last, last.end == current.offset
+            {
+                return
+            }
         } else if let checkpoints {
             let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
             if kept.end > 0 {
@@ -239,18 +295,72 @@ private struct Planning {
         try readNew(fresh.filter { !claimed.contains(ObjectIdentifier($0)) && !isCopy($0) })
     }
 
-    /// The log kept its first `kept.end` bytes and lost the rest: read only past its new end.
-    mutating func cutInPlace(
+    /// `offset` when it is the start of a line (0, or just after a `\n`), else the start of the
+    /// line it falls in. `run` only ever saves an offset after a complete line; one inside a
+    /// line (a state edited by hand, or damaged) would lose the rest of that line without a word.
+    func lineStart(atOrBefore offset: Int64) throws(InputError) -> Int64 {
+        guard offset > 0, try log.bytes(from: offset - 1, to: offset) != [0x0A] else { return offset }
+        return try log.lastLineEnd(from: 0, size: offset)
+    }
+
+    /// The live log is another inode whose content matches what was read only up to
+    /// `kept.end`: it changed before the offset (restored from an older or edited copy). What
+    /// it holds from there to its last complete line may be lines counted before, edited, or
+    /// written since: an `uncertain` gap that names the changed range, not read, so that
+    /// nothing is counted twice; reading goes on from its end.
+    mutating func replacedAndChanged(
         _ current: RunState.Tracked, checkpoints: [RunState.Checkpoint], kept: (end: Int64, count: Int)
     ) throws(InputError) {
         let end = try log.lastLineEnd(from: kept.end, size: log.status.size)
         if end > kept.end {
             gap(
                 current.path, kept.end, end,
-                "the log was cut in place below what had been read (at \(current.offset)); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
+                "the log was replaced by another file (device \(log.status.device), inode \(log.status.inode)) whose content differs from what had been read from byte \(kept.end) (of \(current.offset) read); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
                 uncertain: true)
         }
         try readCurrent(from: end, checkpoints: Array(checkpoints.prefix(kept.count)))
+    }
+
+    /// The log kept its first `kept.end` bytes (the chunks that still hash the same) and lost
+    /// the rest, then may have been written on: where it was cut, between `kept.end` and the end
+    /// of the next chunk (had it kept that chunk whole, the chunk would hash the same), is
+    /// known only when the chunk's first line is not there: then it was cut at `kept.end`, and
+    /// all that follows was written since and is read. Otherwise what lies between `kept.end`
+    /// and the first line that starts at or after the next chunk's end may hold lines counted
+    /// before and lines written since: an `uncertain` gap, not read; what follows it is read.
+    mutating func cutInPlace(
+        _ current: RunState.Tracked, checkpoints: [RunState.Checkpoint], kept: (end: Int64, count: Int)
+    ) throws(InputError) {
+        let end = try log.lastLineEnd(from: kept.end, size: log.status.size)
+        var from = end
+        if kept.count < checkpoints.count {
+            let next = checkpoints[kept.count]
+            if let first = next.firstLine, try Checkpoints.firstLine(of: log, from: kept.end, to: next.end) != first {
+                from = kept.end
+            } else if next.end <= end {
+                from = try lineStart(atOrAfter: next.end)
+            }
+        }
+        if from > kept.end {
+            gap(
+                current.path, kept.end, from,
+                "the log was cut in place below what had been read (at \(current.offset)); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
+                uncertain: true)
+        }
+        try readCurrent(from: from, checkpoints: Array(checkpoints.prefix(kept.count)))
+    }
+
+    /// `offset` when a line starts there, else just after the `\n` that follows it (a line
+    /// must end at or after `offset`: the caller's bound).
+    func lineStart(atOrAfter offset: Int64) throws(InputError) -> Int64 {
+        var at = offset
+        if at > 0, try log.bytes(from: at - 1, to: at) == [0x0A] { return at }
+        while true {
+            let block = try log.bytes(from: at, to: at + 4096)
+            if block.isEmpty { return at }
+            if let nl = block.firstIndex(of: 0x0A) { return at + Int64(nl) + 1 }
+            at += Int64(block.count)
+        }
     }
 
     /// The live log from `from` to its last complete line; it becomes the tracked current file.
@@ -259,6 +369,7 @@ private struct Planning {
         if end > from { plan.steps.append(ReadStep(file: log, from: from, to: end)) }
         var tracked = RunState.Tracked(
             identity: log.identity, offset: end, size: log.status.size, modified: log.status.modified, path: logPath)
+        tracked.target = snapshot.target
         guard let extended = try Checkpoints.extend(checkpoints ?? [], file: log, to: end) else {
             plan.changed = "\(log.path) was truncated while it was planned"
             return
@@ -370,6 +481,17 @@ private struct Planning {
             }
             if k.identity.isStrong { return file.startsLike(k.identity) }
             return file.prefixIsWhole && file.prefix.count == k.identity.fingerprintBytes && file.startsLike(k.identity)
+        }
+    }
+
+    /// ``isNew(_:known:current:)`` for a candidate not read: a link, which has no content, by
+    /// its own device, inode, size and time.
+    func isNew(_ skipped: SkippedCandidate, known: [RunState.KnownFile]?, current: RunState.Tracked) -> Bool {
+        if let file = skipped.file { return isNew(file, known: known, current: current) }
+        guard let known else { return skipped.status.modified > current.modified }
+        return !known.contains {
+            $0.identity.device == skipped.status.device && $0.identity.inode == skipped.status.inode
+                && $0.size == skipped.status.size && $0.modified == skipped.status.modified
         }
     }
 

@@ -19,6 +19,11 @@ package struct LogSnapshot: Sendable {
     /// rotation was under way: a file the planner cannot find may be one of them
     /// (``LogPlan/changed``, and the log is listed again).
     package var missed = 0
+    /// The file the log's path names through a symbolic link (its real path), when it is one.
+    package var target: String? = nil
+    /// Rotated candidates left unread (CONTRACTS: files, as root): symbolic links, and files
+    /// neither the live log's owner nor root owns.
+    package var skipped: [SkippedCandidate] = []
 
     package init(log: LogFile, rotated: [LogFile], takenAt: Int64 = Int64.min) {
         self.log = log
@@ -26,11 +31,20 @@ package struct LogSnapshot: Sendable {
         self.takenAt = takenAt
     }
 
+    /// The paths a run looks at besides the log's rotated siblings: the file the log's symbolic
+    /// link named when it was last read, and the rotated files it still follows (a re-pointed
+    /// link leaves the old target under its own name, which is no sibling's).
+    package static func previousPaths(_ saved: RunState.LogState?) -> [String] {
+        guard let saved else { return [] }
+        return ([saved.current?.target].compactMap { $0 } + saved.draining.map(\.path))
+    }
+
     /// The most rotated siblings opened (the newest).
     package static let maxRotated = 64
 
-    /// Opens `logPath` and then its rotated siblings.
-    package static func open(logPath: String) throws(InputError) -> LogSnapshot {
+    /// Opens `logPath`, then its rotated siblings and those of `previous` (``previousPaths(_:)``)
+    /// that are there.
+    package static func open(logPath: String, previous: [String] = []) throws(InputError) -> LogSnapshot {
         let takenAt = Syscalls.wallClockNanoseconds()
         let status: FileStatus?
         do {
@@ -63,7 +77,7 @@ package struct LogSnapshot: Sendable {
         let resolved = Syscalls.realPath(logPath) ?? logPath
         // The newest ones only: a run reads at most 16 new rotated files (older ones become
         // gaps), and holding a thousand open would fail with EMFILE under systemd's limit.
-        let listing: (candidates: [RotationCandidates.Candidate], vanished: Int)
+        let listing: (candidates: [RotationCandidates.Candidate], links: [RotationCandidates.Candidate], vanished: Int)
         do {
             listing = try RotationCandidates.listing(for: resolved)
         } catch {
@@ -74,19 +88,43 @@ package struct LogSnapshot: Sendable {
             )
         }
         var missed = listing.vanished
-        for candidate in listing.candidates.suffix(LogSnapshot.maxRotated) {
+        var candidates = Array(listing.candidates.suffix(LogSnapshot.maxRotated))
+        var skipped = listing.links.suffix(LogSnapshot.maxRotated).map {
+            SkippedCandidate.link(path: $0.path, status: $0.status)
+        }
+        let listed = Set((listing.candidates + listing.links).map(\.path))
+        // The old target of a re-pointed link and followed rotated files, by the names the state
+        // has (a real path: no link then); one that is a link now is skipped as any other.
+        for path in previous where path != resolved && !listed.contains(path) {
+            guard let status = try? Syscalls.linkStatus(path) else { continue }
+            if status.isSymbolicLink {
+                skipped.append(.link(path: path, status: status))
+            } else if status.isRegular {
+                candidates.append(
+                    RotationCandidates.Candidate(
+                        path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed)))
+            }
+        }
+        for candidate in candidates {
             var opened: LogFile?
             var failure: InputError?
             // Twice: logrotate may rename the next file onto the name between the failed open
             // and the check that the name is there.
+            // Never through a symbolic link (O_NOFOLLOW), and the owner is checked on the
+            // descriptor: a name swapped for a link after it was listed gets no further.
             for _ in 0..<2 where opened == nil {
                 do {
-                    opened = try LogFile.open(path: candidate.path, compressed: candidate.compressed)
+                    opened = try LogFile.open(
+                        path: candidate.path, compressed: candidate.compressed, followingLinks: false)
                 } catch {
                     failure = error
                 }
             }
             guard let file = opened else {
+                if let status = try? Syscalls.linkStatus(candidate.path), status.isSymbolicLink {
+                    skipped.append(.link(path: candidate.path, status: status))
+                    continue
+                }
                 // Gone since it was listed (its name no longer there: a rotation renamed or
                 // deleted it): a rotation under way, which the planner may have to wait out.
                 guard Syscalls.fileKind(candidate.path, followingLinks: false) != nil else {
@@ -107,11 +145,17 @@ package struct LogSnapshot: Sendable {
                     transient: mayBeRotating(candidate.path))
             }
             guard seen.insert([file.status.device, file.status.inode]).inserted else { continue }
+            if file.status.owner != log.status.owner, file.status.owner != 0 {
+                skipped.append(.otherOwner(file))
+                continue
+            }
             rotated.append(file)
         }
         rotated.sort { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }
         var snapshot = LogSnapshot(log: log, rotated: rotated, takenAt: takenAt)
         snapshot.missed = missed
+        snapshot.skipped = skipped
+        if Syscalls.fileKind(logPath, followingLinks: false) == .symbolicLink { snapshot.target = resolved }
         return snapshot
     }
 
@@ -127,10 +171,11 @@ package struct LogSnapshot: Sendable {
         }
     }
 
-    /// What the state keeps of these files for the next run.
+    /// What the state keeps of these files for the next run (skipped ones too: they are
+    /// named once, when they are new).
     package var known: [RunState.KnownFile] {
         ([log] + rotated).map {
             RunState.KnownFile(identity: $0.identity, size: $0.status.size, modified: $0.status.modified)
-        }
+        } + skipped.map(\.known)
     }
 }

@@ -1,5 +1,6 @@
-/// Finds the files a log may have been rotated to: `access.log.1`, `.0`, `-YYYYMMDD[HH]`, and
-/// their `.gz` variants, in the log's directory.
+/// Finds the files a log may have been rotated to, in the log's directory: its name followed by
+/// what logrotate appends (``RotationSuffix``: `.1`, `.0`, any `dateext` + `dateformat` name), and
+/// their `.gz` variants.
 package enum RotationCandidates {
     package struct Candidate: Sendable, Equatable {
         package var path: String
@@ -11,28 +12,49 @@ package enum RotationCandidates {
     /// none when its directory cannot be listed.
     package static func list(for logPath: String) -> [Candidate] { (try? listing(for: logPath))?.candidates ?? [] }
 
-    /// ``list(for:)``, and how many names were listed but gone before they could be looked at
-    /// (a rotation renaming or deleting files as the directory was read). A directory that
-    /// cannot be listed (no read permission, too many open files) is an error: with no rotated
-    /// file found, a rotated log would be taken for one cut in place.
-    package static func listing(for logPath: String) throws(SystemError) -> (candidates: [Candidate], vanished: Int) {
+    /// ``list(for:)``; the symbolic links under a rotated name, which are never candidates (a
+    /// user who may write the directory could point one at a file only root may read, and a
+    /// run as root would copy its lines into the report: CONTRACTS, files as root); and how
+    /// many names were listed but gone before they could be looked at (a rotation renaming or
+    /// deleting files as the directory was read). Names are looked at with lstat(2), so that a
+    /// candidate's status is its own, not a link target's. A directory that cannot be listed
+    /// (no read permission, too many open files) is an error: with no rotated file found, a
+    /// rotated log would be taken for one cut in place.
+    package static func listing(for logPath: String) throws(SystemError) -> (
+        candidates: [Candidate], links: [Candidate], vanished: Int
+    ) {
         let directory = AtomicFile.parentDirectory(of: logPath)
         let base = AtomicFile.baseName(of: logPath)
         let names = try Syscalls.listDirectory(directory)
         var found: [Candidate] = []
+        var links: [Candidate] = []
         var vanished = 0
         for name in names where name != base && name.hasPrefix(base) {
             let suffix = name.dropFirst(base.count)
             guard isRotationSuffix(suffix) else { continue }
             let path = directory == "/" ? "/\(name)" : "\(directory)/\(name)"
-            guard let status = try? Syscalls.status(path), status.isRegular else {
-                // The name itself gone (not a dangling link or a directory, which stay so).
-                if Syscalls.fileKind(path, followingLinks: false) == nil { vanished += 1 }
+            let status: FileStatus?
+            do {
+                status = try Syscalls.linkStatus(path)
+            } catch {
                 continue
             }
-            found.append(Candidate(path: path, status: status, compressed: name.hasSuffix(".gz")))
+            // The name itself gone (a directory or a FIFO stays there, and is no candidate).
+            guard let status else {
+                vanished += 1
+                continue
+            }
+            let candidate = Candidate(path: path, status: status, compressed: name.hasSuffix(".gz"))
+            if status.isSymbolicLink {
+                links.append(candidate)
+            } else if status.isRegular {
+                found.append(candidate)
+            }
         }
-        return (found.sorted { ($0.status.modified, $0.path) < ($1.status.modified, $1.path) }, vanished)
+        func oldestFirst(_ a: Candidate, _ b: Candidate) -> Bool {
+            (a.status.modified, a.path) < (b.status.modified, b.path)
+        }
+        return (found.sorted(by: oldestFirst), links.sorted(by: oldestFirst), vanished)
     }
 
     /// Whether `path` is, or once created would be, taken by ``list(for:)`` for a rotated
@@ -45,26 +67,7 @@ package enum RotationCandidates {
         return name != base && name.hasPrefix(base) && isRotationSuffix(name.dropFirst(base.count))
     }
 
-    /// `.1`, `.0`, `-20261129`, `-2026112917`, and logrotate `dateformat`s of digit groups
-    /// (`-20261129-1764590000`, `-20261129_173000`), with an optional `.gz`.
-    static func isRotationSuffix(_ suffix: Substring) -> Bool {
-        var s = suffix
-        if s.hasSuffix(".gz") { s = s.dropLast(3) }
-        guard let first = s.first, first == "." || first == "-" else { return false }
-        let rest = s.dropFirst()
-        func isDigit(_ c: Character) -> Bool { c >= "0" && c <= "9" }
-        if first == "." { return !rest.isEmpty && rest.count <= 10 && rest.allSatisfy(isDigit) }
-        guard let head = rest.first, let tail = rest.last, isDigit(head), isDigit(tail),
-            rest.allSatisfy({ isDigit($0) || $0 == "-" || $0 == "_" }), rest.filter(isDigit).count <= 24,
-            !rest.contains("--"), !rest.contains("__"), !rest.contains("-_"), !rest.contains("_-")
-        else { return false }
-        // A date must lead: YYYYMMDD (then hours, minutes, seconds, or more groups), so that
-        // another log named like `access.log-8080` is not taken for a rotation.
-        let date = rest.prefix { isDigit($0) }
-        guard [8, 10, 12, 14].contains(date.count), let year = Int(date.prefix(4)),
-            let month = Int(date.dropFirst(4).prefix(2)), let day = Int(date.dropFirst(6).prefix(2)),
-            (1970...2199).contains(year), (1...12).contains(month), (1...31).contains(day)
-        else { return false }
-        return true
-    }
+    /// `.1`, `.0`, or a logrotate `dateext` name of any `dateformat` (`-20261129`, `-1764590000`,
+    /// `-2026-11-29-1764590000`, `.2026-11-29_173000`), with an optional `.gz`: ``RotationSuffix``.
+    static func isRotationSuffix(_ suffix: Substring) -> Bool { RotationSuffix.isRotation(suffix) }
 }

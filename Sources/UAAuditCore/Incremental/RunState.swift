@@ -11,7 +11,7 @@ import FoundationEssentials
 /// 1's `alerts_sent` and `alerts_pending` by message; a version 1 state is migrated when it is
 /// loaded (``RunStateMigration``). Optional keys older code ignores: `totals`, an hour's
 /// `insight` and `incomplete`, `unreadable_since`, a log's `known` files, a tracked
-/// file's `checkpoints`, a gap's `uncertain`.
+/// file's `checkpoints` and `target`, a checkpoint's `first_line`, a gap's `uncertain`.
 package struct RunState: Codable, Equatable, Sendable {
     package static let currentVersion = 2
 
@@ -93,9 +93,13 @@ package struct RunState: Codable, Equatable, Sendable {
         /// last ending at `offset`: a log found shorter is checked against them. Absent from
         /// states written before uaaudit kept them, and for rotated files.
         package var checkpoints: [Checkpoint]? = nil
+        /// The file the log's path named through a symbolic link when it was read (cronolog's
+        /// `access.log -> access-2026-12-07.log`): once the link points elsewhere, the old
+        /// target is looked at too, and its unread tail read. Absent when the path is no link.
+        package var target: String? = nil
 
         enum CodingKeys: String, CodingKey {
-            case identity, offset, size, modified, path, checkpoints
+            case identity, offset, size, modified, path, checkpoints, target
         }
     }
 
@@ -103,10 +107,20 @@ package struct RunState: Codable, Equatable, Sendable {
     package struct Checkpoint: Codable, Equatable, Sendable {
         package var end: Int64
         package var hash: String
+        /// The hash of the chunk's first line (``Checkpoints/firstLine(of:from:to:)``): a log cut
+        /// in place just before the chunk and written on starts there with another line. Absent
+        /// from states written before uaaudit kept it.
+        package var firstLine: String? = nil
 
-        package init(end: Int64, hash: String) {
+        enum CodingKeys: String, CodingKey {
+            case end, hash
+            case firstLine = "first_line"
+        }
+
+        package init(end: Int64, hash: String, firstLine: String? = nil) {
             self.end = end
             self.hash = hash
+            self.firstLine = firstLine
         }
     }
 

@@ -186,6 +186,17 @@ package enum Syscalls {
         return FileStatus(st)
     }
 
+    /// What lstat(2) says of a path (of a symbolic link itself, not what it names): nil when it
+    /// does not exist; other failures throw.
+    package static func linkStatus(_ path: String) throws(SystemError) -> FileStatus? {
+        var st = Glibc.stat()
+        if lstat(path, &st) != 0 {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw SystemError(errno: errno, call: "lstat")
+        }
+        return FileStatus(st)
+    }
+
     /// The kind of file at `path` (lstat(2) unless `followingLinks`); nil when it does not exist.
     package static func fileKind(_ path: String, followingLinks: Bool) -> FileKind? {
         var st = Glibc.stat()
@@ -343,13 +354,22 @@ package struct FileStatus: Sendable, Equatable {
     package let isRegular: Bool
     package let isDirectory: Bool
     package let isFIFO: Bool
+    /// A symbolic link (only from lstat: ``Syscalls/linkStatus(_:)``).
+    package let isSymbolicLink: Bool
     /// Modification time in nanoseconds since the epoch.
     package let modified: Int64
     /// The permission bits (`st_mode & 0o777`).
     package let permissions: mode_t
+    /// The owner's user id.
+    package let owner: UInt32
 
     /// A status made up for tests of code that decides from statuses (the planner's tables).
-    package init(device: UInt64, inode: UInt64, size: Int64, isRegular: Bool = true, modified: Int64) {
+    package init(
+        device: UInt64, inode: UInt64, size: Int64, isRegular: Bool = true, modified: Int64, owner: UInt32 = 0,
+        isSymbolicLink: Bool = false
+    ) {
+        self.owner = owner
+        self.isSymbolicLink = isSymbolicLink
         self.device = device
         self.inode = inode
         self.size = size
@@ -362,8 +382,10 @@ package struct FileStatus: Sendable, Equatable {
 
     init(_ st: stat) {
         permissions = st.st_mode & 0o777
+        owner = UInt32(st.st_uid)
         isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
         isFIFO = (st.st_mode & S_IFMT) == S_IFIFO
+        isSymbolicLink = (st.st_mode & S_IFMT) == S_IFLNK
         device = UInt64(st.st_dev)
         inode = UInt64(st.st_ino)
         size = Int64(st.st_size)

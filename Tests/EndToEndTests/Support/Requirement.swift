@@ -28,6 +28,8 @@ enum Requirement: String, CaseIterable, Sendable {
     case zsh
     case groff
     case man
+    case logrotate
+    case faketime
     /// Running as root (uid 0).
     case root
     /// Mounting a tmpfs (root with the right to mount, as CI has).
@@ -50,6 +52,8 @@ enum Requirement: String, CaseIterable, Sendable {
         case .zsh: ["/usr/bin/zsh", "/bin/zsh"]
         case .groff: ["/usr/bin/groff"]
         case .man: ["/usr/bin/man"]
+        case .logrotate: ["/usr/sbin/logrotate", "/usr/bin/logrotate"]
+        case .faketime: ["/usr/bin/faketime"]
         case .root, .tmpfs: []
         }
     }
@@ -69,6 +73,8 @@ enum Requirement: String, CaseIterable, Sendable {
         case .zsh: "zsh"
         case .groff: "groff-base (groff)"
         case .man: "man-db (man)"
+        case .logrotate: "logrotate"
+        case .faketime: "faketime"
         case .root, .tmpfs: ""
         }
     }

@@ -130,31 +130,6 @@ import Testing
                 d.write(10)
             },
             expected: { d in (["access.log 0..\(d.size())"], []) }),
-        // Issue 11, case 3: a log cut in place to its first half, then appended to.
-        Scenario(
-            name: "cut in place to half, then appended to",
-            setUp: { d in
-                d.write(3000)
-                d.run()
-                d.truncate(to: d.lineEnd(1500))
-                d.write(50)
-            },
-            expected: { d in
-                let kept = keptPrefix(d, cut: d.lineEnd(1500))
-                return ([], ["~access.log \(kept)..\(d.size())"])
-            }, missed: 50),
-        Scenario(
-            name: "cut in place to half, then written past the old offset",
-            setUp: { d in
-                d.write(3000)
-                d.run()
-                d.truncate(to: d.lineEnd(1500))
-                d.write(2000)
-            },
-            expected: { d in
-                let kept = keptPrefix(d, cut: d.lineEnd(1500))
-                return ([], ["~access.log \(kept)..\(d.size())"])
-            }, missed: 2000),
         Scenario(
             name: "cut in place exactly at a checkpoint, nothing appended",
             setUp: { d in
@@ -429,7 +404,106 @@ import Testing
                 (["access.log.1 \(d.lineEnd(10, of: "access.log.1"))..\(d.lineEnd(14, of: "access.log.1"))"], [])
             },
             missed: 1),
+        // Issue 29: the same bytes under a new inode are the same log.
+        Scenario(
+            name: "the live log copied and moved over itself (cp + mv), then written on",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.write(20)
+                d.replace()
+                d.write(10)
+            },
+            expected: { d in (["access.log \(d.lineEnd(3000))..\(d.size())"], []) }),
+        Scenario(
+            name: "the live log replaced by a copy with its time (rsync -a, a restore), nothing new",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.replace(keepTime: true)
+            },
+            expected: { _ in ([], []) }),
+        Scenario(
+            name: "the live log saved by rename with the unread lines after the offset, then written on",
+            setUp: { d in
+                d.write(40)
+                d.run()
+                d.write(5)
+                d.replace()
+                d.write(3)
+            },
+            expected: { d in (["access.log \(d.lineEnd(40))..\(d.size())"], []) }),
+        Scenario(
+            name: "the live log saved by rename with a line before the offset edited",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                let at = d.lineEnd(2000) + 10
+                d.replace { bytes in
+                    var b = bytes
+                    b[at] = UInt8(ascii: "X")
+                    return b
+                }
+                d.write(10)
+            },
+            expected: { d in
+                let kept = keptPrefix(d, cut: d.lineEnd(2000) + 10)
+                return ([], ["~access.log \(kept)..\(d.size())"])
+            }, missed: 10),
+        Scenario(
+            name: "restored from an older backup (a prefix of what was read), then written on",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.replace { Array($0.prefix(d.lineEnd(2000))) }
+                d.write(10)
+            },
+            expected: { d in
+                let kept = keptPrefix(d, cut: d.lineEnd(2000))
+                return ([], ["~access.log \(kept)..\(d.size())"])
+            }, missed: 10),
+        // Issue 29: a file named like a rotated one, while the log provably went on (same inode,
+        // its first bytes and last chunk as they were), holds none of its lines: not read.
+        newFileWhileTheLogGoesOn("access.log.2026-13-45"),
+        newFileWhileTheLogGoesOn("access.log-2026"),
+        newFileWhileTheLogGoesOn("access.log.12"),
+        newFileWhileTheLogGoesOn("access.log-1999999999"),
+        newFileWhileTheLogGoesOn("access.log.12.gz"),
+        // copytruncate changes the log's first bytes: its copy is still found and finished.
+        Scenario(
+            name: "copytruncate of a long log, then written on",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.write(20)
+                d.copytruncate(to: "access.log-20261129")
+                d.write(10)
+            },
+            expected: { d in
+                (
+                    [
+                        "access.log-20261129 \(d.lineEnd(3000, of: "access.log-20261129"))..\(d.size("access.log-20261129"))",
+                        "access.log 0..\(d.size())",
+                    ], []
+                )
+            }),
     ]
+
+    /// A new file `name` of 50 lines beside a log of 3000 lines that was only appended to.
+    static func newFileWhileTheLogGoesOn(_ name: String) -> Scenario {
+        Scenario(
+            name: "\(name) appears while the log goes on",
+            setUp: { d in
+                d.write(3000)
+                d.run()
+                d.write(20)
+                let plain = name.hasSuffix(".gz") ? String(name.dropLast(3)) : name
+                d.write(50, to: plain)
+                if plain != name { d.gzip(plain) }
+                d.write(10)
+            },
+            expected: { d in (["access.log \(d.lineEnd(3000))..\(d.size())"], []) }, missed: 50)
+    }
 
     /// The end of the checkpoints the cut kept (they are consecutive from the start).
     static func keptPrefix(_ d: MemoryDisk, cut: Int) -> Int64 {
@@ -599,6 +673,65 @@ import Testing
                 "access.log 0..\(d.size())",
             ])
         #expect(again.gapRanges == [])
+        #expect(d.doubled.isEmpty)
+        #expect(d.missed.isEmpty)
+    }
+
+    /// Issue 11, case 3, and issue 29: a log cut in place (its first `cut` lines kept), then
+    /// written on. Cut at a checkpoint's end, the chunk after it starts with another line:
+    /// everything after the cut is read. Cut inside a chunk, the cut lies before that chunk's
+    /// end: what follows the first line starting there is read; before it, an uncertain gap.
+    @Test(arguments: [
+        (1500, 50), (1500, 2000), (1500, 400), (2999, 10), (1, 3000),
+    ])
+    func aLogCutInPlaceAndWrittenOnReadsWhatIsProvablyNew(lines: Int, appended: Int) throws {
+        for atCheckpoint in [false, true] {
+            let d = MemoryDisk()
+            d.write(3000)
+            d.run()
+            let checkpoints = try #require(d.state?.current?.checkpoints)
+            let cut = atCheckpoint ? Int(Self.keptPrefix(d, cut: d.lineEnd(lines))) : d.lineEnd(lines)
+            let kept = Self.keptPrefix(d, cut: cut)
+            // Cut to nothing is a truncation, not a cut below what was read (its own scenario).
+            if atCheckpoint, kept == 0 { continue }
+            let next = try #require(checkpoints.first { $0.end > kept })
+            d.truncate(to: cut)
+            d.write(appended)
+            let bytes = try #require(d.entries["access.log"]?.inode.bytes)
+            // The first line that starts at or after the next chunk's end, if it is on disk.
+            var from = Int(kept)
+            if cut != Int(kept) {
+                from = bytes.count
+                if Int(next.end) <= bytes.count {
+                    from =
+                        bytes[Int(next.end) - 1] == 0x0A
+                        ? Int(next.end) : (bytes[Int(next.end)...].firstIndex(of: 0x0A)! + 1)
+                }
+            }
+            let plan = d.run()
+            let name = "cut after line \(lines)\(atCheckpoint ? " at a checkpoint" : ""), \(appended) written"
+            #expect(plan.reads == (from < bytes.count ? ["access.log \(from)..\(bytes.count)"] : []), "\(name)")
+            #expect(plan.gapRanges == (from > Int(kept) ? ["~access.log \(kept)..\(from)"] : []), "\(name)")
+            #expect(d.doubled.isEmpty, "\(name)")
+            let inGap = bytes[cut..<from].filter { $0 == 0x0A }.count
+            #expect(d.missed.count == inGap, "\(name)")
+            if atCheckpoint { #expect(inGap == 0, "\(name)") }
+            #expect(d.run().reads == [])
+        }
+    }
+
+    /// Issue 29: a state offset moved into the middle of a line (by hand, or damaged) goes back
+    /// to the start of that line, which no run counted (runs only stop after whole lines).
+    @Test func aStateOffsetInsideALineGoesBackToTheLineStart() throws {
+        let d = MemoryDisk()
+        d.write(100)
+        d.run()
+        d.write(10)
+        let offset = try #require(d.state?.current?.offset)
+        d.state?.current?.offset = offset + 20
+        let plan = d.run()
+        #expect(plan.reads == ["access.log \(offset)..\(d.size())"])
+        #expect(plan.gapRanges == [])
         #expect(d.doubled.isEmpty)
         #expect(d.missed.isEmpty)
     }

@@ -130,6 +130,19 @@ final class MemoryDisk {
         truncate(to: 0)
     }
 
+    /// A new inode with `name`'s bytes (changed by `edit`) renamed over it: `cp` + `mv`, rsync,
+    /// a restore, an editor's save by rename. `keepTime` keeps the modification time (rsync -a, tar).
+    func replace(
+        _ name: String = "access.log", keepTime: Bool = false, edit: ([UInt8]) -> [UInt8] = { $0 }
+    ) {
+        let old = entries[name]!
+        let copy = MemoryInode(number: nextInode + 1, born: tick())
+        nextInode += 1
+        copy.bytes = edit(old.inode.bytes)
+        freed.append(old.inode.number)
+        entries[name] = Entry(inode: copy, modified: keepTime ? old.modified : tick(), compressed: false)
+    }
+
     func truncate(_ name: String = "access.log", to size: Int) {
         entries[name]!.inode.bytes.removeLast(entries[name]!.inode.bytes.count - size)
         entries[name]!.modified = tick()

@@ -8,12 +8,104 @@ import Testing
         (".1", true), (".0", true), (".12", true), (".1.gz", true), ("-20261129", true), ("-2026112917", true),
         ("-20261129.gz", true), ("", false), (".gz", false), (".old", false), ("_1", false), (".1.bz2", false),
         (".1a", false), ("-", false), (".12345678901", false),
-        ("-20261129-1764590000", true), ("-20261129_173000.gz", true), ("-2026-", false), ("-a1", false),
-        // Another log named with a number is not a rotation: a date must lead.
-        ("-8080", false), ("-443.gz", false), ("-123456789", false), ("-20261399", false), ("-1234567890", false),
+        ("-20261129-1764590000", true), ("-20261129_173000.gz", true), ("-a1", false),
+        // Issue 29: the dateformats that were not recognised.
+        ("-1764590000", true), ("-2026-11-29", true), ("-2026-11-29-1764590000.gz", true),
+        (".2026-11-29_173000", true), ("-2026-", true), ("20261129", true),
+        // Another log named with a number is not a rotation: a year or the epoch seconds must be there.
+        ("-8080", false), ("-443.gz", false), ("-123456789", false), ("-20261399", false), ("-12-07", false),
+        ("-2026.json", false), (".2026-11-29.bz2", false), ("-2026/11", false),
+        // Issue 29: literal letters (any byte but `/` and NUL) between fields, as logrotate allows;
+        // before the first field and after the last only punctuation, so that backups, exports and
+        // other compressors' files are not read as rotations.
+        ("-2026-W50", true), ("-2026week50", true), ("-20261207T100000", true), ("-2026-W50-1796637600.gz", true),
+        ("-2026 11", true), ("-2026-W50.gz", true), ("-2026-W-", false),
+        (".bak", false), ("-old", false), (".1.bak", false), (".2026.bak", false), ("-20261207.old", false),
+        ("-20261129.xz", false), ("-2026.zst", false), ("-W50-2026", false), ("-2026-W", false),
+        ("-2026-W/50", false), ("-12W07", false),
     ])
     func rotationSuffixes(suffix: String, accepted: Bool) {
         #expect(RotationCandidates.isRotationSuffix(Substring(suffix)) == accepted)
+    }
+
+    /// logrotate's `dateformat` grammar: the specifiers it allows, in any order, between any
+    /// separators, each written as strftime writes it for one instant (2026-12-07 09:05:03 UTC).
+    static let specifiers: [(String, String)] = [
+        ("%Y", "2026"), ("%m", "12"), ("%d", "07"), ("%H", "09"), ("%M", "05"), ("%S", "03"), ("%V", "50"),
+        ("%s", "1796634303"),
+    ]
+    static let separators = ["-", "_", ".", "", "+", "@", ":", "~"]
+
+    /// Every sequence of one to four distinct specifiers, each joined by the separators in
+    /// turn, as (format, name suffix).
+    static func generatedFormats() -> [(format: String, suffix: String)] {
+        var out: [(String, String)] = []
+        func extend(_ chosen: [Int]) {
+            if !chosen.isEmpty {
+                var format = ""
+                var suffix = ""
+                for (k, index) in chosen.enumerated() {
+                    let separator = separators[(out.count + k) % separators.count]
+                    format += separator + specifiers[index].0
+                    suffix += separator + specifiers[index].1
+                }
+                out.append((format, suffix))
+            }
+            guard chosen.count < 4 else { return }
+            for i in specifiers.indices where !chosen.contains(i) { extend(chosen + [i]) }
+        }
+        extend([])
+        return out
+    }
+
+    @Test func everyDateformatWithAYearOrTheEpochIsARotation() {
+        let formats = Self.generatedFormats()
+        #expect(formats.count == 2080)
+        var recognised = 0
+        for (format, suffix) in formats {
+            let anchored = format.contains("%Y") || format.contains("%s")
+            for name in [suffix, suffix + ".gz"] {
+                let accepted = RotationCandidates.isRotationSuffix(Substring(name))
+                // Without a year or the epoch, only a number after a dot is (it is one of logrotate's own).
+                let numbered = suffix.first == "." && suffix.dropFirst().allSatisfy(\.isNumber) && suffix.count <= 11
+                #expect(accepted == (anchored || numbered), "dateformat \(format): \(name)")
+                if accepted { recognised += 1 }
+            }
+        }
+        #expect(recognised == 3140)
+    }
+
+    /// The same grammar with letters between the specifiers (`-%Y-W%V`, `-%Yweek%V`,
+    /// `-%Y%m%dT%H%M%S`): every sequence of one to four, the first after a `-`.
+    @Test func everyDateformatWithLettersBetweenItsFieldsIsARotation() {
+        let letters = ["W", "week", "T", "-W", "x_", " at "]
+        var formats: [(format: String, suffix: String)] = []
+        func extend(_ chosen: [Int]) {
+            if !chosen.isEmpty {
+                var format = "-"
+                var suffix = "-"
+                for (k, index) in chosen.enumerated() {
+                    let literal = k == 0 ? "" : letters[(formats.count + k) % letters.count]
+                    format += literal + Self.specifiers[index].0
+                    suffix += literal + Self.specifiers[index].1
+                }
+                formats.append((format, suffix))
+            }
+            guard chosen.count < 4 else { return }
+            for i in Self.specifiers.indices where !chosen.contains(i) { extend(chosen + [i]) }
+        }
+        extend([])
+        #expect(formats.count == 2080)
+        var recognised = 0
+        for (format, suffix) in formats {
+            let anchored = format.contains("%Y") || format.contains("%s")
+            for name in [suffix, suffix + ".gz"] {
+                let accepted = RotationCandidates.isRotationSuffix(Substring(name))
+                #expect(accepted == anchored, "dateformat \(format): \(name)")
+                if accepted { recognised += 1 }
+            }
+        }
+        #expect(recognised == 3128)
     }
 
     @Test func listsRotatedSiblingsOldestFirst() throws {
@@ -46,9 +138,31 @@ import Testing
         let listing = try RotationCandidates.listing(for: dir.path("access.log"))
         #expect(listing.candidates.map { AtomicFile.baseName(of: $0.path) } == ["access.log.2"])
         #expect(listing.vanished == 0)
+        // The link is listed as one (to be named), never as a candidate.
+        #expect(listing.links.map { AtomicFile.baseName(of: $0.path) } == ["access.log.1"])
         let snapshot = try LogSnapshot.open(logPath: dir.path("access.log"))
         #expect(snapshot.rotated.map { AtomicFile.baseName(of: $0.path) } == ["access.log.2"])
+        #expect(snapshot.skipped.map { AtomicFile.baseName(of: $0.path) } == ["access.log.1"])
         #expect(snapshot.missed == 0)
+    }
+
+    /// Issue 29: a link under a rotated name is never opened, whatever it names (a file root
+    /// alone may read, another log); it is skipped, by its own lstat status.
+    @Test func aLinkUnderARotatedNameIsSkippedNotOpened() throws {
+        let dir = try TempDirectory()
+        try dir.write("access.log", Array("x\n".utf8))
+        let target = try dir.write("secret", Array("root only\n".utf8))
+        try FileManager.default.createSymbolicLink(atPath: dir.path("access.log-20261208"), withDestinationPath: target)
+        let snapshot = try LogSnapshot.open(logPath: dir.path("access.log"))
+        #expect(snapshot.rotated.isEmpty)
+        #expect(snapshot.skipped.map(\.path) == [dir.path("access.log-20261208")])
+        #expect(snapshot.skipped.map(\.cause) == [.symbolicLink])
+        #expect(snapshot.skipped.allSatisfy { $0.file == nil && $0.status.isSymbolicLink })
+        // And opening such a name as a rotated file fails (O_NOFOLLOW), so that a name swapped for
+        // a link after it was looked at is not followed either.
+        #expect(throws: InputError.self) {
+            try LogFile.open(path: dir.path("access.log-20261208"), compressed: false, followingLinks: false)
+        }
     }
 
     @Test func anOutputNamedLikeARotatedLogIsASibling() throws {

@@ -1,0 +1,45 @@
+/// A rotated-log candidate `run` does not read (CONTRACTS: files, as root), named once in a
+/// gap: a symbolic link under a rotated name, or a file of neither the live log's owner nor
+/// root. Another user who may write the log's directory could otherwise feed in lines as the
+/// log's, or have a run as root copy a file only root may read into the report.
+package struct SkippedCandidate: Sendable {
+    package enum Cause: Sendable, Equatable {
+        /// A symbolic link: never followed, whatever it names.
+        case symbolicLink
+        /// A regular file owned by this uid.
+        case owner(UInt32)
+    }
+
+    package var path: String
+    /// The link's own status (lstat), or the opened file's (fstat).
+    package var status: FileStatus
+    package var compressed: Bool
+    package var cause: Cause
+    /// The file as opened, for another owner's; nil for a link, which is never opened.
+    package var file: LogFile?
+
+    /// A symbolic link, from its lstat(2) status.
+    package static func link(path: String, status: FileStatus) -> SkippedCandidate {
+        SkippedCandidate(
+            path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed), cause: .symbolicLink,
+            file: nil)
+    }
+
+    /// An opened file of another owner.
+    package static func otherOwner(_ file: LogFile) -> SkippedCandidate {
+        SkippedCandidate(
+            path: file.path, status: file.status, compressed: file.compressed, cause: .owner(file.status.owner),
+            file: file)
+    }
+
+    /// What the state keeps of it, so that it is named once: a link by its own inode, size
+    /// and time, with no content (a fingerprint of no bytes, which proves nothing).
+    package var known: RunState.KnownFile {
+        let identity =
+            file?.identity
+            ?? FileIdentity(
+                device: status.device, inode: status.inode, fingerprint: FileIdentity.fingerprint(of: []),
+                fingerprintBytes: 0)
+        return RunState.KnownFile(identity: identity, size: status.size, modified: status.modified)
+    }
+}

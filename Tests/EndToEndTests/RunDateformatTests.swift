@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// Issue 29: `uaaudit run` over a log that Debian's real logrotate rotates with `dateext` and
+/// the `dateformat`s that were not recognised (every line between the last run and the
+/// rotation was lost), and with a number; each with `compress` + `delaycompress`, `compress`
+/// alone and no compression. logrotate runs under `faketime -f` (a stopped clock: a clock
+/// that ticks on from the given second gave `_100001` on a loaded machine) on two fixed days,
+/// so the names (and `%s`) never depend on today's date or the load. Lines are written by the
+/// test, not by nginx.
+@Suite(.serialized) struct RunDateformatTests {
+    /// A `dateformat` (nil: numbered) and the suffixes logrotate gives on 2026-12-07 and
+    /// 2026-12-08 at 10:00:00 UTC.
+    static let shapes: [(format: String?, first: String, second: String)] = [
+        ("-%s", "-1796637600", "-1796724000"),
+        ("-%Y-%m-%d", "-2026-12-07", "-2026-12-08"),
+        ("-%Y-%m-%d-%s", "-2026-12-07-1796637600", "-2026-12-08-1796724000"),
+        (".%Y-%m-%d_%H%M%S", ".2026-12-07_100000", ".2026-12-08_100000"),
+        ("-%Y%m%d", "-20261207", "-20261208"),
+        ("_%V.%d.%m.%Y", "_50.07.12.2026", "_50.08.12.2026"),
+        ("%Y%m%d%H", "2026120710", "2026120810"),
+        // Literal letters between the fields.
+        ("-%Y%m%dT%H%M%S", "-20261207T100000", "-20261208T100000"),
+        ("-%Y-W%V-%s", "-2026-W50-1796637600", "-2026-W50-1796724000"),
+        (nil, ".2", ".1"),
+    ]
+    /// Each with the suffixes of the older and the newer rotated file after two rotations.
+    static let modes: [(name: String, directives: [String], older: String, newer: String)] = [
+        ("compress + delaycompress", ["compress", "delaycompress"], ".gz", ""),
+        ("compress", ["compress", "nodelaycompress"], ".gz", ".gz"),
+        ("no compression", ["nocompress"], "", ""),
+    ]
+    static let cases = shapes.indices.flatMap { s in modes.indices.map { (s, $0) } }
+
+    @Test(.requires(.logrotate), .requires(.faketime), arguments: cases)
+    func everyDateformatShapeIsReadOnce(shape: Int, mode: Int) throws {
+        guard let logrotate = ExternalTool.find(.logrotate, test: "everyDateformatShapeIsReadOnce"),
+            let faketime = ExternalTool.find(.faketime, test: "everyDateformatShapeIsReadOnce")
+        else { return }
+        let (format, first, second) = Self.shapes[shape]
+        let (modeName, directives, older, newer) = Self.modes[mode]
+        let h = try RunHarness()
+        var conf = "\(h.log) {\n    rotate 100\n    create\n"
+        if let format { conf += "    dateext\n    dateformat \(format)\n" }
+        conf += directives.map { "    \($0)\n" }.joined() + "}\n"
+        let confPath = try h.dir.write("logrotate.conf", conf)
+        func rotate(on day: String) throws {
+            let result = try ExternalTool.run(
+                faketime,
+                ["-f", "2026-12-\(day) 10:00:00", logrotate, "-f", "-s", h.dir.path("logrotate.status"), confPath],
+                environment: ["TZ": "UTC", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        func run() throws -> Int {
+            let result = try h.run(now: "2026-11-29T11:10:00Z")
+            #expect(result.status == 0, "\(result.stderr)")
+            let gaps = try h.gaps()
+            #expect(gaps.isEmpty, "\(format ?? "numbered"), \(modeName): \(gaps)")
+            return try unwrap((try h.reportJSON()["totals"] as? [String: Any])?["requests"] as? Int)
+        }
+        try h.append(30, hour: 10)
+        #expect(try run() == 30)
+        try h.append(20, hour: 10, minute: 20)
+        try rotate(on: "07")
+        try h.append(10, hour: 10, minute: 30)
+        #expect(try run() == 60, "\(format ?? "numbered"), \(modeName)")
+        try h.append(5, hour: 10, minute: 40)
+        try rotate(on: "08")
+        try h.append(5, hour: 10, minute: 50)
+        #expect(try run() == 70, "\(format ?? "numbered"), \(modeName)")
+        #expect(try run() == 70)
+        let names = try FileManager.default.contentsOfDirectory(atPath: h.dir.url.path).filter {
+            $0.hasPrefix("access.log") && $0 != "access.log"
+        }
+        #expect(Set(names) == ["access.log" + first + older, "access.log" + second + newer], "\(format ?? "numbered")")
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Issue 29: the live log replaced by the same bytes under a new inode (cp + mv, rsync, an
+/// editor's save by rename) is read on from the offset, not again from its start; a log cut
+/// in place at a checkpoint and written on is read from the cut.
+@Suite struct RunReplacedLogTests {
+    static let now = "2026-11-29T11:10:00Z"
+
+    func requests(_ h: RunHarness) throws -> Int {
+        try unwrap((try h.reportJSON()["totals"] as? [String: Any])?["requests"] as? Int)
+    }
+
+    func run(_ h: RunHarness) throws -> Int {
+        let result = try h.run(now: Self.now)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try requests(h)
+    }
+
+    func inode(_ path: String) throws -> UInt64 {
+        try unwrap((try FileManager.default.attributesOfItem(atPath: path))[.systemFileNumber] as? UInt64)
+    }
+
+    /// Writes `bytes` to `temp` beside the log (its time set to `modified` if given) and renames it over the log.
+    func renameOver(_ h: RunHarness, temp: String, bytes: Data, modified: Date? = nil) throws {
+        let path = h.dir.path(temp)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        if let modified { try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path) }
+        #expect(rename(path, h.log) == 0)
+    }
+
+    @Test func cpAndMvOfTheLiveLogIsReadOnFromTheOffset() throws {
+        let h = try RunHarness()
+        try h.append(300, hour: 10)
+        #expect(try run(h) == 300)
+        try h.append(20, hour: 10, minute: 20)
+        let before = try inode(h.log)
+        try renameOver(h, temp: "access.log.new", bytes: try Data(contentsOf: URL(fileURLWithPath: h.log)))
+        #expect(try inode(h.log) != before)
+        try h.append(10, hour: 10, minute: 30)
+        #expect(try run(h) == 330)
+        #expect(try h.gaps().isEmpty)
+        #expect(try run(h) == 330)
+    }
+
+    @Test func anRsyncStyleCopyWithItsTimeChangesNothing() throws {
+        let h = try RunHarness()
+        try h.append(300, hour: 10)
+        #expect(try run(h) == 300)
+        let modified = try unwrap(
+            (try FileManager.default.attributesOfItem(atPath: h.log))[.modificationDate] as? Date)
+        try renameOver(
+            h, temp: ".access.log.Xa81fQ", bytes: try Data(contentsOf: URL(fileURLWithPath: h.log)),
+            modified: modified)
+        #expect(try run(h) == 300)
+        #expect(try h.gaps().isEmpty)
+        try h.append(7, hour: 10, minute: 40)
+        #expect(try run(h) == 307)
+    }
+
+    @Test func anEditorsSaveByRenameKeepingABackupIsReadOnce() throws {
+        let h = try RunHarness()
+        try h.append(300, hour: 10)
+        #expect(try run(h) == 300)
+        try h.append(5, hour: 10, minute: 20)
+        // vim's default: the old file renamed to a backup, the buffer written to a new file.
+        let content = try Data(contentsOf: URL(fileURLWithPath: h.log))
+        #expect(rename(h.log, h.log + "~") == 0)
+        try content.write(to: URL(fileURLWithPath: h.log))
+        try h.append(3, hour: 10, minute: 30)
+        #expect(try run(h) == 308)
+        #expect(try h.gaps().isEmpty)
+    }
+
+    /// The issue's case: cut in place to a line boundary below what was read (here the end of a
+    /// checkpoint, which proves the kept prefix), then 2,999 lines written: all of them are read.
+    @Test func aCutAtACheckpointThenWrittenOnIsReadWhole() throws {
+        let h = try RunHarness()
+        try h.append(3000, hour: 10)
+        #expect(try run(h) == 3000)
+        let state = try unwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.state))) as? [String: Any])
+        let logs = try unwrap(state["logs"] as? [String: [String: Any]])
+        let current = try unwrap(logs.values.first?["current"] as? [String: Any])
+        let checkpoints = try unwrap(current["checkpoints"] as? [[String: Any]])
+        #expect(checkpoints.allSatisfy { $0["first_line"] is String })
+        let cut = try unwrap(checkpoints[checkpoints.count / 2]["end"] as? Int)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: h.log))
+        try handle.truncate(atOffset: UInt64(cut))
+        try handle.close()
+        try h.append(2999, hour: 10, minute: 30)
+        #expect(try run(h) == 5999)
+        #expect(try h.gaps().isEmpty)
+    }
+}

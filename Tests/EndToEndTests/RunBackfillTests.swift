@@ -74,13 +74,12 @@ import Testing
         let hourText = try unwrap((try h.reportJSON()["hours"] as? [[String: Any]])?[1]["hour"] as? String)
         #expect(
             run.stderr.contains(
-                "the breached hour \(hourText) ended history_hours (48 h) or more before the run's clock when read: "
-                    + "reported with \"backfill\": true and not alerted (a first run on an old log); "
-                    + "raise history_hours to alert on older hours"), "\(run.stderr)")
+                "the breached hour \(hourText) was already history_hours (48 h) old when first read: "
+                    + "reported with \"backfill\": true and not alerted; raise history_hours to alert on older hours"), "\(run.stderr)")
         #expect(!run.stderr.contains("dropped unsent"), "\(run.stderr)")
         #expect(
             run.out.contains(
-                "\nbackfill hours: 3 (1 over), already history_hours old when read: reported,\n  never alerted\n"),
+                "\nbackfill hours: 3 (1 over), already history_hours old when first read:\n  reported, never alerted\n"),
             "\(run.out)")
         // Pruned from the state as before: the next run counts nothing twice.
         let again = try Tool.run(["run", "--state", h.state, "--out", h.report, "--host", "test-host", h.log])
@@ -109,12 +108,57 @@ import Testing
         #expect(try totals(h)["lines"] as? Int == 304)
         #expect(
             run.stderr.contains(
-                "the breached hour 2026-11-29T09:00:00+00:00 ended history_hours (11 h) or more before the run's clock")
+                "the breached hour 2026-11-29T09:00:00+00:00 was already history_hours (11 h) old when first read")
         )
         // The backfill hour is gone from the state; the pending one stays.
         let state = try unwrap(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.state))) as? [String: Any])
         #expect((state["hours"] as? [String: Any])?.keys.sorted() == ["2026-11-29T10:00:00+00:00"])
+    }
+
+    /// An hour first read inside the window is no backfill, however late it closes: a cron job
+    /// down for days, or a one-hour window whose runs come once an hour, still pages it.
+    @Test(arguments: [
+        ("2026-11-29T10:30:00Z", "2026-12-01T23:00:00Z", "48"),  // read while open, closed 2.5 days on
+        ("2026-11-29T11:00:00Z", "2026-11-29T12:00:00Z", "1"),  // history_hours 1, hourly runs
+    ])
+    func anHourReadInsideTheWindowIsAlertedWhenItClosesLate(first: String, second: String, history: String) throws {
+        let h = try RunHarness()
+        try h.append(120, hour: 10)
+        try h.append(20, hour: 10, minute: 12, cls: "inconsistent")
+        let extra = ["--history-hours", history, "--fail-on-alert", "--heartbeat"]
+        #expect(try h.run(now: first, extra: extra).status == 0)
+        try h.append(100, hour: 10, minute: 50)
+        let late = try h.run(now: second, extra: extra)
+        #expect(late.status == 1, "\(late.stderr)")
+        #expect(try hours(h) == ["2026-11-29T10 240 closed=true alert=true backfill=- status=pending"])
+        #expect(try h.ledgerHours("pending") == ["2026-11-29T10:00:00+00:00"])
+        #expect(late.stderr.contains("run: lines 100, malformed 0, hours closed 1,"), "\(late.stderr)")
+        #expect(!late.stderr.contains("backfill"), "\(late.stderr)")
+    }
+
+    /// A first run on a week of one app's traffic: the hours whose details a run does not keep
+    /// are blind to drift, so the first hour with details is not "new" against them.
+    @Test func aFirstRunOnAWeekOfTrafficMakesNoFalseDriftAlert() throws {
+        let h = try RunHarness()
+        var text = ""
+        for day in 28...30 {
+            for hour in 0..<24 {
+                let stamp = String(format: "%02d/Nov/2026:%02d:10:%02d +0000", day, hour, 0)
+                for _ in 0..<20 { text += h.line(stamp, "urlsession") + "\n" }
+            }
+        }
+        try h.appendRaw(text, to: h.log)
+        let run = try h.run(
+            now: "2026-12-01T00:30:00Z", extra: ["--alert-new-family", "5%", "--fail-on-alert", "--heartbeat"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let hours = try unwrap(try h.reportJSON()["hours"] as? [[String: Any]])
+        #expect(hours.count == 72)
+        #expect(hours.filter { ($0["drift"] as? [String: Any])?["alert"] as? Bool == true }.count == 0)
+        #expect(hours.filter { $0["backfill"] as? Bool == true }.count == 24)
+        #expect(try totals(h)["lines"] as? Int == 1440)
+        #expect(try h.ledger().isEmpty)
+        #expect(run.stderr.contains("run: lines 1440, malformed 0, hours closed 72,"), "\(run.stderr)")
     }
 
     /// Several breached backfill hours: one line for any number, with the first and last.
@@ -130,9 +174,9 @@ import Testing
         #expect(try totals(h)["lines"] as? Int == 608)
         #expect(
             run.stderr
-                == "uaaudit: 4 breached hours (2026-11-29T01:00:00+00:00 to 2026-11-29T04:00:00+00:00) ended history_hours "
-                + "(48 h) or more before the run's clock when read: reported with \"backfill\": true and not alerted "
-                + "(a first run on an old log); raise history_hours to alert on older hours\n")
+                == "uaaudit: 4 breached hours (2026-11-29T01:00:00+00:00 to 2026-11-29T04:00:00+00:00) were already "
+                + "history_hours (48 h) old when first read: reported with \"backfill\": true and not alerted; "
+                + "raise history_hours to alert on older hours\n")
         #expect(try h.ledger().isEmpty)
     }
 }

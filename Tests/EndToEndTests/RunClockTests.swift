@@ -164,8 +164,8 @@ import Testing
         try h.append(2, hour: 10, minute: 12, cls: "inconsistent")
         try h.append(150, hour: 11)
         #expect(try h.run(now: "2026-11-29T11:06:00Z").status == 0)
-        // Two days on (history 48 h): the pending hour 10 is kept; the healthy hour 11, closed
-        // now although it ended 48 h ago, is shown once as backfill, then forgotten.
+        // Two days on (history 48 h): the pending hour 10 is kept; the healthy hour 11, read inside
+        // the window and closed only now, is shown once with its verdict (not backfill), then forgotten.
         #expect(try h.run(now: "2026-12-01T12:00:00Z").status == 0)
         #expect(
             try alerts(h).map { "\($0)" } == [
@@ -174,7 +174,9 @@ import Testing
         let hours = try unwrap(try h.reportJSON()["hours"] as? [[String: Any]])
         #expect(hours[0]["alert_status"] as? String == "pending")
         #expect(hours[0]["backfill"] == nil)
-        #expect(hours[1]["backfill"] as? Bool == true)
+        #expect(hours[1]["backfill"] == nil)
+        #expect(try h.run(now: "2026-12-01T12:30:00Z").status == 0)
+        #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 152, true, true)"#])
         #expect(try totals(h)["pending_alert_hours"] as? [String] == ["2026-11-29T10:00:00+00:00"])
         // Four days after its end (2 × history_hours) it is dropped, and the run says so.
         let expired = try h.run(now: "2026-12-03T11:00:00Z")

@@ -14,7 +14,7 @@ struct Heartbeat {
     mutating func read(_ outcome: RunEngine.RunOutcome, saved: RunState, generatedAt: String) {
         lines = outcome.sources.reduce(0) { $0 + $1.lines }
         malformed = outcome.sources.reduce(0) { $0 + $1.malformed }
-        hoursClosed = outcome.state.hours.filter { $0.value.closed && saved.hours[$0.key]?.closed != true }.count
+        hoursClosed = outcome.closedNow.count
         gaps = outcome.state.gaps.filter { $0.detectedAt == generatedAt }.count
         alertsPending = outcome.state.alerts.pending.count
     }

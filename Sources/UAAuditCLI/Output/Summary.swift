@@ -86,7 +86,7 @@ enum Summary {
         if !backfill.isEmpty {
             let sentence =
                 "backfill hours: \(backfill.count) (\(backfill.filter(\.alerted).count) over), "
-                + "already history_hours old when read: reported, never alerted"
+                + "already history_hours old when first read: reported, never alerted"
             // Continuation lines indented, as the alert-hours sentence above.
             for (i, line) in TerminalText.wrapped(sentence, indent: "  ", width: width).enumerated() {
                 out += (i == 0 ? String(line.dropFirst(2)) : line) + "\n"

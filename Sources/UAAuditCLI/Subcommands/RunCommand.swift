@@ -26,7 +26,7 @@ struct RunCommand {
         ConfigValues.lockWaitSeconds.flag, value: "SECONDS", help: ["how long to wait for another run (default 30)"],
         defaultValue: "30", configKey: ConfigValues.lockWaitSeconds.key)
     static let historyHours = OptionDef(
-        ConfigValues.historyHours.flag, value: "N", help: ["hours the report and state keep (default 48)"],
+        ConfigValues.historyHours.flag, value: "N", help: ["hours the state keeps and pages about (default 48)"],
         defaultValue: "48", configKey: ConfigValues.historyHours.key)
     static let grace = OptionDef(
         ConfigValues.graceSeconds.flag, value: "SECONDS", help: ["wait for late lines after an hour (default 300)"],
@@ -67,8 +67,8 @@ struct RunCommand {
             holding hours: they are marked incomplete; line times never close an hour;
             lines ahead of --now wait in their open hours, and only those over
             history_hours ahead count in totals.future), alerts once per breached hour
-            under its own id (an hour already history_hours old when read is reported as
-            backfill, never alerted), writes the report and commits the state atomically.
+            under its own id (an hour already history_hours old when first read is reported
+            as backfill, never alerted), writes the report and commits the state atomically.
             Breached hours stay pending until every channel configured takes them (with no
             channel, until one is; "alerts": [] means metrics only). SIGTERM during
             delivery ends it after the attempt in flight (a second one aborts it) and

@@ -178,21 +178,19 @@ struct RunExecution {
 
     /// Why breached backfill hours were reported and not alerted, in one line for any number.
     static func backfillNotice(count: Int, first: String, last: String, historyHours: Int64) -> String {
-        let what = count == 1 ? "the breached hour \(first)" : "\(count) breached hours (\(first) to \(last))"
-        return "\(what) ended history_hours (\(historyHours) h) or more before the run's clock when read: "
-            + "reported with \"backfill\": true and not alerted (a first run on an old log); "
+        let what = count == 1 ? "the breached hour \(first) was" : "\(count) breached hours (\(first) to \(last)) were"
+        return "\(what) already history_hours (\(historyHours) h) old when first read: "
+            + "reported with \"backfill\": true and not alerted; "
             + "raise history_hours to alert on older hours"
     }
 
     /// The hours this run closed that alert, by the report's own decision (`alerted`: over
     /// the threshold, or a drift alert): an hour closed by an earlier run has had its exit 1.
     static func alertedNow(_ outcome: RunEngine.RunOutcome, saved: RunState) -> [String] {
-        let closedNow = Set(
-            outcome.state.hours.filter { $0.value.closed && saved.hours[$0.key]?.closed != true }.keys.compactMap {
-                HourKey(iso8601: $0)
-            })
+        let closedNow = Set(outcome.closedNow.compactMap { HourKey(iso8601: $0) })
+        // A backfill hour is never alerted, so it never makes exit 1 either.
         return outcome.report.hours.filter { entry in
-            entry.alerted && HourKey(iso8601: entry.hour).map { closedNow.contains($0) } == true
+            entry.alerted && entry.backfill != true && HourKey(iso8601: entry.hour).map { closedNow.contains($0) } == true
         }.map(\.hour)
     }
 

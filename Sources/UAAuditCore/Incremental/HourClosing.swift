@@ -34,19 +34,19 @@ extension RunEngine {
         now >= key.startInstant + 3600 + graceSeconds
     }
 
-    /// Whether hour `key`, closing at `now`, is already older than the history window: it ended
-    /// `historyHours` or more before `now`, so the prune at the end of this very run forgets it.
-    /// Such an hour (a first run on a week-old log, a backfill, a run after days without one)
-    /// is reported by the run that reads it and counted in its totals, but never alerted: a page
-    /// about an hour the state no longer keeps could not be tracked to delivery.
+    /// Whether hour `key`, first read at `now`, is already older than the history window: it
+    /// ended `historyHours` or more before `now`. Such an hour (a first run on a week-old log, a
+    /// backfill of old files) is marked when its first lines are counted, reported by the run
+    /// that reads it and counted in its totals, but never alerted: nobody is paged about last
+    /// week. An hour first read inside the window is alerted as usual, however late it closes.
     package static func isBackfill(_ key: HourKey, now: Int64, historyHours: Int64) -> Bool {
         key.startInstant + 3600 + historyHours * 3600 <= now
     }
 
     /// Closes the open hours that are due, deciding once whether each breached
     /// (``AlertPolicy``) and whether its drift alerts, and records the ones that alert in the
-    /// ledger under their ``HourAlertID``; a backfill hour (``isBackfill(_:now:historyHours:)``)
-    /// is decided the same way but recorded nowhere.
+    /// ledger under their ``HourAlertID``; a backfill hour (``isBackfill(_:now:historyHours:)``,
+    /// marked when first read) is decided the same way but recorded nowhere.
     static func close(_ state: inout RunState, settings: RunSettings, readiness: Readiness, generatedAt: String) {
         state.alerts.apply(settings.alertMode, at: generatedAt)
         assignMissingIDs(&state, settings: settings)
@@ -67,8 +67,7 @@ extension RunEngine {
                 settings.scan.insight.alertsOnDrift && driftAlert(iso, in: state, settings: settings)
             insight.clients?.freeze()
             closing.insight = insight
-            let backfill = isBackfill(key, now: settings.now, historyHours: settings.historyHours)
-            if backfill { closing.backfill = true }
+            let backfill = closing.backfill == true
             state.hours[iso] = closing
             guard !backfill else { continue }
             var kinds: [HourAlertID.Kind] = []

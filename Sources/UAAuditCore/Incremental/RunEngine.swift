@@ -24,6 +24,8 @@ package enum RunEngine {
         /// Backfill hours this run closed that breached (share or drift), in time order: in the
         /// report, never alerted (``RunEngine/isBackfill(_:now:historyHours:)``).
         package var unalertedBackfill: [String] = []
+        /// The hours this run closed, in time order (backfill hours and hours pruned since included).
+        package var closedNow: [String] = []
     }
 
     /// The most alert-class UAs each hour keeps in the state.
@@ -70,18 +72,22 @@ package enum RunEngine {
         state.totals = RunTotals.after(
             state.totals, adding: result, rules: configuration.rules, now: settings.now, succeeded: errors.isEmpty,
             generatedAt: generatedAt)
-        // Backfill hours closed by this run: the prune below forgets them, but this run's report
-        // shows them, so that every line it read is in an hour of its report.
-        let backfill = state.hours.filter { $0.value.backfill == true }
+        // The hours this run read or closed: the prune below may forget some of them (backfill
+        // hours, an hour that closed late and healthy), but this run's report shows them, so that
+        // every line it read, and every verdict it made, is in an hour of its report.
+        let closedNow = state.hours.filter { $0.value.closed && saved.hours[$0.key]?.closed != true }.map(\.key)
+        let touched = Set(result.hours.keys.map(\.iso8601)).union(closedNow)
+        let beforePrune = state.hours.filter { touched.contains($0.key) }
         let expired = prune(&state, settings: settings)
         var shown = state
-        shown.hours.merge(backfill) { kept, _ in kept }
+        shown.hours.merge(beforePrune) { kept, _ in kept }
         let report = RunReport.build(
             state: shown, sources: result.sources, settings: settings, generatedAt: generatedAt, logs: logs)
         let unalerted = report.hours.filter { $0.backfill == true && $0.alerted }.map(\.hour)
         return RunOutcome(
             state: state, report: report, newAlerts: newAlerts, expiredAlerts: expired, errors: errors, logs: logs,
-            sources: result.sources, future: result.future, samples: result.samples, unalertedBackfill: unalerted)
+            sources: result.sources, future: result.future, samples: result.samples, unalertedBackfill: unalerted,
+            closedNow: closedNow.sorted(by: HourKey.isEarlier))
     }
 
     /// How often a log whose bytes changed while being read is planned again in one run.
@@ -307,6 +313,9 @@ package enum RunEngine {
         for (key, counts) in result.hours {
             let iso = key.iso8601
             var hour = state.hours[iso] ?? RunState.HourState()
+            if state.hours[iso] == nil, isBackfill(key, now: settings.now, historyHours: settings.historyHours) {
+                hour.backfill = true
+            }
             for (i, name) in names.enumerated() { hour.classes[name, default: 0] += counts.counts[i] }
             hour.errors += counts.counts[rules.classCount]
             hour.outOfScope += counts.counts[rules.classCount + 1]

@@ -139,8 +139,8 @@ package struct RunState: Codable, Equatable, Sendable {
         package var insight: HourInsight?
         /// True when the hour closed while a log that may hold its lines could not be read.
         package var incomplete: Bool? = nil
-        /// True when the hour closed already older than the history window (``RunEngine/isBackfill``):
-        /// reported by the run that read it, never alerted, then pruned with the window.
+        /// True when the hour was already older than the history window when first read
+        /// (``RunEngine/isBackfill``): reported by the run that read it, never alerted, then pruned.
         package var backfill: Bool? = nil
 
         enum CodingKeys: String, CodingKey {

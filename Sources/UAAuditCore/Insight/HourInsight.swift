@@ -74,6 +74,10 @@ package struct HourInsight: Codable, Equatable, Sendable {
             for (name, n) in byClass { families[family, default: [:]][name, default: 0] += n }
         }
         familiesApproximate = familiesApproximate || other.familiesApproximate
+        // A part whose families were dropped leaves the hour blind to drift: without this, a
+        // first run on a week-old log saw its older hours as having no families at all, and the
+        // first hour with details got a "new family" drift alert for the app's own UA.
+        familiesDropped = familiesDropped || other.familiesDropped
         if let theirs = other.clients {
             var mine = clients ?? ClientSet()
             mine.merge(theirs)

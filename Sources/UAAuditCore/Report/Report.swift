@@ -169,9 +169,9 @@ public struct Report: Codable, Equatable, Sendable {
         /// `uaaudit run` only: true when the hour closed while a log that may hold its lines
         /// could not be read (for longer than uaaudit waits); absent otherwise.
         public var incomplete: Bool? = nil
-        /// `uaaudit run` only: true when the run that read the hour closed it already older than
-        /// `history_hours` (a first run on an old log, a backfill): counted and shown, never
-        /// alerted (its `alert` says whether it breached). Absent otherwise.
+        /// `uaaudit run` only: true when the hour was already `history_hours` old when a run first
+        /// read it (a first run on an old log, a backfill): counted and shown, never alerted (its
+        /// `alert` says whether it breached). Absent otherwise.
         public var backfill: Bool? = nil
 
         enum CodingKeys: String, CodingKey {

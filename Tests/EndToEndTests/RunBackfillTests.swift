@@ -75,7 +75,8 @@ import Testing
         #expect(
             run.stderr.contains(
                 "the breached hour \(hourText) was already history_hours (48 h) old when first read: "
-                    + "reported with \"backfill\": true and not alerted; raise history_hours to alert on older hours"), "\(run.stderr)")
+                    + "reported with \"backfill\": true and not alerted; raise history_hours to alert on older hours"),
+            "\(run.stderr)")
         #expect(!run.stderr.contains("dropped unsent"), "\(run.stderr)")
         #expect(
             run.out.contains(
@@ -110,6 +111,14 @@ import Testing
             run.stderr.contains(
                 "the breached hour 2026-11-29T09:00:00+00:00 was already history_hours (11 h) old when first read")
         )
+        // explain says what the report's flag means, under its verdict.
+        let explain = try Tool.run(["explain", "2026-11-29T09", h.report])
+        #expect(explain.status == 0, "\(explain.stderr)")
+        #expect(
+            explain.out.contains(
+                "ALERT\n  webview 0 · urlsession 150 · inconsistent 2 · other 0 · missing 0\n"
+                    + "  (backfill: already history_hours old when first read; reported, never alerted)\n"),
+            "\(explain.out)")
         // The backfill hour is gone from the state; the pending one stays.
         let state = try unwrap(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.state))) as? [String: Any])

@@ -29,6 +29,9 @@ enum ExplainPage {
         out += wrap(order.map { "\($0) \(hour.classes[$0] ?? 0)" }, width: width)
         if hour.errors > 0 { out += "  unclassifiable (match limit): \(hour.errors)\n" }
         if hour.closed == false { out += "  (the hour is still open: more lines may come)\n" }
+        if hour.backfill == true {
+            out += "  (backfill: already history_hours old when first read; reported, never alerted)\n"
+        }
 
         out += "\n" + palette.strong("What it cost") + "\n"
         if let impact = hour.impact {

@@ -190,7 +190,8 @@ struct RunExecution {
         let closedNow = Set(outcome.closedNow.compactMap { HourKey(iso8601: $0) })
         // A backfill hour is never alerted, so it never makes exit 1 either.
         return outcome.report.hours.filter { entry in
-            entry.alerted && entry.backfill != true && HourKey(iso8601: entry.hour).map { closedNow.contains($0) } == true
+            entry.alerted && entry.backfill != true
+                && HourKey(iso8601: entry.hour).map { closedNow.contains($0) } == true
         }.map(\.hour)
     }
 

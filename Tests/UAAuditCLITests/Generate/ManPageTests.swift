@@ -44,7 +44,7 @@ import UAAuditCore
             Self.section("scan").contains(
                 "a channel for alerts; repeat for more channels (the URL shows in ps: prefer \\-\\-webhook\\-url\\-env "
                     + "or \\-\\-webhook\\-url\\-file)\n"))
-        #expect(Self.section("run").contains("hours the report and state keep (default 48)\n"))
+        #expect(Self.section("run").contains("hours the state keeps and pages about (default 48)\n"))
         #expect(Self.section("doctor").contains("last lines of each log to check (default 20)\n"))
     }
 

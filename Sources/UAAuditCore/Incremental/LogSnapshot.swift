@@ -43,8 +43,13 @@ package struct LogSnapshot: Sendable {
     package static let maxRotated = 64
 
     /// Opens `logPath`, then its rotated siblings and those of `previous` (``previousPaths(_:)``)
-    /// that are there.
-    package static func open(logPath: String, previous: [String] = []) throws(InputError) -> LogSnapshot {
+    /// that are there; and when the log is a symbolic link re-pointed since it named
+    /// `previousTarget`, the files it named in between (``RotationCandidates/betweenTargets(after:before:)``:
+    /// cronolog re-points it daily, and two runs may be days apart). Those are read whole as new
+    /// files; one that cannot be opened is skipped and named (a gap), not an error for the log.
+    package static func open(
+        logPath: String, previous: [String] = [], previousTarget: String? = nil
+    ) throws(InputError) -> LogSnapshot {
         let takenAt = Syscalls.wallClockNanoseconds()
         let status: FileStatus?
         do {
@@ -105,6 +110,21 @@ package struct LogSnapshot: Sendable {
                         path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed)))
             }
         }
+        let isLink = Syscalls.fileKind(logPath, followingLinks: false) == .symbolicLink
+        var between: Set<String> = []
+        if isLink, let previousTarget, previousTarget != resolved,
+            let found = try? RotationCandidates.betweenTargets(after: previousTarget, before: resolved)
+        {
+            let taken = Set(candidates.map(\.path))
+            for link in found.links where !listed.contains(link.path) {
+                skipped.append(.link(path: link.path, status: link.status))
+            }
+            for candidate in found.candidates where !listed.contains(candidate.path) && !taken.contains(candidate.path)
+            {
+                candidates.append(candidate)
+                between.insert(candidate.path)
+            }
+        }
         for candidate in candidates {
             var opened: LogFile?
             var failure: InputError?
@@ -133,6 +153,10 @@ package struct LogSnapshot: Sendable {
                 }
                 // A dangling link, or a name renamed onto twice; or first bytes unreadable (a .gz
                 // logrotate is still writing, or a damaged one): left for later.
+                if between.contains(candidate.path), let failure {
+                    skipped.append(.unreadable(path: candidate.path, status: candidate.status, reason: failure.reason))
+                    continue
+                }
                 guard let failure, failure.reason.hasPrefix("cannot open"),
                     !failure.reason.hasSuffix(SystemError(errno: ENOENT, call: "open").description)
                 else { continue }
@@ -155,7 +179,7 @@ package struct LogSnapshot: Sendable {
         var snapshot = LogSnapshot(log: log, rotated: rotated, takenAt: takenAt)
         snapshot.missed = missed
         snapshot.skipped = skipped
-        if Syscalls.fileKind(logPath, followingLinks: false) == .symbolicLink { snapshot.target = resolved }
+        if isLink { snapshot.target = resolved }
         return snapshot
     }
 

@@ -128,7 +128,8 @@ package enum RunEngine {
         while true {
             let snapshot: LogSnapshot
             do {
-                snapshot = try LogSnapshot.open(logPath: log, previous: LogSnapshot.previousPaths(saved))
+                snapshot = try LogSnapshot.open(
+                    logPath: log, previous: LogSnapshot.previousPaths(saved), previousTarget: saved?.current?.target)
             } catch {
                 // Gone or unreadable although an earlier run read it, or a rotated file not yet
                 // readable: a rotation under way (``absentWaitMilliseconds``), waited out; still

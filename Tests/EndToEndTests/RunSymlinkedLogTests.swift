@@ -49,6 +49,81 @@ import Testing
         #expect(try run(h) == lines + 41)
     }
 
+    /// Issue 29: cronolog re-points the link daily, and two runs may be days apart (a host
+    /// down, cron stopped): the files it named in between are read whole, once, in order; the
+    /// older dated files beside them (there at the last run) are not read. Re-pointed 0 to 3
+    /// times between the two runs; every day's file gets late lines after it is left.
+    @Test(arguments: [0, 1, 2, 3])
+    func aLinkRepointedSeveralTimesBetweenRunsReadsEveryDay(times: Int) throws {
+        let h = try RunHarness()
+        func day(_ d: Int) -> String { "access-2026-12-0\(d).log" }
+        // Older days, read by runs before this state (or never): never read again.
+        try h.append(11, hour: 9, minute: 1, to: h.dir.path(day(3)))
+        try h.append(13, hour: 9, minute: 2, to: h.dir.path(day(4)))
+        try h.append(100, hour: 10, to: h.dir.path(day(5)))
+        try point(h, to: day(5))
+        #expect(try run(h) == 100)
+        // Written after the run: 50 more to day 5, then 7, 40, 25 to days 6, 7, 8 as the link moves on.
+        try h.append(50, hour: 10, minute: 15, to: h.dir.path(day(5)))
+        let lines = [7, 40, 25]
+        for k in 0..<times {
+            try h.append(lines[k], hour: 10, minute: 20 + k, to: h.dir.path(day(6 + k)))
+            try point(h, to: day(6 + k))
+        }
+        // Tomorrow's file, made ahead of time by another tool: read once the link names it.
+        try h.append(3, hour: 10, minute: 40, to: h.dir.path(day(9)))
+        let written = 150 + lines.prefix(times).reduce(0, +)
+        #expect(try run(h) == written)
+        let gaps = try h.gaps()
+        #expect(gaps.isEmpty, "\(gaps)")
+        // Late lines to each day left behind, read once more; then the link moves to day 9.
+        for k in 0..<times { try h.append(2, hour: 10, minute: 45, to: h.dir.path(day(5 + k))) }
+        #expect(try run(h) == written + 2 * times)
+        try point(h, to: day(9))
+        #expect(try run(h) == written + 2 * times + 3)
+        #expect(try run(h) == written + 2 * times + 3)
+        #expect(try h.gaps().isEmpty)
+    }
+
+    /// A file named like the link's targets, between the last one read and the current one, that
+    /// cannot be read: a gap that names it, once; the others are read. (Root reads a file of
+    /// mode 000: uaaudit runs as nobody, who owns the directory and the files.)
+    @Test(.requires(.root), .requires(.setpriv)) func anUnreadableFileBetweenTargetsIsAGap() throws {
+        guard let launcher = PermissionFaultTests.launcher("run with a target nobody may read") else { return }
+        let h = try RunHarness()
+        func run() throws -> Int {
+            let result = try h.run(now: Self.now, launcher: launcher)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try unwrap((try h.reportJSON()["totals"] as? [String: Any])?["requests"] as? Int)
+        }
+        func own(_ path: String) {
+            #expect(lchown(path, PermissionFaultTests.nobody, PermissionFaultTests.nobody) == 0)
+        }
+        own(h.dir.url.path)
+        try h.append(100, hour: 10, to: h.dir.path("access-2026-12-05.log"))
+        try point(h, to: "access-2026-12-05.log")
+        for name in ["access-2026-12-05.log", "access.log"] { own(h.dir.path(name)) }
+        #expect(try run() == 100)
+        let hidden = h.dir.path("access-2026-12-06.log")
+        try h.append(7, hour: 10, minute: 20, to: hidden)
+        #expect(chmod(hidden, 0) == 0)
+        try h.append(40, hour: 10, minute: 21, to: h.dir.path("access-2026-12-07.log"))
+        try h.append(25, hour: 10, minute: 22, to: h.dir.path("access-2026-12-08.log"))
+        try point(h, to: "access-2026-12-08.log")
+        for name in ["access-2026-12-06.log", "access-2026-12-07.log", "access-2026-12-08.log", "access.log"] {
+            own(h.dir.path(name))
+        }
+        #expect(try run() == 165)
+        let gaps = try h.gaps()
+        #expect(gaps.compactMap { $0["file"] as? String } == [hidden])
+        #expect(
+            gaps.first?["reason"] as? String
+                == "the log's symbolic link named this file between two runs (it is named like the link's targets, between the last one read and the current one), and it cannot open: Permission denied: its lines are not read"
+        )
+        #expect(try run() == 165)
+        #expect(try h.gaps().count == 1)
+    }
+
     @Test(.requires(.root)) func aRotatedCandidateOfAnotherOwnerIsNamedAndNotRead() throws {
         let h = try RunHarness()
         try h.append(300, hour: 10)

@@ -31,6 +31,11 @@ struct RunCommand {
     static let grace = OptionDef(
         ConfigValues.graceSeconds.flag, value: "SECONDS", help: ["wait for late lines after an hour (default 300)"],
         defaultValue: "300", configKey: ConfigValues.graceSeconds.key)
+    static let rotatedDir = OptionDef(
+        "rotated-dir", value: "DIR",
+        help: [
+            "look for rotated files here too (logrotate's", "olddir; relative to each log's directory)",
+        ], configKey: "rotated_dir", completion: .directory)
     static let now = OptionDef("now", value: "TIME", help: ["stand-in for the clock: 2026-11-29T18:05:00Z"])
     static let threshold = P.threshold.described([
         "alert above this share (default 0.001, or 0.1%;", "above 0.05 needs its %: 0.1 would mean 10%)",
@@ -50,7 +55,10 @@ struct RunCommand {
 
     /// run's own options; its --help lists those with a config key apart from the others.
     static let ownOptions =
-        [config, state, out, html, prom, lock, lockWait, historyHours, grace, now, threshold, P.minRequests, P.top]
+        [
+            config, state, out, html, prom, lock, lockWait, historyHours, grace, rotatedDir, now, threshold,
+            P.minRequests, P.top,
+        ]
     static let options: [OptionDef] =
         ownOptions
         + AuditOptions.formatOptions + AuditOptions.ruleOptions + InsightOptions.options + AlertOptions.options

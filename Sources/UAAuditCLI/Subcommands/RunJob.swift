@@ -89,7 +89,7 @@ struct RunJob {
         }
         let alerts = try AlertOptions.parse(args, environment: environment)
         let channels = try AlertOptions.resolved(config.alerts ?? [], environment: environment) + alerts.channels
-        let settings = RunSettings(
+        var settings = RunSettings(
             scan: scan, logs: logs, now: now,
             graceSeconds: Int64(try args.integer(R.grace, ConfigValues.graceSeconds) ?? Int(config.graceSeconds ?? 300)),
             historyHours: Int64(
@@ -97,6 +97,11 @@ struct RunJob {
             // `"alerts": []` in the config, and no --webhook: metrics only, on purpose.
             alertMode: .of(channelKeys: channels.map(\.key), explicitlyNone: config.alerts?.isEmpty == true),
             host: args.value(AlertOptions.host) ?? config.host ?? alerts.host)
+        settings.rotatedDirectory = args.value(R.rotatedDir) ?? config.rotatedDir
+        if settings.rotatedDirectory?.isEmpty == true {
+            let name = args.value(R.rotatedDir) != nil ? R.rotatedDir.flag : "config rotated_dir"
+            throw CLIError("\(name) takes a directory, not ''")
+        }
         var lockWait = config.lockWaitSeconds ?? 30
         if let text = args.value(R.lockWait) {
             guard let value = Double(text), ConfigValues.lockWaitSeconds.accepts(value) else {

@@ -134,6 +134,11 @@ private struct Planning {
                         skipped.path, 0, nil,
                         "not read as a rotated file of this log: it is a symbolic link, and a rotated file is never read through one"
                     )
+                case .unreadable(let reason):
+                    gap(
+                        skipped.path, 0, nil,
+                        "the log's symbolic link named this file between two runs (it is named like the link's targets, between the last one read and the current one), and it \(reason): its lines are not read"
+                    )
                 }
             }
         }

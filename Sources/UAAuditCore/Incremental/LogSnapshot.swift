@@ -43,8 +43,16 @@ package struct LogSnapshot: Sendable {
     package static let maxRotated = 64
 
     /// Opens `logPath`, then its rotated siblings and those of `previous` (``previousPaths(_:)``)
-    /// that are there.
-    package static func open(logPath: String, previous: [String] = []) throws(InputError) -> LogSnapshot {
+    /// that are there; and when the log is a symbolic link re-pointed since it named
+    /// `previousTarget`, the files it named in between (``RotationCandidates/betweenTargets(after:before:)``:
+    /// cronolog re-points it daily, and two runs may be days apart). Those are read whole as new
+    /// files; one that cannot be opened is skipped and named (a gap), not an error for the log.
+    /// With `rotatedDirectory` (logrotate's `olddir`: absolute, or relative to the log's
+    /// directory), rotated names are looked for there too, under the same rules; a directory
+    /// not there yet (logrotate's `createolddir` makes it at the first rotation) holds none.
+    package static func open(
+        logPath: String, previous: [String] = [], previousTarget: String? = nil, rotatedDirectory: String? = nil
+    ) throws(InputError) -> LogSnapshot {
         let takenAt = Syscalls.wallClockNanoseconds()
         let status: FileStatus?
         do {
@@ -77,7 +85,7 @@ package struct LogSnapshot: Sendable {
         let resolved = Syscalls.realPath(logPath) ?? logPath
         // The newest ones only: a run reads at most 16 new rotated files (older ones become
         // gaps), and holding a thousand open would fail with EMFILE under systemd's limit.
-        let listing: (candidates: [RotationCandidates.Candidate], links: [RotationCandidates.Candidate], vanished: Int)
+        var listing: (candidates: [RotationCandidates.Candidate], links: [RotationCandidates.Candidate], vanished: Int)
         do {
             listing = try RotationCandidates.listing(for: resolved)
         } catch {
@@ -86,6 +94,26 @@ package struct LogSnapshot: Sendable {
                 reason:
                     "cannot list its directory \(AtomicFile.parentDirectory(of: resolved)) for its rotated files: \(error.description); fix that and the next run reads on"
             )
+        }
+        if let elsewhere = rotatedPath(resolved, in: rotatedDirectory) {
+            do {
+                let more = try RotationCandidates.listing(for: elsewhere)
+                func oldestFirst(_ a: RotationCandidates.Candidate, _ b: RotationCandidates.Candidate) -> Bool {
+                    (a.status.modified, a.path) < (b.status.modified, b.path)
+                }
+                listing = (
+                    (listing.candidates + more.candidates).sorted(by: oldestFirst),
+                    (listing.links + more.links).sorted(by: oldestFirst), listing.vanished + more.vanished
+                )
+            } catch  where error.errno == ENOENT {
+                // Not made yet: logrotate's `createolddir` makes it at the first rotation.
+            } catch {
+                throw InputError(
+                    path: logPath,
+                    reason:
+                        "cannot list its rotated directory \(AtomicFile.parentDirectory(of: elsewhere)) for its rotated files: \(error.description); fix that and the next run reads on"
+                )
+            }
         }
         var missed = listing.vanished
         var candidates = Array(listing.candidates.suffix(LogSnapshot.maxRotated))
@@ -103,6 +131,21 @@ package struct LogSnapshot: Sendable {
                 candidates.append(
                     RotationCandidates.Candidate(
                         path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed)))
+            }
+        }
+        let isLink = Syscalls.fileKind(logPath, followingLinks: false) == .symbolicLink
+        var between: Set<String> = []
+        if isLink, let previousTarget, previousTarget != resolved,
+            let found = try? RotationCandidates.betweenTargets(after: previousTarget, before: resolved)
+        {
+            let taken = Set(candidates.map(\.path))
+            for link in found.links where !listed.contains(link.path) {
+                skipped.append(.link(path: link.path, status: link.status))
+            }
+            for candidate in found.candidates where !listed.contains(candidate.path) && !taken.contains(candidate.path)
+            {
+                candidates.append(candidate)
+                between.insert(candidate.path)
             }
         }
         for candidate in candidates {
@@ -133,6 +176,10 @@ package struct LogSnapshot: Sendable {
                 }
                 // A dangling link, or a name renamed onto twice; or first bytes unreadable (a .gz
                 // logrotate is still writing, or a damaged one): left for later.
+                if between.contains(candidate.path), let failure {
+                    skipped.append(.unreadable(path: candidate.path, status: candidate.status, reason: failure.reason))
+                    continue
+                }
                 guard let failure, failure.reason.hasPrefix("cannot open"),
                     !failure.reason.hasSuffix(SystemError(errno: ENOENT, call: "open").description)
                 else { continue }
@@ -155,8 +202,22 @@ package struct LogSnapshot: Sendable {
         var snapshot = LogSnapshot(log: log, rotated: rotated, takenAt: takenAt)
         snapshot.missed = missed
         snapshot.skipped = skipped
-        if Syscalls.fileKind(logPath, followingLinks: false) == .symbolicLink { snapshot.target = resolved }
+        if isLink { snapshot.target = resolved }
         return snapshot
+    }
+
+    /// Where `resolved` (a log's real path) would be rotated to in `directory` (absolute, or
+    /// relative to the log's directory, as logrotate's `olddir`): the same name there. Nil
+    /// without a directory, or when it is the log's own (already listed).
+    static func rotatedPath(_ resolved: String, in directory: String?) -> String? {
+        guard let directory, !directory.isEmpty else { return nil }
+        let logDirectory = AtomicFile.parentDirectory(of: resolved)
+        var path =
+            directory.hasPrefix("/")
+            ? directory : logDirectory == "/" ? "/" + directory : logDirectory + "/" + directory
+        path = Syscalls.realPath(path) ?? path
+        guard path != logDirectory else { return nil }
+        return (path == "/" ? "" : path) + "/" + AtomicFile.baseName(of: resolved)
     }
 
     /// Whether `path` is as a rotation under way leaves a log for a moment: not there (renamed,

@@ -57,6 +57,33 @@ package enum RotationCandidates {
         return (found.sorted(by: oldestFirst), links.sorted(by: oldestFirst), vanished)
     }
 
+    /// The files a symbolic link to the live log pointed to after `old` and before `current`
+    /// (both real paths): in `old`'s directory, the names of `old`'s shape (``NameShape``: the
+    /// same text, other digits) ordered after it and before `current` (which must have that
+    /// shape too: with no bound, a file dated ahead would be read now and again once the link
+    /// names it), oldest name first. A file dated before `old` was there at the last run and
+    /// is never one. Looked at with lstat(2), as ``listing(for:)``: links are returned apart.
+    package static func betweenTargets(after old: String, before current: String) throws(SystemError) -> (
+        candidates: [Candidate], links: [Candidate]
+    ) {
+        let directory = AtomicFile.parentDirectory(of: old)
+        guard old != current, let from = NameShape(AtomicFile.baseName(of: old)),
+            let to = NameShape(AtomicFile.baseName(of: current)), from.isSameShape(as: to), from.precedes(to)
+        else { return ([], []) }
+        var named: [(shape: NameShape, candidate: Candidate)] = []
+        for name in try Syscalls.listDirectory(directory) {
+            guard let shape = NameShape(name), shape.isSameShape(as: from), from.precedes(shape), shape.precedes(to)
+            else { continue }
+            let path = directory == "/" ? "/\(name)" : "\(directory)/\(name)"
+            guard let status = try? Syscalls.linkStatus(path), status.isRegular || status.isSymbolicLink else {
+                continue
+            }
+            named.append((shape, Candidate(path: path, status: status, compressed: name.hasSuffix(".gz"))))
+        }
+        let ordered = named.sorted { $0.shape.precedes($1.shape) }.map(\.candidate)
+        return (ordered.filter { !$0.status.isSymbolicLink }, ordered.filter(\.status.isSymbolicLink))
+    }
+
     /// Whether `path` is, or once created would be, taken by ``list(for:)`` for a rotated
     /// `logPath` (the same directory, the log's name and a rotation suffix): `run` would read
     /// an output written there as the log's rotated lines.

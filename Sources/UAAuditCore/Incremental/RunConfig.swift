@@ -56,6 +56,9 @@ package struct RunConfig: Codable, Equatable, Sendable {
     package var lock: String?
     package var lockWaitSeconds: Double?
     package var host: String?
+    /// Where rotated files are looked for besides the log's own directory (logrotate's
+    /// `olddir`; relative to the log's directory).
+    package var rotatedDir: String?
     /// Alert channels (see docs/alerts.md: the channel config shape).
     package var alerts: [AlertChannel]?
     /// Split identity and UA drift (the keys of ``InsightChoice``).
@@ -90,6 +93,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
         case historyHours = "history_hours"
         case graceSeconds = "grace_seconds"
         case lockWaitSeconds = "lock_wait_seconds"
+        case rotatedDir = "rotated_dir"
     }
 
     package init() {}

@@ -49,7 +49,8 @@ package enum RunEngine {
         for log in settings.logs {
             let key = state.logKey(for: log)
             switch read(
-                log, saved: state.logs[key], worker: worker, configuration: configuration, at: generatedAt, wait: &wait)
+                log, saved: state.logs[key], worker: worker, configuration: configuration, at: generatedAt,
+                rotatedDirectory: settings.rotatedDirectory, wait: &wait)
             {
             case .read(let logResult, let plan):
                 merge(logResult, into: &result)
@@ -126,7 +127,7 @@ package enum RunEngine {
     /// truncation meanwhile), plans again from the files as they are now.
     static func read(
         _ log: String, saved: RunState.LogState?, worker: Worker, configuration: ScanConfiguration,
-        at generatedAt: String, wait: inout AbsentWait
+        at generatedAt: String, rotatedDirectory: String? = nil, wait: inout AbsentWait
     ) -> LogRead {
         var lastChange = ""
         var changes = 0
@@ -134,7 +135,9 @@ package enum RunEngine {
         while true {
             let snapshot: LogSnapshot
             do {
-                snapshot = try LogSnapshot.open(logPath: log, previous: LogSnapshot.previousPaths(saved))
+                snapshot = try LogSnapshot.open(
+                    logPath: log, previous: LogSnapshot.previousPaths(saved), previousTarget: saved?.current?.target,
+                    rotatedDirectory: rotatedDirectory)
             } catch {
                 // Gone or unreadable although an earlier run read it, or a rotated file not yet
                 // readable: a rotation under way (``absentWaitMilliseconds``), waited out; still

@@ -12,6 +12,9 @@ package struct RunSettings: Sendable {
     package var alertMode: AlertLedger.Mode
     /// The host name alerts carry (and their ids hash).
     package var host: String
+    /// Where rotated files are looked for besides each log's own directory (logrotate's
+    /// `olddir`); relative to the log's directory. `--rotated-dir`, config `rotated_dir`.
+    package var rotatedDirectory: String? = nil
 
     /// Lines stamped up to this after `now` belong to their hour without a word (clocks differ
     /// by seconds or minutes).

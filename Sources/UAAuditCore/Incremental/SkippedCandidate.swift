@@ -8,6 +8,8 @@ package struct SkippedCandidate: Sendable {
         case symbolicLink
         /// A regular file owned by this uid.
         case owner(UInt32)
+        /// A file the live log's link named between two runs that could not be opened: why.
+        case unreadable(String)
     }
 
     package var path: String
@@ -15,7 +17,8 @@ package struct SkippedCandidate: Sendable {
     package var status: FileStatus
     package var compressed: Bool
     package var cause: Cause
-    /// The file as opened, for another owner's; nil for a link, which is never opened.
+    /// The file as opened, for another owner's; nil for a link, which is never opened, and
+    /// for a file that could not be.
     package var file: LogFile?
 
     /// A symbolic link, from its lstat(2) status.
@@ -23,6 +26,13 @@ package struct SkippedCandidate: Sendable {
         SkippedCandidate(
             path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed), cause: .symbolicLink,
             file: nil)
+    }
+
+    /// A file named like the link's targets that could not be opened, from its lstat(2) status.
+    package static func unreadable(path: String, status: FileStatus, reason: String) -> SkippedCandidate {
+        SkippedCandidate(
+            path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed),
+            cause: .unreadable(reason), file: nil)
     }
 
     /// An opened file of another owner.

@@ -403,7 +403,7 @@ extension GuardRailReviewTests {
         (["state", "frob"], "unknown state action 'frob'; usage: uaaudit state show (--state FILE | --config FILE)"),
         (
             ["state", "show", "-c", "c.json"],
-            "config c.json: unknown key '_comment' (keys there: alerts, format, grace_seconds, history_hours, host, html, insight, lock, lock_wait_seconds, logs, min_requests, prom, report, rules, state, threshold, top, version)"
+            "config c.json: unknown key '_comment' (keys there: alerts, format, grace_seconds, history_hours, host, html, insight, lock, lock_wait_seconds, logs, min_requests, prom, report, rotated_dir, rules, state, threshold, top, version)"
         ),
     ])
     func aSuggestionIsMadeOnlyForALikelyTypo(args: [String], message: String) throws {

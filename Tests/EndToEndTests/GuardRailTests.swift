@@ -22,11 +22,11 @@ import Testing
     @Test(arguments: [
         (
             #"{"treshold": "0.1%"}"#,
-            "config c.json: unknown key 'treshold'; did you mean 'threshold'? (keys there: alerts, format, grace_seconds, history_hours, host, html, insight, lock, lock_wait_seconds, logs, min_requests, prom, report, rules, state, threshold, top, version)"
+            "config c.json: unknown key 'treshold'; did you mean 'threshold'? (keys there: alerts, format, grace_seconds, history_hours, host, html, insight, lock, lock_wait_seconds, logs, min_requests, prom, report, rotated_dir, rules, state, threshold, top, version)"
         ),
         (
             #"{"alert": []}"#,
-            "config c.json: unknown key 'alert'; did you mean 'alerts'? (keys there: alerts, format, grace_seconds, history_hours, host, html, insight, lock, lock_wait_seconds, logs, min_requests, prom, report, rules, state, threshold, top, version)"
+            "config c.json: unknown key 'alert'; did you mean 'alerts'? (keys there: alerts, format, grace_seconds, history_hours, host, html, insight, lock, lock_wait_seconds, logs, min_requests, prom, report, rotated_dir, rules, state, threshold, top, version)"
         ),
         (
             #"{"format": {"name": "ua_log", "escpe": "json"}}"#,

@@ -47,7 +47,7 @@ import UAAuditCore
         let keyed = Self.optionsUnder("Options (each is also a config key):", in: RunCommand.help)
         #expect(
             keyed == [
-                "state", "out", "html", "prom", "lock", "lock-wait", "history-hours", "grace",
+                "state", "out", "html", "prom", "lock", "lock-wait", "history-hours", "grace", "rotated-dir",
                 "threshold", "min-requests", "top",
             ])
         for name in Self.optionsUnder("Log format and rules (each also a config key):", in: RunCommand.help) {
@@ -64,7 +64,7 @@ import UAAuditCore
                 "grace_seconds", "history_hours", "host", "html", "insight.alert_new_family",
                 "insight.alert_share_drop", "insight.app_classes", "insight.baseline_hours", "insight.client_key",
                 "insight.show_client_keys", "lock", "lock_wait_seconds", "logs", "min_requests", "prom", "report",
-                "rules", "state", "threshold", "top", "version",
+                "rotated_dir", "rules", "state", "threshold", "top", "version",
             ])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A log directory and a state for `uaaudit run` scenarios: write lines, rotate, run, read the report.
 final class RunHarness {
@@ -113,6 +114,16 @@ final class RunHarness {
     /// The ledger's hours with `status`, in order.
     func ledgerHours(_ status: String) throws -> [String] {
         try ledger().filter { $0.value.status == status }.keys.sorted()
+    }
+
+    /// Runs Debian's real `logrotate -f conf` on the clock stopped at `time` ("2026-12-07 10:00:00",
+    /// UTC) through `faketime -f`, with its status file beside the log: the dateext names carry
+    /// that date.
+    func logrotate(_ logrotate: String, conf: String, on time: String, faketime: String) throws {
+        let result = try ExternalTool.run(
+            faketime, ["-f", time, logrotate, "-f", "-s", dir.path("logrotate.status"), conf],
+            environment: ["TZ": "UTC", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        #expect(result.status == 0, "\(result.stderr)")
     }
 
     func gaps() throws -> [[String: Any]] {

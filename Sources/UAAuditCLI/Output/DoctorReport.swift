@@ -26,6 +26,9 @@ struct DoctorReport {
     /// Whether this uaaudit is the Debian package's (its cron wrapper is installed): the advice
     /// then names the package's files, not the source tree's.
     var packaged = false
+    /// The apps in the chosen logs' last lines and the rules for the operator's (nil when no
+    /// format fits, so nothing could be read).
+    var apps: DoctorApps?
 
     /// The Debian package's cron wrapper, whose presence tells an installed package.
     static let packagedWrapper = "/usr/lib/uaaudit/uaaudit-cron.sh"
@@ -187,6 +190,7 @@ struct DoctorReport {
             }
             out += "  \(what) (\(log.place)): skipped\n"
         }
+        if let apps { out += apps.render() }
         out += "\n"
         out += advice()
         return out
@@ -266,6 +270,7 @@ struct DoctorReport {
                 name: definition.name, string: definition.string,
                 escape: definition.escape == .default ? nil : definition.escape)
         }
+        if let apps, apps.rulesFile != nil { config.rules = apps.rulesPath }
         config.state = stateDir + "/state.json"
         config.report = stateDir + "/report.json"
         config.html = stateDir + "/report.html"

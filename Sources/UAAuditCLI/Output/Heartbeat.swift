@@ -9,6 +9,9 @@ struct Heartbeat {
     var alertsSent = 0
     var alertsPending = 0
     var gaps = 0
+    /// Set when the run used the built-in example rules on another app's traffic: the app
+    /// found there, or "" when none was.
+    var exampleRules: String?
 
     /// Takes the counts of a computed run (`saved` is the state before it).
     mutating func read(_ outcome: RunEngine.RunOutcome, saved: RunState, generatedAt: String) {
@@ -23,7 +26,13 @@ struct Heartbeat {
 
     /// With a raw status: 143 or 130 for a run a signal stopped.
     func line(status: Int32) -> String {
-        "run: lines \(lines), malformed \(malformed), hours closed \(hoursClosed), alerts sent \(alertsSent), "
+        var line =
+            "run: lines \(lines), malformed \(malformed), hours closed \(hoursClosed), alerts sent \(alertsSent), "
             + "alerts pending \(alertsPending), gaps \(gaps), exit \(status)"
+        if let app = exampleRules {
+            line += ", rules: built-in examples for MyApp"
+            line += app.isEmpty ? " (write yours: uaaudit rules init)" : " (unaudited app in the log: \(app))"
+        }
+        return line
     }
 }

@@ -5,7 +5,8 @@ import UAAuditCore
 /// formats, checks that the logs are readable and their last lines parse, and says what to use.
 struct DoctorCommand {
     static let nginxConf = OptionDef(
-        AuditOptions.nginxConf.name, value: "PATH", help: ["read this nginx.conf (and its includes)"], completion: .file)
+        AuditOptions.nginxConf.name, value: "PATH", help: ["read this nginx.conf (and its includes)"], completion: .file
+    )
     static let nginx = OptionDef(
         "nginx", value: "BINARY",
         help: ["the nginx to run 'BINARY -T' with (default: nginx", "on PATH, then /usr/sbin/nginx)"],
@@ -21,11 +22,25 @@ struct DoctorCommand {
         defaultValue: "/var/lib/prometheus/node-exporter/uaaudit.prom", completion: .file)
     static let lines = OptionDef(
         "lines", value: "N", help: ["last lines of each log to check (default 20)"], defaultValue: "20")
-    static let options = [nginxConf, nginx, writeConfig, stateDir, prom, lines, CommonOptions.help]
+    static let sample = OptionDef(
+        "sample", value: "N",
+        help: ["last lines of each log read for the apps in", "the traffic (default 5000; 0: none)"],
+        defaultValue: "5000")
+    static let app = OptionDef(
+        "app", value: "NAME",
+        help: ["your app, as it names itself in its UA: its rules", "are written whatever the traffic holds"])
+    static let bundle = OptionDef(
+        "bundle", value: "NAME", help: ["a bundle name of the app's defaults (rules init)"], repeatable: true)
+    static let options = [
+        nginxConf, nginx, writeConfig, stateDir, prom, lines, sample, app, bundle, CommonOptions.help,
+    ]
 
     static let spec = CommandSpec(
         "doctor", label: "doctor [-]",
-        summary: ["read nginx's config (nginx -T): which logs, which format,", "what to put in uaaudit's config or add to nginx"],
+        summary: [
+            "read nginx's config (nginx -T): which logs, which format,",
+            "what to put in uaaudit's config or add to nginx",
+        ],
         usage: [
             "nginx -T | uaaudit doctor -", "uaaudit doctor [--nginx BINARY]        (runs 'nginx -T' itself)",
             "uaaudit doctor --nginx-conf /etc/nginx/nginx.conf",
@@ -70,8 +85,10 @@ struct DoctorCommand {
             return .success
         }
         let lineCount: Int
+        let sampleCount: Int
         do {
             lineCount = try args.integer(Self.lines, range: 1...10_000) ?? 20
+            sampleCount = try args.integer(Self.sample, range: 0...100_000) ?? 5000
         } catch {
             console.error(error.message)
             return .usage
@@ -82,6 +99,13 @@ struct DoctorCommand {
             console.error(
                 "--write-config \(path): the file exists and doctor does not overwrite files; "
                     + "write to a new path and compare, or move the old file away first")
+            return .usage
+        }
+        let rulesPath = DoctorApps.rulesPath(besideConfig: args.value(Self.writeConfig))
+        if args.value(Self.writeConfig) != nil, (try? Syscalls.status(rulesPath)) != nil {
+            console.error(
+                "--write-config: \(rulesPath) exists and doctor writes the app's rules there; it does not "
+                    + "overwrite files: write the config to another directory, or move the old rules away first")
             return .usage
         }
         let tree: NginxConfigTree
@@ -109,12 +133,29 @@ struct DoctorCommand {
         examination.stateDir = args.value(Self.stateDir) ?? "/var/lib/uaaudit"
         examination.prom = args.value(Self.prom) ?? "/var/lib/prometheus/node-exporter/uaaudit.prom"
         examination.packaged = DoctorReport.isPackaged(environment: environment)
+        if let chosen = examination.chosen, let format = try? chosen.definition.compile(),
+            sampleCount > 0 || args.value(Self.app) != nil
+        {
+            examination.apps = DoctorApps.examine(
+                logs: chosen.logs, format: format, lines: sampleCount, app: args.value(Self.app),
+                bundles: args.all(Self.bundle), rulesPath: rulesPath)
+        }
         // Paths and names come from nginx's config: control bytes in them are shown escaped.
         console.out(TerminalText.escapeKeepingLines(examination.render()))
         if let path = args.value(Self.writeConfig) {
             guard let config = examination.configJSON() else {
                 console.error("no config written to \(path): no access_log has a format to audit (see above)")
                 return .formatMismatch
+            }
+            // The rules first: the config never names a file that is not there.
+            if let apps = examination.apps, let rules = apps.rulesFile {
+                guard let bytes = try? rules.encoded(),
+                    OutputFile.write(bytes, to: apps.rulesPath, what: "rules", console: console)
+                else {
+                    console.error("no config written to \(path): its rules could not be written")
+                    return .output
+                }
+                console.note("wrote \(apps.rulesPath) (rules for \(apps.chosen?.name ?? ""))")
             }
             guard OutputFile.write(Array(config.utf8), to: path, what: "uaaudit config", console: console) else {
                 return .output

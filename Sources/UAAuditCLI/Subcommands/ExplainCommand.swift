@@ -88,6 +88,10 @@ struct ExplainCommand {
         // Logs that do not match their format (as scan tells them): the page, if any, then
         // the format that parses them, and exit 8.
         let status = explain(wanted, in: report, inputs: inputs, args: args, mismatched: !hints.isEmpty)
+        // Built-in example rules on another app's traffic (a log, or a report made so).
+        if let notice = ExampleRulesNotice.notice(report, rulesOut: "rules.json") {
+            console.err(raw: ExampleRulesOutput.text(notice))
+        }
         for hint in hints { console.error(hint) }
         return hints.isEmpty ? status : .formatMismatch
     }

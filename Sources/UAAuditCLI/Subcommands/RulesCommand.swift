@@ -124,11 +124,9 @@ struct RulesCommand {
         } catch {
             return usage(error.description)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let bytes: [UInt8]
         do {
-            bytes = Array(try encoder.encode(file)) + [0x0A]
+            bytes = try file.encoded()
         } catch {
             console.error("cannot encode the rules: \(error)")
             return .usage

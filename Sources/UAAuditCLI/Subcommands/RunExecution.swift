@@ -160,6 +160,11 @@ struct RunExecution {
             console.error(
                 "\(gap.log): bytes from \(gap.fromOffset) of \(gap.file) could not be read: \(gap.reason)")
         }
+        // Built-in example rules on another app's traffic: said on every run, -q or not.
+        if let notice = ExampleRulesNotice.notice(outcome.report, rulesOut: "rules.json") {
+            console.err(raw: ExampleRulesOutput.text(notice))
+            summary.exampleRules = notice.app ?? ""
+        }
         // `--out -` is stdout: the report is printed as with --json.
         if printJSON || job.reportPath == "-" {
             if let failed = ReportOutput.print(outcome.report, console: console) { return failed }

@@ -164,6 +164,10 @@ struct ScanCommand {
             let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
             console.out(Summary.render(report, width: 80, palette: palette))
         }
+        // Built-in example rules on another app's traffic: said whatever -q and --json.
+        if let notice = ExampleRulesNotice.notice(report, rulesOut: "rules.json") {
+            console.err(raw: ExampleRulesOutput.text(notice))
+        }
         if environment["UAAUDIT_TIMING"] != nil {
             // For bench/run.sh: the serial tail, from the last chunk read to the report written.
             let end = DispatchTime.now().uptimeNanoseconds

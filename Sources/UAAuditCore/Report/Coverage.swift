@@ -17,17 +17,29 @@ package enum Coverage {
         rules: RulesSummary
     ) -> Report.CoverageEntry? {
         var other: [String: Int64] = [:]
+        var otherApp: [String: Int64] = [:]
+        let appFamily = rules.app.map(familyText)
         for (family, byClass) in families {
             if let n = byClass["other"], n > 0 { other[family] = n }
+            if let n = byClass[otherAppClass], n > 0, let appFamily, containsIgnoringCase(family, appFamily) {
+                otherApp[family] = n
+            }
         }
-        return entry(other: other, approximate: approximate, requests: requests, minRequests: minRequests, rules: rules)
+        return entry(
+            other: other, approximate: approximate, requests: requests, minRequests: minRequests, rules: rules,
+            otherApp: otherApp)
     }
+
+    /// The class `rules init` gives other apps' UAs: one there that names the rules' app is
+    /// likely the app's own UA in a shape its rules miss (`MyApp/2.2 CFNetwork/… Darwin/… (iPhone iOS/16.6)`).
+    package static let otherAppClass = "other_app"
 
     /// The coverage entry from requests classed `other` per family.
     package static func entry(
-        other: [String: Int64], approximate: Bool, requests: Int64, minRequests: Int64, rules: RulesSummary
+        other: [String: Int64], approximate: Bool, requests: Int64, minRequests: Int64, rules: RulesSummary,
+        otherApp: [String: Int64] = [:]
     ) -> Report.CoverageEntry? {
-        guard !other.isEmpty else { return nil }
+        guard !other.isEmpty || !otherApp.isEmpty else { return nil }
         let sorted = other.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         let appFamily = rules.app.map(familyText)
         var warnings: [String] = []
@@ -43,6 +55,13 @@ package enum Coverage {
             if (isApp || large) && warnings.count < listed {
                 warnings.append(warning(family: family, share: share, isApp: isApp, rules: rules))
             }
+        }
+        let named = otherApp.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        for (family, count) in named where warnings.count < listed {
+            warnings.append(
+                "`\(family)` is \(InsightReport.percent(ReportBuilder.share(count, requests))) of requests and classed "
+                    + "\(otherAppClass), but it names the app \(rules.app ?? ""): if it is your app's own UA, make "
+                    + "a rule of your app's classes match it. `uaaudit classify [--rules FILE] '\(exampleUA(family))'`")
         }
         return Report.CoverageEntry(otherFamilies: listedFamilies, approximate: approximate, warnings: warnings)
     }

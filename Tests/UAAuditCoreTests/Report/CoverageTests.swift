@@ -63,3 +63,32 @@ import Testing
         #expect(Coverage.exampleUA("it's #") == "it'\\''s 1")
     }
 }
+
+@Suite struct CoverageOtherAppTests {
+    /// An app's own custom UA that carries CFNetwork tokens falls to other_app under rules that
+    /// miss its shape: named, though it is not `other`.
+    @Test func aFamilyInOtherAppThatNamesTheAppIsWarnedAbout() throws {
+        let families: [String: [String: Int64]] = [
+            "Snipd/#.#.# CFNetwork/#.#.# Darwin/#.#.# (iPhone iOS/#.#)": ["other_app": 30],
+            "WhatsApp/#.#.#.# CFNetwork/# Darwin/#.#.#": ["other_app": 50],
+            "Snipd/#.#.# (iPhone; iOS #.#)": ["urlsession": 20],
+        ]
+        let entry = try #require(
+            Coverage.entry(
+                families: families, approximate: false, requests: 100, minRequests: 10,
+                rules: CoverageTests.rules(app: "Snipd")))
+        #expect(entry.otherFamilies == [])
+        #expect(
+            entry.warnings == [
+                "`Snipd/#.#.# CFNetwork/#.#.# Darwin/#.#.# (iPhone iOS/#.#)` is 30% of requests and classed "
+                    + "other_app, but it names the app Snipd: if it is your app's own UA, make a rule of your app's "
+                    + "classes match it. `uaaudit classify [--rules FILE] "
+                    + "'Snipd/1.1.1 CFNetwork/1.1.1 Darwin/1.1.1 (iPhone iOS/1.1)'`"
+            ])
+        // Without an app name in the rules, other_app is other apps' and says nothing.
+        #expect(
+            Coverage.entry(
+                families: families, approximate: false, requests: 100, minRequests: 10,
+                rules: CoverageTests.rules(app: nil)) == nil)
+    }
+}

@@ -32,11 +32,6 @@ package struct AlertLinks: Sendable, Equatable {
 
     static let standardInputNote = "(stdin: pipe the same input to) "
 
-    /// A word as a POSIX shell reads it back: bare when it holds only safe characters, else in
-    /// single quotes (a `'` inside written `'\''`).
-    package static func shellQuoted(_ word: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+,@%")
-        if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
-        return "'" + word.replacing("'", with: "'\\''") + "'"
-    }
+    /// A word as a POSIX shell reads it back (``ShellWord/quoted(_:)``).
+    package static func shellQuoted(_ word: String) -> String { ShellWord.quoted(word) }
 }

@@ -1,0 +1,126 @@
+import UAAuditCore
+
+/// What `doctor` found of the operator's app in the logs' last lines, the rules it writes for
+/// it, and what it says when it cannot tell which app is theirs.
+struct DoctorApps {
+    var sample: AppSample
+    /// The app the rules are for: `--app`, else the one that dominates the sample.
+    var chosen: AppDetection.Candidate?
+    /// True when the operator named the app (`--app`).
+    var named = false
+    /// Where the rules go: beside the config `--write-config` writes, else where the printed
+    /// advice puts them.
+    var rulesPath: String
+    /// The rules file for `chosen`, or why `rules init` refuses its name.
+    var rules: Result<RulesFile, RulesTemplateError>?
+
+    /// The rules file beside a config at `configPath` (`/etc/uaaudit/rules.json` for
+    /// `/etc/uaaudit/uaaudit.json`).
+    static func rulesPath(besideConfig configPath: String?) -> String {
+        guard let configPath, let slash = configPath.lastIndex(of: "/") else {
+            return configPath == nil ? "/etc/uaaudit/rules.json" : "rules.json"
+        }
+        return String(configPath[...slash]) + "rules.json"
+    }
+
+    static func examine(
+        logs: [String], format: LogFormat, lines: Int, app: String?, bundles: [String], rulesPath: String
+    ) -> DoctorApps {
+        let sample = AppSample.read(paths: logs, format: format, lines: lines)
+        var apps = DoctorApps(sample: sample, rulesPath: rulesPath)
+        if let app {
+            // The operator's name wins; what the sample saw of it adds its bundles and token.
+            var candidate =
+                sample.detection.candidate(named: app)
+                ?? AppDetection.Candidate(name: app, requests: 0, shapes: [:], bundles: [], webviewToken: nil)
+            candidate.name = app
+            for bundle in bundles where !candidate.bundles.contains(bundle) { candidate.bundles.append(bundle) }
+            apps.chosen = candidate
+            apps.named = true
+        } else if var dominant = sample.detection.dominant {
+            for bundle in bundles where !dominant.bundles.contains(bundle) { dominant.bundles.append(bundle) }
+            apps.chosen = dominant
+        }
+        if let chosen = apps.chosen {
+            do {
+                apps.rules = .success(
+                    try RulesTemplate(app: chosen.name, bundles: chosen.bundles, webviewToken: chosen.webviewToken)
+                        .file())
+            } catch {
+                apps.rules = .failure(error)
+            }
+        }
+        return apps
+    }
+
+    /// The rules to write, when there are any.
+    var rulesFile: RulesFile? {
+        if case .success(let file) = rules { return file }
+        return nil
+    }
+
+    func render() -> String {
+        let detection = sample.detection
+        let sampled = sample.reads.reduce(0) { $0 + $1.parsed }
+        let logs = sample.reads.map(\.path)
+        var out = "\napps in the traffic (last \(sampled) parsed lines of \(logs.joined(separator: ", "))):\n"
+        if detection.candidates.isEmpty {
+            out += "  none: no UA there has an iOS app's shape (NAME/VERSION (iPhone; iOS …), NAME/BUILD\n"
+            out += "  CFNetwork/… Darwin/…, or a WKWebView with the app's token after the engine)\n"
+        }
+        for candidate in detection.candidates.prefix(5) {
+            let share = InsightReport.percent(
+                detection.requests > 0 ? Double(candidate.requests) / Double(detection.requests) : 0)
+            out += "  \(candidate.name) \(share) of requests: "
+            out += candidate.shapesSeen.map(\.rawValue).joined(separator: ", ")
+            if !candidate.bundles.isEmpty { out += "; bundles " + candidate.bundles.joined(separator: ", ") }
+            out += "\n"
+        }
+        if detection.candidates.count > 5 { out += "  (\(detection.candidates.count - 5) more)\n" }
+        out += "\n"
+        // The verdict's prose is wrapped to 80 columns; its indented command lines are kept whole.
+        for line in verdict().split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+            if line.hasPrefix(" ") || line.isEmpty {
+                out += line + "\n"
+            } else {
+                out += TerminalText.wrapped(String(line), indent: "", width: 80).joined(separator: "\n") + "\n"
+            }
+        }
+        return out
+    }
+
+    private func verdict() -> String {
+        let detection = sample.detection
+        let ratio = AppDetection.dominanceRatio
+        let rule =
+            "(an app is taken when it has \(ratio)× the requests of the next and at least "
+            + "\(Int(AppDetection.minShare * 100))% of all and \(AppDetection.minRequests) requests)"
+        guard let chosen else {
+            let largest = detection.candidates.first
+            if let largest {
+                var out = "No app clearly dominates \(rule), so no rules are written and the config uses the "
+                out += "built-in example rules (written for an app called MyApp), which class your app's "
+                out += "traffic as other. Name your app and run doctor again:\n\n"
+                out += "    uaaudit doctor --app \(ShellWord.quoted(largest.name)) …   (or another name above)\n"
+                return out
+            }
+            return "The config uses the built-in example rules (written for an app called MyApp): they class "
+                + "nothing of another app. Write your app's rules (the name it puts in its own UA) and add "
+                + "\"rules\" to the config:\n\n    uaaudit rules init --app NAME --out \(ShellWord.quoted(rulesPath))\n"
+        }
+        let why =
+            named
+            ? (chosen.requests > 0
+                ? "\(chosen.name) (--app)"
+                : "\(chosen.name) (--app; not seen in these lines: check the name it puts in its UA)")
+            : "\(chosen.name) is the app \(rule)"
+        switch rules {
+        case .failure(let error)?:
+            return "\(why), but no rules can be written for it: \(error.description). Write them with "
+                + "uaaudit rules init and add \"rules\" to the config.\n"
+        default:
+            return "\(why): its rules (uaaudit rules init) go in \(rulesPath), and the config below names "
+                + "them:\n\n    \(chosen.rulesInitCommand(out: rulesPath))\n"
+        }
+    }
+}

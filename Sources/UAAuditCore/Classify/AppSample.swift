@@ -1,0 +1,50 @@
+/// The last lines of some logs, read for the apps their traffic holds (`doctor`).
+package struct AppSample: Sendable {
+    package struct Read: Equatable, Sendable {
+        package var path: String
+        /// Lines read, and those that parsed in the format.
+        package var lines: Int
+        package var parsed: Int
+        /// Why the log could not be read, if so.
+        package var error: String?
+    }
+
+    package var reads: [Read]
+    package var detection: AppDetection
+
+    /// Bytes read from the end of each log at most, whatever the line count asked for.
+    package static let maxWindow = 8 << 20
+
+    /// Reads the last `lines` lines of each of `paths` (a window of about 1 KiB per line, at
+    /// most ``maxWindow`` bytes) and detects the apps of their UAs.
+    package static func read(paths: [String], format: LogFormat, lines: Int) -> AppSample {
+        let tokenizer = LineTokenizer(format: format)
+        var counts: [String: Int64] = [:]
+        var requests: Int64 = 0
+        var reads: [Read] = []
+        let window = min(max(lines, 256) << 10, maxWindow)
+        for path in paths {
+            do throws(InputError) {
+                let tail = try LogTail.lastLines(path: path, count: lines, window: window)
+                var parsed = 0
+                for line in tail {
+                    let ua = line.withUnsafeBytes { bytes -> String?? in
+                        guard tokenizer.match(bytes) else { return .none }
+                        let raw = tokenizer.field(tokenizer.userAgentField)
+                        if Classifier.isMissing(raw: raw) { return .some(nil) }
+                        return String(decoding: Unescape.decode(Array(raw), mode: format.escape), as: UTF8.self)
+                    }
+                    guard let ua else { continue }
+                    parsed += 1
+                    requests += 1
+                    if let ua { counts[ua, default: 0] += 1 }
+                }
+                reads.append(Read(path: path, lines: tail.count, parsed: parsed))
+            } catch {
+                reads.append(Read(path: path, lines: 0, parsed: 0, error: error.reason))
+            }
+        }
+        let detection = AppDetection.detect(counts.map { (ua: $0.key, count: $0.value) }, requests: requests)
+        return AppSample(reads: reads, detection: detection)
+    }
+}

@@ -12,8 +12,25 @@ enum MismatchHint {
         inConfig: Bool
     ) -> [String] {
         sources.filter { $0.mostlyMalformed && !$0.damageExplainsMalformed }.map { source in
-            message(source, samples: samples, format: format, nginxConf: nginxConf, inConfig: inConfig)
+            message(source, samples: samples, format: format, nginxConf: nginxConf, inConfig: inConfig).text
         }
+    }
+
+    /// The same hint for an input too short for exit 8 (fewer than
+    /// ``AuditResult/Source/mismatchMinimumLines`` lines) whose lines are mostly malformed, when
+    /// a known format parses them: a 60-line `combined` log read as `ua_log` is told so too.
+    static func shortInputHints(
+        sources: [AuditResult.Source], samples: [AuditResult.Sample], format: LogFormat, nginxConf: String?,
+        inConfig: Bool
+    ) -> [String] {
+        sources.filter { $0.lines > 0 && $0.malformed * 2 > $0.lines && !$0.mostlyMalformed && $0.error == nil }
+            .compactMap { source in
+                let hint = message(source, samples: samples, format: format, nginxConf: nginxConf, inConfig: inConfig)
+                guard hint.fits else { return nil }
+                return hint.text
+                    + "\n  (\(source.lines) line\(source.lines == 1 ? "" : "s") only: an input is exit 8 from "
+                    + "\(AuditResult.Source.mismatchMinimumLines) lines)"
+            }
     }
 
     /// How an input's error reads: its cause, and, when its damage explains its malformed
@@ -30,7 +47,7 @@ enum MismatchHint {
     private static func message(
         _ source: AuditResult.Source, samples allSamples: [AuditResult.Sample], format: LogFormat,
         nginxConf: String?, inConfig: Bool
-    ) -> String {
+    ) -> (text: String, fits: Bool) {
         let samples = allSamples.filter { $0.path == source.path && $0.reason == .format }
         // Whole lines are probed: the kept samples are cut at 512 bytes (a long UA or referer
         // then fits no format), and may all be an earlier input's. A plain file's last lines
@@ -66,10 +83,12 @@ enum MismatchHint {
                 candidates.insert((compiled, use), at: 0)
             }
         }
+        var fits = false
         if let fit = FormatProbe.otherFit(lines, given: format, among: candidates.map(\.0)),
             let use = candidates.first(where: { $0.0 == fit })?.1
         {
             text += "; they parse as '\(fit.name ?? fit.string)': use \(use)"
+            fits = true
         } else {
             let tried = candidates.compactMap(\.0.name).joined(separator: ", ")
             text +=
@@ -83,6 +102,6 @@ enum MismatchHint {
             text += "\n  line \(sample.line): \(failure)"
             text += "\n  \(TerminalText.escape(ReportText.render(Array(sample.text.prefix(160)))))"
         }
-        return text
+        return (text, fits)
     }
 }

@@ -95,6 +95,13 @@ struct RunExecution {
             return .formatMismatch
         }
 
+        // A log too short for exit 8 that another format parses: told, and counted as it is.
+        for hint in MismatchHint.shortInputHints(
+            sources: outcome.sources, samples: outcome.samples, format: job.settings.scan.format,
+            nginxConf: job.nginxConf, inConfig: job.formatFromConfig)
+        {
+            console.error(hint)
+        }
         if outcome.future > 0 {
             let hours = job.settings.futureHorizonSeconds / 3600
             console.error(

@@ -198,6 +198,12 @@ struct ScanCommand {
             nginxConf: args.value(AuditOptions.nginxConf), inConfig: false)
         for hint in hints { console.error(hint) }
         if !hints.isEmpty { status = .formatMismatch }
+        for hint in MismatchHint.shortInputHints(
+            sources: result.sources, samples: result.samples, format: configuration.format,
+            nginxConf: args.value(AuditOptions.nginxConf), inConfig: false)
+        {
+            console.error(hint)
+        }
         return status
     }
 

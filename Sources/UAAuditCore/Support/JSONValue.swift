@@ -80,7 +80,8 @@ package enum JSONValue: Equatable, Sendable {
         }
     }
 
-    private static func writeString(_ text: String, to out: inout [UInt8]) {
+    /// `text` as a JSON string, quoted, as JSONEncoder writes it (control bytes `\u00XX`).
+    package static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         let hex = Array("0123456789abcdef".utf8)
         for byte in text.utf8 {

@@ -211,10 +211,12 @@ import Testing
     @Test func readmeShowsTheLineDoctorPrints() throws {
         let readme = try String(contentsOf: Tool.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("    log_format ua_log '\(Self.uaLog)';\n"))
-        // The quick start sets nginx up before it scans anything.
+        // The quick start sets nginx up, then lets doctor find the app, before it scans anything.
         let nginxSide = try #require(readme.range(of: "**1. The nginx side first.**"))
-        let scan = try #require(readme.range(of: "    uaaudit scan /var/log/nginx/access.log"))
-        #expect(nginxSide.lowerBound < scan.lowerBound)
+        let doctor = try #require(readme.range(of: "    nginx -T | uaaudit doctor - --write-config /etc/uaaudit/uaaudit.json"))
+        let scan = try #require(readme.range(of: "    uaaudit scan --rules /etc/uaaudit/rules.json /var/log/nginx/access.log"))
+        #expect(nginxSide.lowerBound < doctor.lowerBound)
+        #expect(doctor.lowerBound < scan.lowerBound)
         let doc = try String(contentsOf: Tool.repoRoot.appendingPathComponent("docs/nginx.md"), encoding: .utf8)
         #expect(doc.contains("    log_format ua_log '\(Self.uaLog)';\n"))
     }

@@ -88,6 +88,9 @@ package struct RulesTemplate {
     /// starts with the same name ('WhatsApp Business' for 'WhatsApp') is not taken.
     static let extensionSuffix =
         "(?:(?:(?: |%20)[A-Za-z0-9_-]+)*(?: |%20)?[A-Za-z]*(?:Extension|Widgets?|Intents(?:UI)?|Clip))?"
+    /// An iOS version as apps write it: 'iOS 18.1.1', 'iOS/14.2', 'iOS16.2', 'iPadOS/16.6',
+    /// 'iPhone OS 7_0_4', WebKit's 'CPU OS 12_5_7'; not a Mac's 'Mac OS/14.0'.
+    static let osVersion = #"(?:iOS|iPadOS|iPhone OS|CPU OS)[ /]?\d+(?:[._]\d+)*(?![\w.])"#
     static let webkit = #" AppleWebKit/[\d.]+ \(KHTML, like Gecko\)"#
 
     var appLiteral: String { RulesTemplate.literal(app) }
@@ -119,14 +122,17 @@ package struct RulesTemplate {
         RulesFile.RuleEntry(
             class: "urlsession",
             patterns: [
-                "^\(appLiteral)[/ ]v?\\d[^()]* \\([^)]*\\b(?:iOS|iPadOS|iPhone OS) ?\\d+(?:[._]\\d+)*[;)]"
+                "^\(appLiteral)[/ ]v?\\d.*?[ /;(]\(RulesTemplate.osVersion)"
             ],
-            comment: "\(app)'s own UA from URLSession: the app's name and version, then a parenthesis that names "
-                + "the OS version. Real apps write the version with dots (UIDevice.current.systemVersion: "
-                + "'iOS 18.1.1'), some with underscores, and add more '; …' parts (Scale/3.00, the model, the "
-                + "locale): 'WeatherBug Elite/5.97.0 (iPhone; iOS 18.1.1; Scale/2.00)'. iPhone, iPad or iPod; "
-                + "Alamofire's default '(bundle.id; build:6; iOS 17.0.0) Alamofire/5.6.4' and old 'iPhone OS 7_0_4' "
-                + "also fit.")
+            comment: "\(app)'s own UA from URLSession: the app's name and version first, and somewhere after them "
+                + "the OS and its version, which iOS's default UA never carries. Real apps write it in a "
+                + "parenthesis with dots (UIDevice.current.systemVersion: 'WeatherBug Elite/5.97.0 (iPhone; iOS "
+                + "18.1.1; Scale/2.00)'), with underscores, with a slash ('(iOS/14.2; Tablet; en-US; …)'), in "
+                + "WebKit's words without the engine ('(iPhone; CPU iPhone OS 16_3_1 like Mac OS X)'), after the "
+                + "version ('\(app)/8.7.70 iOS/16.0 (iPhone14,7)', '; iPadOS/16.6'), or after the default "
+                + "CFNetwork and Darwin tokens ('… Darwin/22.6.0 (iPhone iOS/16.6)', '… iPhone11,6 iOS16.2'). "
+                + "Alamofire's default '(bundle.id; build:6; iOS 17.0.0) Alamofire/5.6.4' and old "
+                + "'iPhone OS 7_0_4' also fit. A Mac's 'Mac OS/14.0' does not.")
     }
 
     var inconsistent: RulesFile.RuleEntry {
@@ -279,6 +285,11 @@ package struct RulesTemplate {
             ("\(app)/5.12.1 (iPhone; iOS 17.4.1; Scale/3.00)", "urlsession"),
             ("\(app)/5.12.1 (iPad; iPad13,4; iPadOS 17_4_1)", "urlsession"),
             ("\(app)/5.12.1 (iPhone; iPhone15,3; iOS 17_4)", "urlsession"),
+            ("\(app)/108.1 (iPhone; CPU iPhone OS 16_3_1 like Mac OS X)", "urlsession"),
+            ("\(app)/98 (iPad; CPU OS 12_5_7 like Mac OS X)", "urlsession"),
+            ("\(app)/2.45.106 (iOS/14.2; Tablet; en-US; AppStore; Apple/iPad8,9)", "urlsession"),
+            ("\(app)/6.0.3 iPad14,4 iPadOS/17.5.1 CFNetwork/1.0 Darwin/23.5.0", "urlsession"),
+            ("\(app)/2.2.52 CFNetwork/1410.0.3 Darwin/22.6.0 (iPhone iOS/16.6)", "urlsession"),
         ]
         for bundle in bundles {
             list.append(("\(bundle)/51200 CFNetwork/1494.0.7 Darwin/23.4.0", "inconsistent"))

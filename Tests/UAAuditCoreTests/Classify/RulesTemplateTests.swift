@@ -40,6 +40,46 @@ import Testing
         Case(
             app: "Instagram", ua: "Instagram 5.0.2 (iPhone5,1; iPhone OS 7_0_4; en_US; en) AppleWebKit/420+",
             expected: "urlsession", source: "dd"),
+        // The OS version elsewhere: WebKit's words without an engine, '(iOS/…)', after the version, after Darwin.
+        Case(
+            app: "Classic FM", ua: "Classic FM/108.1 (iPhone; CPU iPhone OS 16_3_1 like Mac OS X)",
+            expected: "urlsession", source: "dd"),
+        Case(app: "LBC", ua: "LBC/98 (iPad; CPU OS 12_5_7 like Mac OS X)", expected: "urlsession", source: "dd"),
+        Case(
+            app: "Microsoft Office Word",
+            ua: "Microsoft Office Word/2.45.106 (iOS/14.2; Tablet; es-MX; AppStore; Apple/iPad8,9)",
+            expected: "urlsession", source: "dd"),
+        Case(
+            app: "Microsoft Office OneNote",
+            ua: "Microsoft Office OneNote/16.81/240108 (iOS/17.3.1; Tablet; AppStore; Apple/iPad8,1)",
+            expected: "urlsession", source: "dd"),
+        Case(app: "Spotify", ua: "Spotify/8.7.70 iOS/16.0 (iPhone14,7)", expected: "urlsession", source: "dd"),
+        Case(app: "KKBOX", ua: "KKBOX/7.17.22/iOS/16.4.1", expected: "urlsession", source: "dd"),
+        Case(
+            app: "TuneIn Radio", ua: "TuneIn Radio/27.1.0; iPad6,3; iPadOS/16.6", expected: "urlsession",
+            source: "dd"),
+        Case(
+            app: "Snipd", ua: "Snipd/2.2.52 CFNetwork/1410.0.3 Darwin/22.6.0 (iPhone iOS/16.6)", expected: "urlsession",
+            source: "dd"),
+        Case(
+            app: "Anghami", ua: "Anghami/6.2.74 CFNetwork/711.1.12 Darwin/14.0.0 iPhone11,6 iOS16.2 v2",
+            expected: "urlsession", source: "dd"),
+        Case(
+            app: "ReutersNews", ua: "ReutersNews/6.0.3 iPad14,4 iPadOS/17.5.1 CFNetwork/1.0 Darwin/23.5.0",
+            expected: "urlsession", source: "dd"),
+        Case(
+            app: "LiSTNR.au.com.podcastoneaustralia",
+            ua: "LiSTNR.au.com.podcastoneaustralia/3.24.1 iPhone12,1 iOS/16.5.1 CFNetwork/1408.0.4 Darwin/22.5.0",
+            expected: "urlsession", source: "dd"),
+        // … but not a Mac's OS version, nor another app whose name starts with the app's.
+        Case(
+            app: "Microsoft Office Word",
+            ua:
+                "Microsoft Office Word/16.78.1008 (Mac OS/14.0; Desktop; en-US; NonAppStore; Apple/Mac14,9)",
+            expected: "other", source: "dd"),
+        Case(
+            app: "TuneIn Radio", ua: "TuneIn Radio Pro/27.3.0; iPad6,4; iPadOS/16.7.4", expected: "other",
+            source: "dd"),
         // The app's WKWebView: engine first, the app's token after it.
         Case(
             app: "NAVER",
@@ -64,6 +104,7 @@ import Testing
         Case(app: "MyApp", ua: LogLines.webview, expected: "webview", source: "seed"),
         // The app's stacks without its UA (inconsistent): default CFNetwork per bundle name.
         Case(app: "NAVER", ua: "NAVER/10.2.3.1 CFNetwork/976 Darwin/18.2.0", expected: "inconsistent", source: "dd"),
+        Case(app: "Snipd", ua: "Snipd/90 CFNetwork/1329 Darwin/21.3.0", expected: "inconsistent", source: "dd"),
         Case(
             app: "KakaoTalk", token: "KAKAOTALK", ua: "KakaoTalk/2023.4.17.1 CFNetwork/1406.0.4 Darwin/22.4.0",
             expected: "inconsistent", source: "dd"),

@@ -91,6 +91,11 @@ package struct RulesTemplate {
     /// An iOS version as apps write it: 'iOS 18.1.1', 'iOS/14.2', 'iOS16.2', 'iPadOS/16.6',
     /// 'iPhone OS 7_0_4', WebKit's 'CPU OS 12_5_7'; not a Mac's 'Mac OS/14.0'.
     static let osVersion = #"(?:iOS|iPadOS|iPhone OS|CPU OS)[ /]?\d+(?:[._]\d+)*(?![\w.])"#
+    /// The engine's products a WKWebView or Safari writes after '(KHTML, like Gecko)':
+    /// ' Version/15.1 Mobile/15E148 Safari/605.1'; WKWebView's applicationNameForUserAgent comes after them.
+    static let engineTail = #"(?: (?:Version|Mobile|Safari)(?:/[\w.]+)?)*"#
+    /// After the webview token and its version: no more of the engine ('News/582.1 Version/2.0' is Apple News).
+    static let noEngineAfter = #"(?![^ ]* (?:Version|Mobile|Safari)/)"#
     static let webkit = #" AppleWebKit/[\d.]+ \(KHTML, like Gecko\)"#
 
     var appLiteral: String { RulesTemplate.literal(app) }
@@ -107,15 +112,20 @@ package struct RulesTemplate {
             class: "webview",
             patterns: [
                 "^\(appLiteral)/\\d[^ ]* \\((?:iPhone|iPad|iPod)[^)]*\\).*\(RulesTemplate.webkit)",
-                #"^Mozilla/5\.0 \((?:iPhone|iPad|iPod(?: touch)?|Macintosh);[^)]*\) AppleWebKit/(?!537\.36)[\d.]+ \(KHTML, like Gecko\).*(?<![A-Za-z0-9])"#
-                    + tokenLiteral + "(?![A-Za-z0-9])",
+                #"^Mozilla/5\.0 \((?:iPhone|iPad|iPod(?: touch)?|Macintosh);[^)]*\) AppleWebKit/(?!537\.36)[\d.]+ \(KHTML, like Gecko\)"#
+                    + RulesTemplate.engineTail + " \\[?" + tokenLiteral + "(?![A-Za-z0-9])"
+                    + RulesTemplate.noEngineAfter,
             ],
             comment: "\(app)'s WKWebView. Two shapes: the app's UA first and the engine after it (customUserAgent "
                 + "set to '\(app)/x.y.z (iPhone; …) Mozilla/5.0 …'), or, as real in-app browsers do, Safari's "
                 + "engine string first and the app's token '\(webviewToken)' after it "
                 + "('… Mobile/15E148 \(webviewToken)/5.12.1', what applicationNameForUserAgent appends; "
-                + "Instagram, [FBAN/FBIOS…] and MicroMessenger look like this). The token is matched as a whole word; "
-                + "iPadOS desktop mode puts it after a Macintosh UA. Blink's AppleWebKit/537.36 is never iOS.")
+                + "Instagram, [FBAN/FBIOS…] and MicroMessenger look like this). The token counts only where WKWebView "
+                + "puts it: right after the engine's last product (Version/…, Mobile/…, Safari/…), as a whole word, "
+                + "with what the app writes after it (its version, a parenthesis); not inside another app's part "
+                + "('NAVER(inapp; search; 1010; …)' is not '1010'), and not before more of the engine ('News/582.1 "
+                + "Version/2.0' is Apple News). iPadOS desktop mode puts it after a Macintosh UA. Blink's "
+                + "AppleWebKit/537.36 is never iOS.")
     }
 
     var urlsession: RulesFile.RuleEntry {

@@ -102,6 +102,27 @@ import Testing
                 "Mozilla/5.0 (iPhone; CPU iPhone OS 17_6_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/21G93 [FBAN/FBIOS;FBAV/479.1.0.33.109;FBBV/637241220;FBDV/iPhone15,2;FBMD/iPhone;FBSN/iOS;FBSV/17.6.1;FBSS/3;FBID/phone;FBLC/es_ES;FBOP/5;FBRV/639094949;IABMV/1]",
             expected: "webview", source: "dd"),
         Case(app: "MyApp", ua: LogLines.webview, expected: "webview", source: "seed"),
+        Case(
+            app: "Snapchat",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 13_3 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0.4 Mobile/15E148 Snapchat/11.9.0.45 (like Safari/604.1)",
+            expected: "webview", source: "dd"),
+        Case(
+            app: "Line",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 8_2 like Mac OS X) AppleWebKit/600.1.4 (KHTML, like Gecko) Mobile/12D508 Safari Line/5.9.5",
+            expected: "webview", source: "dd"),
+        // … only where WKWebView puts it: not inside another app's part, not before more of the engine.
+        Case(
+            app: "1010",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/605.1 NAVER(inapp; search; 1010; 11.17.1; SE3)",
+            expected: "other_app", source: "dd"),
+        Case(
+            app: "News",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 10_0 like Mac OS X) AppleWebKit/602.1.50 (KHTML, like Gecko) News/582.1 Version/2.0",
+            expected: "other_app", source: "dd"),
         // The app's stacks without its UA (inconsistent): default CFNetwork per bundle name.
         Case(app: "NAVER", ua: "NAVER/10.2.3.1 CFNetwork/976 Darwin/18.2.0", expected: "inconsistent", source: "dd"),
         Case(app: "Snipd", ua: "Snipd/90 CFNetwork/1329 Darwin/21.3.0", expected: "inconsistent", source: "dd"),

@@ -83,11 +83,12 @@ package struct RulesTemplate {
     /// The device and OS parenthesis of an iOS WebKit UA, any OS version with underscores.
     static let iosDevice =
         #"\((?:iPhone|iPad|iPod(?: touch)?);(?: U;)? CPU (?:iPhone )?OS \d+(?:_\d+)* like Mac OS X[^)]*\)"#
-    /// What follows the app's bundle name in an extension's or widget's: ' WatchKit Extension',
-    /// 'WidgetExtension', ' Intents'. It must end in such a word, so another app that merely
-    /// starts with the same name ('WhatsApp Business' for 'WhatsApp') is not taken.
+    /// What follows the app's bundle name in an extension's, widget's or watch app's: ' WatchKit
+    /// Extension', 'WidgetExtension', '.WidgetsExtension', ' Intents', ' Watch App'. It must end in
+    /// such a word, so another app that merely starts with the same name ('WhatsApp Business' for
+    /// 'WhatsApp') is not taken. One lazy class up to the '/', then the word: no nested repeats.
     static let extensionSuffix =
-        "(?:(?:(?: |%20)[A-Za-z0-9_-]+)*(?: |%20)?[A-Za-z]*(?:Extension|Widgets?|Intents(?:UI)?|Clip))?"
+        "(?:[A-Za-z0-9 %._-]*?(?:Extension|Widgets?|Intents(?:UI)?|Clip|Watch(?: |%20)App))?"
     /// An iOS version as apps write it: 'iOS 18.1.1', 'iOS/14.2', 'iOS16.2', 'iPadOS/16.6',
     /// 'iPhone OS 7_0_4', WebKit's 'CPU OS 12_5_7'; not a Mac's 'Mac OS/14.0'.
     static let osVersion = #"(?:iOS|iPadOS|iPhone OS|CPU OS)[ /]?\d+(?:[._]\d+)*(?![\w.])"#
@@ -149,18 +150,19 @@ package struct RulesTemplate {
         RulesFile.RuleEntry(
             class: "inconsistent",
             patterns: [
-                "^\(bundleAlternatives)\(RulesTemplate.extensionSuffix)/[^ /]+ CFNetwork/[\\d.]+ Darwin/[\\d.]+$",
+                "^(?i:\(bundleAlternatives)\(RulesTemplate.extensionSuffix))/[^ /]+ CFNetwork/[\\d.]+ Darwin/[\\d.]+$",
                 #"^Mozilla/5\.0 \((?:iPhone|iPad|iPod touch); CPU (?:iPhone )?OS \d+(?:_\d+)+ like Mac OS X\) AppleWebKit/605\.1\.15 \(KHTML, like Gecko\) Mobile/15E148$"#,
                 #"com\.apple\.CFNetwork"#,
             ],
             comment: "\(app)'s own stacks without its custom UA. URLSession's default is "
                 + "'<CFBundleName>/<CFBundleVersion> CFNetwork/<v> Darwin/<v>' and nothing after it, for the app "
-                + "and each extension or widget (bundle names \(bundles.map { "'\($0)'" }.joined(separator: ", ")), "
-                + "spaces written as spaces or %20, and their extensions and widgets: ' WatchKit Extension', "
-                + "'WidgetExtension', ' Intents'; an extension with another name needs --bundle). The second pattern is a default WKWebView in its modern shape only "
-                + "(AppleWebKit/605.1.15, Mobile/15E148, nothing after): it cannot be told apart from ANOTHER "
-                + "app's default WKWebView, so some of this class may not be \(app). Old 'U;'/locale forms are "
-                + "left to other. The third is the com.apple.CFNetwork token of old SDKs.")
+                + "and each extension or widget (bundle names \(bundles.map { "'\($0)'" }.joined(separator: ", ")) "
+                + "in any case, spaces written as spaces or %20, and their extensions, widgets and watch apps: "
+                + "' WatchKit Extension', 'WidgetExtension', '.WidgetsExtension', ' Intents', ' Watch App'; an "
+                + "extension with another name needs --bundle). The second pattern is a default WKWebView in its "
+                + "modern shape only (AppleWebKit/605.1.15, Mobile/15E148, nothing after): it cannot be told apart "
+                + "from ANOTHER app's default WKWebView, so some of this class may not be \(app). Old 'U;'/locale "
+                + "forms are left to other. The third is the com.apple.CFNetwork token of old SDKs.")
     }
 
     var ambiguous: RulesFile.RuleEntry {
@@ -310,6 +312,9 @@ package struct RulesTemplate {
         }
         list += [
             ("\(app) WatchKit Extension/1 CFNetwork/1494.0.7 Darwin/23.4.0", "inconsistent"),
+            ("\(app) Watch App/1 CFNetwork/1494.0.7 Darwin/24.4.0", "inconsistent"),
+            ("\(app).WidgetsExtension/1 CFNetwork/1494.0.7 Darwin/23.4.0", "inconsistent"),
+            ("\(app.lowercased())WidgetExtension/1 CFNetwork/1494.0.7 Darwin/23.4.0", "inconsistent"),
             (
                 "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
                 "inconsistent"

@@ -138,6 +138,19 @@ import Testing
         Case(
             app: "ESPN", ua: "ESPN Watch Extension/6396 CFNetwork/1333.0.4 Darwin/21.5.0", expected: "inconsistent",
             source: "dd"),
+        // Extensions, widgets and watch apps of the app's bundle name, in any case ("issue": quoted in issue 32).
+        Case(
+            app: "UPSMobile", ua: "UPSMobile.WidgetsExtension/1 CFNetwork/1496.0.7 Darwin/23.5.0",
+            expected: "inconsistent", source: "issue"),
+        Case(
+            app: "WeatherBug", ua: "WeatherbugWidgetExtension/5970 CFNetwork/1568.200.51 Darwin/24.1.0",
+            expected: "inconsistent", source: "issue"),
+        Case(
+            app: "MyApp", ua: "MyApp Watch App/1 CFNetwork/1568.100.1 Darwin/24.0.0", expected: "inconsistent",
+            source: "issue"),
+        Case(
+            app: "WhatsApp", ua: "WhatsApp Business/2.23.20.76 CFNetwork/1474 Darwin/23.0.0", expected: "other_app",
+            source: "made up"),
         Case(
             app: "Podcasts", bundles: ["ActionExtension"], ua: "ActionExtension/5328 CFNetwork/1404.0.5 Darwin/22.3.0",
             expected: "inconsistent", source: "dd"),

@@ -91,10 +91,11 @@ package struct RulesTemplate {
         "(?:[A-Za-z0-9 %._-]*?(?:Extension|Widgets?|Intents(?:UI)?|Clip|Watch(?: |%20)App))?"
     /// An iOS version as apps write it: 'iOS 18.1.1', 'iOS/14.2', 'iOS16.2', 'iPadOS/16.6',
     /// 'iPhone OS 7_0_4', WebKit's 'CPU OS 12_5_7'; not a Mac's 'Mac OS/14.0'.
-    static let osVersion = #"(?:iOS|iPadOS|iPhone OS|CPU OS)[ /]?\d+(?:[._]\d+)*(?![\w.])"#
+    static let osVersion = #"(?:iOS|iPadOS|iPhone OS|CPU OS)[ /]?\d++(?:[._]\d++)*+(?![\w.])"#
     /// The engine's products a WKWebView or Safari writes after '(KHTML, like Gecko)':
     /// ' Version/15.1 Mobile/15E148 Safari/605.1'; WKWebView's applicationNameForUserAgent comes after them.
-    static let engineTail = #"(?: (?:Version|Mobile|Safari)(?:/[\w.]+)?)*"#
+    /// Possessive: a UA of many such products must not fill PCRE2's JIT stack with backtracking points.
+    static let engineTail = #"(?: (?:Version|Mobile|Safari)(?:/[\w.]+|(?!\w)))*+"#
     /// After the webview token and its version: no more of the engine ('News/582.1 Version/2.0' is Apple News).
     static let noEngineAfter = #"(?![^ ]* (?:Version|Mobile|Safari)/)"#
     static let webkit = #" AppleWebKit/[\d.]+ \(KHTML, like Gecko\)"#

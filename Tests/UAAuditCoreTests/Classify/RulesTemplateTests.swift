@@ -262,6 +262,20 @@ import Testing
         #expect(throws: RulesTemplateError(option: "--app", value: app)) { try RulesTemplate(app: app) }
     }
 
+    /// Long runs of what the patterns repeat (engine products, version parts) are classed, not
+    /// abandoned: the repeats are possessive, so PCRE2's JIT stack does not fill with backtracking points.
+    @Test func longRepeatsStayWithinPCRE2sLimits() throws {
+        let classifier = Classifier(rules: try RulesTemplate(app: "MyApp").file().compile(path: "init"))
+        let engine = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+        let cases = [
+            (engine + String(repeating: " Version/1.2 Mobile", count: 2_000) + " MyApp/1", "webview"),
+            ("MyApp/1 (iPhone; iOS 1" + String(repeating: ".1", count: 5_000) + ")", "urlsession"),
+        ]
+        for (ua, expected) in cases {
+            #expect(classifier.explain(Array(ua.utf8)).className == expected, "\(ua.prefix(60))")
+        }
+    }
+
     /// A non-ASCII bundle name may come percent-encoded in the default UA, as a space comes as `%20`.
     @Test func nonASCIIBundleNamesMatchAsThemselvesAndPercentEncoded() throws {
         let classifier = Classifier(rules: try RulesTemplate(app: "Café").file().compile(path: "init"))

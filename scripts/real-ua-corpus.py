@@ -32,7 +32,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TSV_NAME = f"device-detector-{VERSION}.tsv"
 
 # The apps of the fixtures that the test and the table write `rules init` rules for:
-# (app, --webview-token or None). Each has UAs of more than one of its stacks in the fixtures.
+# (app, --webview-token or None). Each has its own UAs in the fixtures, and together they hold every
+# shape the rules know: custom UAs with the iOS version in each place apps put it, in-app browsers
+# and bare CFNetwork defaults.
 APPS = [
     ("iHeartRadio", None),
     ("Liulo", None),
@@ -40,6 +42,11 @@ APPS = [
     ("KakaoTalk", "KAKAOTALK"),
     ("Instagram", None),
     ("Downcast", None),
+    ("Snipd", None),
+    ("LBC", None),
+    ("Microsoft Office Word", None),
+    ("ReutersNews", None),
+    ("Anghami", None),
 ]
 
 IOS_CLAIM = re.compile(r"^Mozilla/5\.0 \((?:iPhone|iPad|iPod)")

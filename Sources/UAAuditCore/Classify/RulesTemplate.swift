@@ -83,11 +83,21 @@ package struct RulesTemplate {
     /// The device and OS parenthesis of an iOS WebKit UA, any OS version with underscores.
     static let iosDevice =
         #"\((?:iPhone|iPad|iPod(?: touch)?);(?: U;)? CPU (?:iPhone )?OS \d+(?:_\d+)* like Mac OS X[^)]*\)"#
-    /// What follows the app's bundle name in an extension's or widget's: ' WatchKit Extension',
-    /// 'WidgetExtension', ' Intents'. It must end in such a word, so another app that merely
-    /// starts with the same name ('WhatsApp Business' for 'WhatsApp') is not taken.
+    /// What follows the app's bundle name in an extension's, widget's or watch app's: ' WatchKit
+    /// Extension', 'WidgetExtension', '.WidgetsExtension', ' Intents', ' Watch App'. It must end in
+    /// such a word, so another app that merely starts with the same name ('WhatsApp Business' for
+    /// 'WhatsApp') is not taken. One lazy class up to the '/', then the word: no nested repeats.
     static let extensionSuffix =
-        "(?:(?:(?: |%20)[A-Za-z0-9_-]+)*(?: |%20)?[A-Za-z]*(?:Extension|Widgets?|Intents(?:UI)?|Clip))?"
+        "(?:[A-Za-z0-9 %._-]*?(?:Extension|Widgets?|Intents(?:UI)?|Clip|Watch(?: |%20)App))?"
+    /// An iOS version as apps write it: 'iOS 18.1.1', 'iOS/14.2', 'iOS16.2', 'iPadOS/16.6',
+    /// 'iPhone OS 7_0_4', WebKit's 'CPU OS 12_5_7'; not a Mac's 'Mac OS/14.0'.
+    static let osVersion = #"(?:iOS|iPadOS|iPhone OS|CPU OS)[ /]?\d++(?:[._]\d++)*+(?![\w.])"#
+    /// The engine's products a WKWebView or Safari writes after '(KHTML, like Gecko)':
+    /// ' Version/15.1 Mobile/15E148 Safari/605.1'; WKWebView's applicationNameForUserAgent comes after them.
+    /// Possessive: a UA of many such products must not fill PCRE2's JIT stack with backtracking points.
+    static let engineTail = #"(?: (?:Version|Mobile|Safari)(?:/[\w.]+|(?!\w)))*+"#
+    /// After the webview token and its version: no more of the engine ('News/582.1 Version/2.0' is Apple News).
+    static let noEngineAfter = #"(?![^ ]* (?:Version|Mobile|Safari)/)"#
     static let webkit = #" AppleWebKit/[\d.]+ \(KHTML, like Gecko\)"#
 
     var appLiteral: String { RulesTemplate.literal(app) }
@@ -104,47 +114,56 @@ package struct RulesTemplate {
             class: "webview",
             patterns: [
                 "^\(appLiteral)/\\d[^ ]* \\((?:iPhone|iPad|iPod)[^)]*\\).*\(RulesTemplate.webkit)",
-                #"^Mozilla/5\.0 \((?:iPhone|iPad|iPod(?: touch)?|Macintosh);[^)]*\) AppleWebKit/(?!537\.36)[\d.]+ \(KHTML, like Gecko\).*(?<![A-Za-z0-9])"#
-                    + tokenLiteral + "(?![A-Za-z0-9])",
+                #"^Mozilla/5\.0 \((?:iPhone|iPad|iPod(?: touch)?|Macintosh);[^)]*\) AppleWebKit/(?!537\.36)[\d.]+ \(KHTML, like Gecko\)"#
+                    + RulesTemplate.engineTail + " \\[?" + tokenLiteral + "(?![A-Za-z0-9])"
+                    + RulesTemplate.noEngineAfter,
             ],
             comment: "\(app)'s WKWebView. Two shapes: the app's UA first and the engine after it (customUserAgent "
                 + "set to '\(app)/x.y.z (iPhone; …) Mozilla/5.0 …'), or, as real in-app browsers do, Safari's "
                 + "engine string first and the app's token '\(webviewToken)' after it "
                 + "('… Mobile/15E148 \(webviewToken)/5.12.1', what applicationNameForUserAgent appends; "
-                + "Instagram, [FBAN/FBIOS…] and MicroMessenger look like this). The token is matched as a whole word; "
-                + "iPadOS desktop mode puts it after a Macintosh UA. Blink's AppleWebKit/537.36 is never iOS.")
+                + "Instagram, [FBAN/FBIOS…] and MicroMessenger look like this). The token counts only where WKWebView "
+                + "puts it: right after the engine's last product (Version/…, Mobile/…, Safari/…), as a whole word, "
+                + "with what the app writes after it (its version, a parenthesis); not inside another app's part "
+                + "('NAVER(inapp; search; 1010; …)' is not '1010'), and not before more of the engine ('News/582.1 "
+                + "Version/2.0' is Apple News). iPadOS desktop mode puts it after a Macintosh UA. Blink's "
+                + "AppleWebKit/537.36 is never iOS.")
     }
 
     var urlsession: RulesFile.RuleEntry {
         RulesFile.RuleEntry(
             class: "urlsession",
             patterns: [
-                "^\(appLiteral)[/ ]v?\\d[^()]* \\([^)]*\\b(?:iOS|iPadOS|iPhone OS) ?\\d+(?:[._]\\d+)*[;)]"
+                "^\(appLiteral)[/ ]v?\\d.*?[ /;(]\(RulesTemplate.osVersion)"
             ],
-            comment: "\(app)'s own UA from URLSession: the app's name and version, then a parenthesis that names "
-                + "the OS version. Real apps write the version with dots (UIDevice.current.systemVersion: "
-                + "'iOS 18.1.1'), some with underscores, and add more '; …' parts (Scale/3.00, the model, the "
-                + "locale): 'WeatherBug Elite/5.97.0 (iPhone; iOS 18.1.1; Scale/2.00)'. iPhone, iPad or iPod; "
-                + "Alamofire's default '(bundle.id; build:6; iOS 17.0.0) Alamofire/5.6.4' and old 'iPhone OS 7_0_4' "
-                + "also fit.")
+            comment: "\(app)'s own UA from URLSession: the app's name and version first, and somewhere after them "
+                + "the OS and its version, which iOS's default UA never carries. Real apps write it in a "
+                + "parenthesis with dots (UIDevice.current.systemVersion: 'WeatherBug Elite/5.97.0 (iPhone; iOS "
+                + "18.1.1; Scale/2.00)'), with underscores, with a slash ('(iOS/14.2; Tablet; en-US; …)'), in "
+                + "WebKit's words without the engine ('(iPhone; CPU iPhone OS 16_3_1 like Mac OS X)'), after the "
+                + "version ('\(app)/8.7.70 iOS/16.0 (iPhone14,7)', '; iPadOS/16.6'), or after the default "
+                + "CFNetwork and Darwin tokens ('… Darwin/22.6.0 (iPhone iOS/16.6)', '… iPhone11,6 iOS16.2'). "
+                + "Alamofire's default '(bundle.id; build:6; iOS 17.0.0) Alamofire/5.6.4' and old "
+                + "'iPhone OS 7_0_4' also fit. A Mac's 'Mac OS/14.0' does not.")
     }
 
     var inconsistent: RulesFile.RuleEntry {
         RulesFile.RuleEntry(
             class: "inconsistent",
             patterns: [
-                "^\(bundleAlternatives)\(RulesTemplate.extensionSuffix)/[^ /]+ CFNetwork/[\\d.]+ Darwin/[\\d.]+$",
+                "^(?i:\(bundleAlternatives)\(RulesTemplate.extensionSuffix))/[^ /]+ CFNetwork/[\\d.]+ Darwin/[\\d.]+$",
                 #"^Mozilla/5\.0 \((?:iPhone|iPad|iPod touch); CPU (?:iPhone )?OS \d+(?:_\d+)+ like Mac OS X\) AppleWebKit/605\.1\.15 \(KHTML, like Gecko\) Mobile/15E148$"#,
                 #"com\.apple\.CFNetwork"#,
             ],
             comment: "\(app)'s own stacks without its custom UA. URLSession's default is "
                 + "'<CFBundleName>/<CFBundleVersion> CFNetwork/<v> Darwin/<v>' and nothing after it, for the app "
-                + "and each extension or widget (bundle names \(bundles.map { "'\($0)'" }.joined(separator: ", ")), "
-                + "spaces written as spaces or %20, and their extensions and widgets: ' WatchKit Extension', "
-                + "'WidgetExtension', ' Intents'; an extension with another name needs --bundle). The second pattern is a default WKWebView in its modern shape only "
-                + "(AppleWebKit/605.1.15, Mobile/15E148, nothing after): it cannot be told apart from ANOTHER "
-                + "app's default WKWebView, so some of this class may not be \(app). Old 'U;'/locale forms are "
-                + "left to other. The third is the com.apple.CFNetwork token of old SDKs.")
+                + "and each extension or widget (bundle names \(bundles.map { "'\($0)'" }.joined(separator: ", ")) "
+                + "in any case, spaces written as spaces or %20, and their extensions, widgets and watch apps: "
+                + "' WatchKit Extension', 'WidgetExtension', '.WidgetsExtension', ' Intents', ' Watch App'; an "
+                + "extension with another name needs --bundle). The second pattern is a default WKWebView in its "
+                + "modern shape only (AppleWebKit/605.1.15, Mobile/15E148, nothing after): it cannot be told apart "
+                + "from ANOTHER app's default WKWebView, so some of this class may not be \(app). Old 'U;'/locale "
+                + "forms are left to other. The third is the com.apple.CFNetwork token of old SDKs.")
     }
 
     var ambiguous: RulesFile.RuleEntry {
@@ -279,6 +298,11 @@ package struct RulesTemplate {
             ("\(app)/5.12.1 (iPhone; iOS 17.4.1; Scale/3.00)", "urlsession"),
             ("\(app)/5.12.1 (iPad; iPad13,4; iPadOS 17_4_1)", "urlsession"),
             ("\(app)/5.12.1 (iPhone; iPhone15,3; iOS 17_4)", "urlsession"),
+            ("\(app)/108.1 (iPhone; CPU iPhone OS 16_3_1 like Mac OS X)", "urlsession"),
+            ("\(app)/98 (iPad; CPU OS 12_5_7 like Mac OS X)", "urlsession"),
+            ("\(app)/2.45.106 (iOS/14.2; Tablet; en-US; AppStore; Apple/iPad8,9)", "urlsession"),
+            ("\(app)/6.0.3 iPad14,4 iPadOS/17.5.1 CFNetwork/1.0 Darwin/23.5.0", "urlsession"),
+            ("\(app)/2.2.52 CFNetwork/1410.0.3 Darwin/22.6.0 (iPhone iOS/16.6)", "urlsession"),
         ]
         for bundle in bundles {
             list.append(("\(bundle)/51200 CFNetwork/1494.0.7 Darwin/23.4.0", "inconsistent"))
@@ -289,6 +313,9 @@ package struct RulesTemplate {
         }
         list += [
             ("\(app) WatchKit Extension/1 CFNetwork/1494.0.7 Darwin/23.4.0", "inconsistent"),
+            ("\(app) Watch App/1 CFNetwork/1494.0.7 Darwin/24.4.0", "inconsistent"),
+            ("\(app).WidgetsExtension/1 CFNetwork/1494.0.7 Darwin/23.4.0", "inconsistent"),
+            ("\(app.lowercased())WidgetExtension/1 CFNetwork/1494.0.7 Darwin/23.4.0", "inconsistent"),
             (
                 "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
                 "inconsistent"

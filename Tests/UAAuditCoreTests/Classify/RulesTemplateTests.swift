@@ -40,6 +40,46 @@ import Testing
         Case(
             app: "Instagram", ua: "Instagram 5.0.2 (iPhone5,1; iPhone OS 7_0_4; en_US; en) AppleWebKit/420+",
             expected: "urlsession", source: "dd"),
+        // The OS version elsewhere: WebKit's words without an engine, '(iOS/…)', after the version, after Darwin.
+        Case(
+            app: "Classic FM", ua: "Classic FM/108.1 (iPhone; CPU iPhone OS 16_3_1 like Mac OS X)",
+            expected: "urlsession", source: "dd"),
+        Case(app: "LBC", ua: "LBC/98 (iPad; CPU OS 12_5_7 like Mac OS X)", expected: "urlsession", source: "dd"),
+        Case(
+            app: "Microsoft Office Word",
+            ua: "Microsoft Office Word/2.45.106 (iOS/14.2; Tablet; es-MX; AppStore; Apple/iPad8,9)",
+            expected: "urlsession", source: "dd"),
+        Case(
+            app: "Microsoft Office OneNote",
+            ua: "Microsoft Office OneNote/16.81/240108 (iOS/17.3.1; Tablet; AppStore; Apple/iPad8,1)",
+            expected: "urlsession", source: "dd"),
+        Case(app: "Spotify", ua: "Spotify/8.7.70 iOS/16.0 (iPhone14,7)", expected: "urlsession", source: "dd"),
+        Case(app: "KKBOX", ua: "KKBOX/7.17.22/iOS/16.4.1", expected: "urlsession", source: "dd"),
+        Case(
+            app: "TuneIn Radio", ua: "TuneIn Radio/27.1.0; iPad6,3; iPadOS/16.6", expected: "urlsession",
+            source: "dd"),
+        Case(
+            app: "Snipd", ua: "Snipd/2.2.52 CFNetwork/1410.0.3 Darwin/22.6.0 (iPhone iOS/16.6)", expected: "urlsession",
+            source: "dd"),
+        Case(
+            app: "Anghami", ua: "Anghami/6.2.74 CFNetwork/711.1.12 Darwin/14.0.0 iPhone11,6 iOS16.2 v2",
+            expected: "urlsession", source: "dd"),
+        Case(
+            app: "ReutersNews", ua: "ReutersNews/6.0.3 iPad14,4 iPadOS/17.5.1 CFNetwork/1.0 Darwin/23.5.0",
+            expected: "urlsession", source: "dd"),
+        Case(
+            app: "LiSTNR.au.com.podcastoneaustralia",
+            ua: "LiSTNR.au.com.podcastoneaustralia/3.24.1 iPhone12,1 iOS/16.5.1 CFNetwork/1408.0.4 Darwin/22.5.0",
+            expected: "urlsession", source: "dd"),
+        // … but not a Mac's OS version, nor another app whose name starts with the app's.
+        Case(
+            app: "Microsoft Office Word",
+            ua:
+                "Microsoft Office Word/16.78.1008 (Mac OS/14.0; Desktop; en-US; NonAppStore; Apple/Mac14,9)",
+            expected: "other", source: "dd"),
+        Case(
+            app: "TuneIn Radio", ua: "TuneIn Radio Pro/27.3.0; iPad6,4; iPadOS/16.7.4", expected: "other",
+            source: "dd"),
         // The app's WKWebView: engine first, the app's token after it.
         Case(
             app: "NAVER",
@@ -62,8 +102,30 @@ import Testing
                 "Mozilla/5.0 (iPhone; CPU iPhone OS 17_6_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/21G93 [FBAN/FBIOS;FBAV/479.1.0.33.109;FBBV/637241220;FBDV/iPhone15,2;FBMD/iPhone;FBSN/iOS;FBSV/17.6.1;FBSS/3;FBID/phone;FBLC/es_ES;FBOP/5;FBRV/639094949;IABMV/1]",
             expected: "webview", source: "dd"),
         Case(app: "MyApp", ua: LogLines.webview, expected: "webview", source: "seed"),
+        Case(
+            app: "Snapchat",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 13_3 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0.4 Mobile/15E148 Snapchat/11.9.0.45 (like Safari/604.1)",
+            expected: "webview", source: "dd"),
+        Case(
+            app: "Line",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 8_2 like Mac OS X) AppleWebKit/600.1.4 (KHTML, like Gecko) Mobile/12D508 Safari Line/5.9.5",
+            expected: "webview", source: "dd"),
+        // … only where WKWebView puts it: not inside another app's part, not before more of the engine.
+        Case(
+            app: "1010",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/605.1 NAVER(inapp; search; 1010; 11.17.1; SE3)",
+            expected: "other_app", source: "dd"),
+        Case(
+            app: "News",
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 10_0 like Mac OS X) AppleWebKit/602.1.50 (KHTML, like Gecko) News/582.1 Version/2.0",
+            expected: "other_app", source: "dd"),
         // The app's stacks without its UA (inconsistent): default CFNetwork per bundle name.
         Case(app: "NAVER", ua: "NAVER/10.2.3.1 CFNetwork/976 Darwin/18.2.0", expected: "inconsistent", source: "dd"),
+        Case(app: "Snipd", ua: "Snipd/90 CFNetwork/1329 Darwin/21.3.0", expected: "inconsistent", source: "dd"),
         Case(
             app: "KakaoTalk", token: "KAKAOTALK", ua: "KakaoTalk/2023.4.17.1 CFNetwork/1406.0.4 Darwin/22.4.0",
             expected: "inconsistent", source: "dd"),
@@ -76,6 +138,19 @@ import Testing
         Case(
             app: "ESPN", ua: "ESPN Watch Extension/6396 CFNetwork/1333.0.4 Darwin/21.5.0", expected: "inconsistent",
             source: "dd"),
+        // Extensions, widgets and watch apps of the app's bundle name, in any case ("issue": quoted in issue 32).
+        Case(
+            app: "UPSMobile", ua: "UPSMobile.WidgetsExtension/1 CFNetwork/1496.0.7 Darwin/23.5.0",
+            expected: "inconsistent", source: "issue"),
+        Case(
+            app: "WeatherBug", ua: "WeatherbugWidgetExtension/5970 CFNetwork/1568.200.51 Darwin/24.1.0",
+            expected: "inconsistent", source: "issue"),
+        Case(
+            app: "MyApp", ua: "MyApp Watch App/1 CFNetwork/1568.100.1 Darwin/24.0.0", expected: "inconsistent",
+            source: "issue"),
+        Case(
+            app: "WhatsApp", ua: "WhatsApp Business/2.23.20.76 CFNetwork/1474 Darwin/23.0.0", expected: "other_app",
+            source: "made up"),
         Case(
             app: "Podcasts", bundles: ["ActionExtension"], ua: "ActionExtension/5328 CFNetwork/1404.0.5 Darwin/22.3.0",
             expected: "inconsistent", source: "dd"),
@@ -185,6 +260,20 @@ import Testing
     @Test(arguments: [" ", "x y ", " MyApp"])
     func namesWithOuterSpacesAreRefused(app: String) {
         #expect(throws: RulesTemplateError(option: "--app", value: app)) { try RulesTemplate(app: app) }
+    }
+
+    /// Long runs of what the patterns repeat (engine products, version parts) are classed, not
+    /// abandoned: the repeats are possessive, so PCRE2's JIT stack does not fill with backtracking points.
+    @Test func longRepeatsStayWithinPCRE2sLimits() throws {
+        let classifier = Classifier(rules: try RulesTemplate(app: "MyApp").file().compile(path: "init"))
+        let engine = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+        let cases = [
+            (engine + String(repeating: " Version/1.2 Mobile", count: 2_000) + " MyApp/1", "webview"),
+            ("MyApp/1 (iPhone; iOS 1" + String(repeating: ".1", count: 5_000) + ")", "urlsession"),
+        ]
+        for (ua, expected) in cases {
+            #expect(classifier.explain(Array(ua.utf8)).className == expected, "\(ua.prefix(60))")
+        }
     }
 
     /// A non-ASCII bundle name may come percent-encoded in the default UA, as a space comes as `%20`.

@@ -27,6 +27,35 @@ import Testing
         #expect(try Tool.run(["scan", "-q", "--format", "combined", log]).status == 0)
     }
 
+    /// Issue 32: a 60-line combined log under the default format was 60 of 60 malformed and
+    /// silent. Under 100 lines it is not exit 8, but the hint is given, whatever the count.
+    @Test(arguments: [1, 60, 99]) func aShortInputGetsTheHintWithoutExit8(count: Int) throws {
+        let dir = try Scratch()
+        let log = try dir.write("access.log", Self.combined(count))
+        let state = dir.path("s.json")
+        for words in [
+            ["scan", "-q", log],
+            ["run", "-q", "--state", state, "--out", dir.path("r.json"), "--now", "2026-12-01T15:00:00Z", log],
+        ] {
+            let result = try Tool.run(words)
+            #expect(result.status == 0, "\(words[0]): \(result.stderr)")
+            let said = result.stderr.split(separator: "\n").map(String.init)
+            #expect(
+                said.first
+                    == "uaaudit: \(log): \(count) of \(count) lines do not match the log format 'ua_log'; they "
+                    + "parse as 'combined': use --format combined",
+                "\(words[0])")
+            #expect(
+                said.dropFirst().first
+                    == "  line 1: $http_user_agent failed at byte 72: expected a value followed by '\" rt=', "
+                    + "which the line lacks from there")
+            #expect(said.last == "  (\(count) line\(count == 1 ? "" : "s") only: an input is exit 8 from 100 lines)")
+        }
+        // A short input that no known format parses says nothing more than before.
+        let noise = try dir.write("noise.log", "not a log line\n")
+        #expect(try Tool.run(["scan", "-q", noise]).stderr == "")
+    }
+
     /// Lines longer than the 512 bytes a sample keeps (a long referer) are probed whole: the
     /// hint used to say no format parses them.
     @Test func longLinesAreProbedWhole() throws {

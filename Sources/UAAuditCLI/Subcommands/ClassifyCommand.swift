@@ -91,6 +91,11 @@ final class ClassifyPrinter {
     private let otherLine: [UInt8]
     private let missingLine: [UInt8]
     private let rules: RuleSet
+    /// `--json`: each line's text up to the UA's value, per rule and pattern, for `other` and
+    /// for `missing`, made once (`{"class":…,"pattern":…,"rule":…,"ua":`).
+    private let jsonHeads: [[[UInt8]]]
+    private let otherHead: [UInt8]
+    private let missingHead: [UInt8]
     static let shownLimit = 200
 
     /// JSON lines instead of the two-line text.
@@ -113,6 +118,13 @@ final class ClassifyPrinter {
         }
         otherLine = Array((indent + "no rule matched\n").utf8)
         missingLine = Array((indent + "no UA (empty or '-')\n").utf8)
+        jsonHeads = rules.rules.map { rule in
+            rule.patterns.map {
+                ClassifyLine(ua: nil, class: rule.name, rule: rule.name, pattern: $0.source).head()
+            }
+        }
+        otherHead = ClassifyLine(ua: nil, class: rules.classNames[rules.otherIndex], rule: nil, pattern: nil).head()
+        missingHead = ClassifyLine(ua: nil, class: rules.classNames[rules.missingIndex], rule: nil, pattern: nil).head()
     }
 
     func print(_ ua: RawSpan) {
@@ -143,6 +155,32 @@ final class ClassifyPrinter {
 
     /// One line `{"class":…,"pattern":…,"rule":…,"ua":…}` (keys sorted, as in reports).
     private func printJSON(_ ua: RawSpan) {
+        let head: [UInt8]
+        if Classifier.isMissing(ua) {
+            head = missingHead
+        } else if let match = classifier.firstMatch(ua) {
+            head = match.rule < jsonHeads.count ? jsonHeads[match.rule][match.pattern] : otherHead
+        } else {
+            printJSONError(ua)
+            return
+        }
+        output.append(head)
+        // Printable ASCII without '"' or '\\' (almost every UA) is its own JSON string.
+        let plain = ua.withUnsafeBytes { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } }
+        if plain {
+            output.append([0x22])
+            output.append(ua)
+            output.append([0x22])
+        } else {
+            var quoted: [UInt8] = []
+            JSONValue.writeString(ReportText.render(ua.withUnsafeBytes { Array($0) }), to: &quoted)
+            output.append(quoted)
+        }
+        output.append([0x7D, 0x0A])
+    }
+
+    /// The line of a UA a pattern could not finish on, with the pattern and its message.
+    private func printJSONError(_ ua: RawSpan) {
         let bytes = ua.withUnsafeBytes { Array($0) }
         let text = ReportText.render(bytes)
         var line: ClassifyLine
@@ -175,7 +213,8 @@ final class ClassifyPrinter {
 
     /// The UA and its newline: as it is when it is printable ASCII that fits, else escaped and cut.
     private func showUA(_ ua: RawSpan) {
-        let printable = ua.byteCount <= ClassifyPrinter.shownLimit
+        let printable =
+            ua.byteCount <= ClassifyPrinter.shownLimit
             && ua.withUnsafeBytes { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
         if printable {
             output.append(ua)
@@ -211,8 +250,16 @@ struct ClassifyLine: Encodable {
     /// The line as `JSONEncoder` with sorted keys and unescaped slashes writes it, written
     /// directly: an encoder per line made `--json` 5–22× slower than the text output.
     func encoded() -> [UInt8] {
+        var out = head()
+        if let ua { JSONValue.writeString(ua, to: &out) } else { out += Array("null".utf8) }
+        out += [UInt8(ascii: "}"), 0x0A]
+        return out
+    }
+
+    /// The line up to the UA's value: `{"class":…,"error":…,"pattern":…,"rule":…,"ua":`.
+    func head() -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(64 + (ua?.utf8.count ?? 0) + (pattern?.utf8.count ?? 0))
+        out.reserveCapacity(64 + (pattern?.utf8.count ?? 0))
         func member(_ key: String, _ value: String?, first: Bool = false) {
             if !first { out.append(UInt8(ascii: ",")) }
             JSONValue.writeString(key, to: &out)
@@ -224,8 +271,7 @@ struct ClassifyLine: Encodable {
         if let error { member("error", error) }
         member("pattern", pattern)
         member("rule", rule)
-        member("ua", ua)
-        out += [UInt8(ascii: "}"), 0x0A]
+        out += Array(",\"ua\":".utf8)
         return out
     }
 }

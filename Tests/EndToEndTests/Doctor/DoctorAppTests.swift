@@ -71,7 +71,8 @@ import Testing
 
         // Run again: nothing written over, the rules and the config untouched (exit 2).
         let again = try Tool.run(
-            ["doctor", "-", "--write-config", config + ".new", "--state-dir", state], stdin: try DoctorLiveNginxTests.dump(nginx))
+            ["doctor", "-", "--write-config", config + ".new", "--state-dir", state],
+            stdin: try DoctorLiveNginxTests.dump(nginx))
         #expect(again.status == 2)
         #expect(again.stderr.contains("\(etc)/rules.json exists"))
         #expect(!FileManager.default.fileExists(atPath: config + ".new"))

@@ -7,7 +7,8 @@ import Testing
 /// text output): byte for byte what JSONEncoder with sorted keys and unescaped slashes writes.
 @Suite struct ClassifyLineTests {
     static let lines: [ClassifyLine] = [
-        ClassifyLine(ua: "MyApp/1.0 (iPhone; iOS 17_4)", class: "urlsession", rule: "urlsession", pattern: #"MyApp/\d"#),
+        ClassifyLine(
+            ua: "MyApp/1.0 (iPhone; iOS 17_4)", class: "urlsession", rule: "urlsession", pattern: #"MyApp/\d"#),
         ClassifyLine(ua: "-", class: "missing", rule: nil, pattern: nil),
         ClassifyLine(ua: #"quote " back \ slash / tab"#, class: "other", rule: nil, pattern: nil),
         ClassifyLine(ua: "ctl \u{1}\u{1f}\n\r\t é 漢字 \u{7f}", class: "other", rule: nil, pattern: nil),

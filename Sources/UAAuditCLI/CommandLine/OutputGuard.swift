@@ -126,6 +126,28 @@ enum OutputGuard {
             CLIError(
                 "\(output.role) \(output.path): too many symbolic links (a loop?); give a file path (nothing was written)"
             )
+        case .plantedLink(let link, let owner, let directory):
+            CLIError(plantedLink(output, link: link, owner: owner, directory: directory))
+        }
+    }
+
+    /// Why a link another user may have planted is not followed, and what to do.
+    static func plantedLink(_ output: Named, link: String, owner: UInt32, directory: String) -> String {
+        let via = link == output.path ? "is" : "goes through"
+        return "\(output.role) \(output.path) \(via) the symbolic link \(link), owned by "
+            + "\(Syscalls.userName(owner)) in the sticky, world-writable directory \(directory): uaaudit follows "
+            + "such a link only when you or the directory's owner own it (as the kernel's protected_symlinks "
+            + "does), since another user may have planted it; give a path in a directory only you can write, "
+            + "or remove the link (nothing was written)"
+    }
+
+    /// Refuses a state or lock path that goes through a link another user may have planted
+    /// (``OutputPath/plantedLink(on:)``); these are written in place, not resolved like outputs.
+    static func refusePlantedLinks(_ paths: [Named]) throws(CLIError) {
+        for named in paths where named.path != "-" {
+            if case .plantedLink(let link, let owner, let directory)? = OutputPath.plantedLink(on: named.path) {
+                throw CLIError(plantedLink(named, link: link, owner: owner, directory: directory))
+            }
         }
     }
 

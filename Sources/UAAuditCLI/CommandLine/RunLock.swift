@@ -17,7 +17,11 @@ struct RunLock {
     let fd: Int32
 
     static func acquire(path: String, wait: Double) throws -> RunLock {
-        let fd = try Syscalls.open(path, flags: O_RDWR | O_CREAT, mode: 0o600)
+        // Links followed by OutputPath's rule (never another user's planted one), then the
+        // file opened without following one: a link swapped in meanwhile is ELOOP, not followed.
+        var target = path
+        if case .file(let file) = try OutputPath.resolve(path) { target = file }
+        let fd = try Syscalls.open(target, flags: O_RDWR | O_CREAT | O_NOFOLLOW, mode: 0o600)
         let deadline = Date().timeIntervalSince1970 + wait
         while true {
             if try Syscalls.tryLockExclusive(fd) { return RunLock(fd: fd) }

@@ -99,7 +99,8 @@ struct DoctorCommand {
             console.error(error.message)
             return .usage
         }
-        if let path = args.value(Self.writeConfig), (try? Syscalls.status(path)) != nil {
+        // lstat: a link (even a dangling one) is a file that exists.
+        if let path = args.value(Self.writeConfig), (try? Syscalls.linkStatus(path)) != nil {
             // Never over an existing file: it may be the config in use (its rules and alerts
             // would be lost), or one of the files doctor reads (a log, nginx.conf).
             console.error(
@@ -108,11 +109,21 @@ struct DoctorCommand {
             return .usage
         }
         let rulesPath = DoctorApps.rulesPath(besideConfig: args.value(Self.writeConfig))
-        if args.value(Self.writeConfig) != nil, (try? Syscalls.status(rulesPath)) != nil {
+        if args.value(Self.writeConfig) != nil, (try? Syscalls.linkStatus(rulesPath)) != nil {
             console.error(
                 "--write-config: \(rulesPath) exists and doctor writes the app's rules there; it does not "
                     + "overwrite files: write the config to another directory, or move the old rules away first")
             return .usage
+        }
+        if let path = args.value(Self.writeConfig) {
+            // Through a directory another user planted a link in: refused before anything is read.
+            do {
+                _ = try OutputGuard.resolve(
+                    [.init(Self.writeConfig.flag, path), .init("the rules beside it", rulesPath)], json: false)
+            } catch {
+                console.error(error.message)
+                return .usage
+            }
         }
         let tree: NginxConfigTree
         do {

@@ -141,6 +141,7 @@ struct RunJob {
             ].compactMap { $0 } + OutputGuard.otherReads(nginxConf: nginxConf, channels: channels),
             state: state, outputs: outputs)
         try OutputGuard.checkRotation(outputs: [state] + outputs, logs: logs)
+        try OutputGuard.refusePlantedLinks([state] + outputs)
         return RunJob(
             settings: settings, statePath: statePath, reportPath: target(R.out),
             htmlPath: target(R.html), promPath: target(R.prom),

@@ -47,6 +47,10 @@ package enum AtomicFile {
             case .failure(.notARegularFile(let kind, _)):
                 throw SystemError(errno: kind == .directory ? EISDIR : EINVAL, call: "rename")
             case .failure(.tooManyLinks): throw SystemError(errno: ELOOP, call: "rename")
+            case .failure(.plantedLink(let link, _, _)):
+                // The CLI names it first (exit 2); this is the last guard before a write.
+                throw SystemError(
+                    errno: EPERM, call: "follow the symbolic link \(link), another user's in a sticky directory")
             }
             self.target = target
             directory = AtomicFile.parentDirectory(of: target)
@@ -54,7 +58,7 @@ package enum AtomicFile {
             path = "\(directory)/\(prefix)\(Syscalls.getpid())"
             Syscalls.unlink(path)
             AtomicFile.removeAbandonedTemps(in: directory, prefix: prefix)
-            fd = try Syscalls.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode)
+            fd = try Syscalls.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
             // `mode` whatever the umask (a cron job's 077 must not hide the metrics from
             // node_exporter), but a file that exists keeps the bits it lacks: an operator's
             // chmod 600 on a report that names clients stays.

@@ -1,7 +1,13 @@
-/// Where an output path (`--out`, `--html`, `--prom`) really writes: stdout, or a regular
-/// file with every symbolic link on the way followed, so that the atomic rename replaces the
-/// file a link points to and never the link itself (`--out /dev/stdout` once replaced the
-/// machine's /dev/stdout link with a regular file).
+/// Where an output path (`--out`, `--html`, `--prom`, the state, the lock) really writes:
+/// stdout, or a regular file with every symbolic link on the way followed, so that the atomic
+/// rename replaces the file a link points to and never the link itself (`--out /dev/stdout`
+/// once replaced the machine's /dev/stdout link with a regular file).
+///
+/// A link is followed only where the kernel's `fs.protected_symlinks` would follow it, whatever
+/// the sysctl says (it is 0 on some machines, and a rename never asks it): a link in a sticky,
+/// world-writable directory (`/tmp`) is followed only when the caller or that directory's owner
+/// owns it. Another user's link there (`/tmp/report.json -> /etc/ld.so.preload`) is
+/// ``Problem/plantedLink(link:owner:directory:)``; this holds for every component of the path.
 package enum OutputPath: Equatable, Sendable {
     /// `-`, `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`, or a link that leads to one of them.
     case standardOutput
@@ -15,6 +21,9 @@ package enum OutputPath: Equatable, Sendable {
         case notARegularFile(FileKind, via: String?)
         /// More than ``maxLinks`` links in a row (a loop).
         case tooManyLinks
+        /// A symbolic link in a sticky, world-writable directory, owned by neither the caller
+        /// nor the directory's owner: another user may have planted it.
+        case plantedLink(link: String, owner: UInt32, directory: String)
     }
 
     /// The paths that mean this process's stdout.
@@ -25,6 +34,7 @@ package enum OutputPath: Equatable, Sendable {
         var current = path
         for _ in 0...maxLinks {
             if standardOutputNames.contains(current) { return .standardOutput }
+            if let planted = plantedLink(on: current) { throw planted }
             guard let kind = Syscalls.fileKind(current, followingLinks: false) else { return .file(current) }
             switch kind {
             case .regular:
@@ -47,6 +57,29 @@ package enum OutputPath: Equatable, Sendable {
             }
         }
         throw .tooManyLinks
+    }
+
+    /// The first link on `path` (its directories, then the path itself) that the rule refuses.
+    package static func plantedLink(on path: String) -> Problem? {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            if let problem = refusedLink(prefix) { return problem }
+        }
+        return nil
+    }
+
+    /// `path` as a link the rule refuses, or nil (not a link, or one that may be followed).
+    static func refusedLink(_ path: String) -> Problem? {
+        guard let link = try? Syscalls.linkStatus(path), link.isSymbolicLink else { return nil }
+        let parent = directory(of: path)
+        let place = parent.isEmpty ? "/" : parent
+        guard let directory = try? Syscalls.status(place), directory.isSticky, directory.permissions & 0o002 != 0
+        else { return nil }
+        let caller = UInt32(Syscalls.effectiveUserID())
+        if link.owner == caller || link.owner == directory.owner { return nil }
+        return .plantedLink(
+            link: path.hasPrefix("./") ? String(path.dropFirst(2)) : path, owner: link.owner, directory: place)
     }
 
     private static func directory(of path: String) -> String {

@@ -175,6 +175,15 @@ package enum Syscalls {
         return String(cString: resolved)
     }
 
+    /// The login name of user `uid`, or `uid N` when the system has none.
+    package static func userName(_ uid: UInt32) -> String {
+        guard let entry = getpwuid(uid_t(uid)), let name = entry.pointee.pw_name else { return "uid \(uid)" }
+        return "\(String(cString: name)) (uid \(uid))"
+    }
+
+    /// The effective user id (geteuid(2)): whose rights a file operation has.
+    package static func effectiveUserID() -> uid_t { geteuid() }
+
     /// What stat(2) says of a path: nil when it does not exist; other failures throw.
     package static func status(_ path: String) throws(SystemError) -> FileStatus? {
         var st = Glibc.stat()
@@ -362,6 +371,9 @@ package struct FileStatus: Sendable, Equatable {
     package let permissions: mode_t
     /// The owner's user id.
     package let owner: UInt32
+    /// The sticky bit (`S_ISVTX`): in a directory, only a file's owner (or the directory's)
+    /// may remove or rename it, as in /tmp.
+    package var isSticky = false
 
     /// A status made up for tests of code that decides from statuses (the planner's tables).
     package init(
@@ -382,6 +394,7 @@ package struct FileStatus: Sendable, Equatable {
 
     init(_ st: stat) {
         permissions = st.st_mode & 0o777
+        isSticky = st.st_mode & S_ISVTX != 0
         owner = UInt32(st.st_uid)
         isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
         isFIFO = (st.st_mode & S_IFMT) == S_IFIFO

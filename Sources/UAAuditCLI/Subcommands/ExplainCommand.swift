@@ -176,6 +176,18 @@ struct ExplainCommand {
     /// A report file as it is, or the report of a scan of the logs with scan's messages for
     /// logs that do not match their format (``MismatchHint``).
     private func load(_ inputs: [String], _ args: Arguments) -> Result<(Report, [String]), Failure> {
+        // A report or a log is a regular file, or `-` (CONTRACTS): a FIFO would wait for a
+        // writer before explain could tell which it is.
+        for path in inputs where path != "-" {
+            if let kind = Syscalls.fileKind(path, followingLinks: true), kind != .regular {
+                let what = kind == .other ? "not a regular file" : kind.rawValue + ", not a regular file"
+                return .failure(
+                    Failure(
+                        message: "\(path) is \(what): explain reads a report or logs from regular files, or - "
+                            + "for stdin (uaaudit explain HOUR - < FILE)",
+                        status: .usage))
+            }
+        }
         if inputs.count == 1, inputs[0] != "-", ExplainCommand.isReport(inputs[0]) {
             // A report is shown as it was made: options for logs would be silently ignored.
             let ignored = ExplainCommand.options.filter {
@@ -222,7 +234,12 @@ struct ExplainCommand {
     /// for a report even when it does not decode, so a damaged report is an error that says
     /// so, not a scan of JSON as log lines.
     static func isReport(_ path: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return false }
+        // Only a regular file can be a report (a FIFO is a log, read as scan reads it), and only
+        // one that starts with '{' is read whole (bounded), so a big log costs no memory here.
+        guard LogTail.firstByte(path: path) == UInt8(ascii: "{"),
+            let bytes = try? FileBytes.readAll(path: path, limit: 256 << 20)
+        else { return false }
+        let data = Data(bytes)
         struct Schema: Decodable { var schema: String? }
         if let decoded = try? JSONDecoder().decode(Schema.self, from: data) {
             return decoded.schema?.hasPrefix("uaaudit.report/") == true

@@ -103,6 +103,14 @@ struct MergeCommand {
         var status = ExitCode.success
         var inputs: [ReportMerge.Input] = []
         for path in args.positional {
+            // A report is a regular file (CONTRACTS): a FIFO, device or directory is a usage
+            // error, named, before anything is read (a FIFO would wait for a writer).
+            if let kind = Syscalls.fileKind(path, followingLinks: true), kind != .regular {
+                console.error(
+                    "\(path) is \(kind == .other ? "not a regular file" : kind.rawValue + ", not a regular file"): "
+                        + "merge reads reports from regular files (nothing was written)")
+                return .usage
+            }
             do {
                 inputs.append(try ReportMerge.Input(path: path))
             } catch {

@@ -36,4 +36,15 @@ package enum LogTail {
             throw InputError(path: path, reason: String(describing: error))
         }
     }
+
+    /// The first byte of a regular file that is not white space (within its first 4 KiB), or
+    /// nil: not a regular file, unreadable, or blank there. Never waits on a FIFO.
+    package static func firstByte(path: String) -> UInt8? {
+        guard let fd = try? Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC) else { return nil }
+        defer { Syscalls.close(fd) }
+        guard (try? Syscalls.fstat(fd).isRegular) == true else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        guard let n = try? Syscalls.read(fd, into: &buffer), n > 0 else { return nil }
+        return buffer[..<n].first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    }
 }

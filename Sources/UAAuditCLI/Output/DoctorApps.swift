@@ -16,11 +16,13 @@ struct DoctorApps {
 
     /// The rules file beside a config at `configPath` (`/etc/uaaudit/rules.json` for
     /// `/etc/uaaudit/uaaudit.json`).
-    static func rulesPath(besideConfig configPath: String?) -> String {
-        guard let configPath, let slash = configPath.lastIndex(of: "/") else {
-            return configPath == nil ? "/etc/uaaudit/rules.json" : "rules.json"
-        }
-        return String(configPath[...slash]) + "rules.json"
+    /// Absolute, so that the config names it wherever `run` is started (cron starts it in the
+    /// account's home).
+    static func rulesPath(besideConfig configPath: String?, workingDirectory: String) -> String {
+        guard let configPath else { return "/etc/uaaudit/rules.json" }
+        let absolute = configPath.hasPrefix("/") ? configPath : workingDirectory + "/" + configPath
+        let slash = absolute.lastIndex(of: "/")!
+        return String(absolute[...slash]) + "rules.json"
     }
 
     static func examine(
@@ -71,12 +73,19 @@ struct DoctorApps {
         for candidate in detection.candidates.prefix(5) {
             let share = InsightReport.percent(
                 detection.requests > 0 ? Double(candidate.requests) / Double(detection.requests) : 0)
-            out += "  \(candidate.name) \(share) of requests: "
-            out += candidate.shapesSeen.map(\.rawValue).joined(separator: ", ")
-            if !candidate.bundles.isEmpty { out += "; bundles " + candidate.bundles.joined(separator: ", ") }
-            out += "\n"
+            var line = "\(candidate.name) \(share) of requests"
+            if let clients = candidate.clients { line += ", \(clients) client\(clients == 1 ? "" : "s")" }
+            line += ": " + candidate.shapesSeen.map(\.rawValue).joined(separator: ", ")
+            if !candidate.bundles.isEmpty { line += "; bundles " + candidate.bundles.joined(separator: ", ") }
+            if !candidate.eligible {
+                line +=
+                    AppDetection.inAppBrowsers.contains(candidate.name.lowercased())
+                    ? " (a well-known app's in-app browser: taken only with --app)"
+                    : " (only as a web view's token: taken only with --app)"
+            }
+            out += TerminalText.wrapped(line, indent: "  ", width: 80).joined(separator: "\n    ") + "\n"
         }
-        if detection.candidates.count > 5 { out += "  (\(detection.candidates.count - 5) more)\n" }
+        if detection.found > 5 { out += "  (\(detection.found - 5) more)\n" }
         out += "\n"
         // The verdict's prose is wrapped to 80 columns; its indented command lines are kept whole.
         for line in verdict().split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
@@ -94,9 +103,10 @@ struct DoctorApps {
         let ratio = AppDetection.dominanceRatio
         let rule =
             "(an app is taken when it has \(ratio)× the requests of the next and at least "
-            + "\(Int(AppDetection.minShare * 100))% of all and \(AppDetection.minRequests) requests)"
+            + "\(Int(AppDetection.minShare * 100))% of all and \(AppDetection.minRequests) requests, and no "
+            + "other has more clients)"
         guard let chosen else {
-            let largest = detection.candidates.first
+            let largest = detection.candidates.first { $0.eligible && $0.requests >= AppDetection.minRequests }
             if let largest {
                 var out = "No app clearly dominates \(rule), so no rules are written and the config uses the "
                 out += "built-in example rules (written for an app called MyApp), which class your app's "

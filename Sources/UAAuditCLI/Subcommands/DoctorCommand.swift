@@ -108,7 +108,18 @@ struct DoctorCommand {
                     + "write to a new path and compare, or move the old file away first")
             return .usage
         }
-        let rulesPath = DoctorApps.rulesPath(besideConfig: args.value(Self.writeConfig))
+        let rulesPath = DoctorApps.rulesPath(
+            besideConfig: args.value(Self.writeConfig),
+            workingDirectory: FileManager.default.currentDirectoryPath)
+        if let path = args.value(Self.writeConfig), path != "-",
+            DoctorApps.rulesPath(besideConfig: path, workingDirectory: FileManager.default.currentDirectoryPath)
+                == (path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+        {
+            console.error(
+                "--write-config \(path): doctor writes the app's rules to rules.json beside the config; "
+                    + "give the config another name, such as uaaudit.json (nothing was written)")
+            return .usage
+        }
         if args.value(Self.writeConfig) != nil, (try? Syscalls.linkStatus(rulesPath)) != nil {
             console.error(
                 "--write-config: \(rulesPath) exists and doctor writes the app's rules there; it does not "

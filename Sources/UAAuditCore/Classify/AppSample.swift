@@ -19,6 +19,10 @@ package struct AppSample: Sendable {
     /// most ``maxWindow`` bytes) and detects the apps of their UAs.
     package static func read(paths: [String], format: LogFormat, lines: Int) -> AppSample {
         let tokenizer = LineTokenizer(format: format)
+        let clientField = FormatNeeds(formatString: format.string).clientKey.flatMap {
+            format.variableNames.firstIndex(of: $0)
+        }
+        var clients: [String: Set<UInt64>] = [:]
         var counts: [String: Int64] = [:]
         var requests: Int64 = 0
         var reads: [Read] = []
@@ -28,23 +32,30 @@ package struct AppSample: Sendable {
                 let tail = try LogTail.lastLines(path: path, count: lines, window: window)
                 var parsed = 0
                 for line in tail {
-                    let ua = line.withUnsafeBytes { bytes -> String?? in
-                        guard tokenizer.match(bytes) else { return .none }
+                    let read = line.withUnsafeBytes { bytes -> (ua: String?, client: UInt64?)? in
+                        guard tokenizer.match(bytes) else { return nil }
+                        let client = clientField.map { ByteHash.hash(tokenizer.field($0)) }
                         let raw = tokenizer.field(tokenizer.userAgentField)
-                        if Classifier.isMissing(raw: raw) { return .some(nil) }
-                        return String(decoding: Unescape.decode(Array(raw), mode: format.escape), as: UTF8.self)
+                        if Classifier.isMissing(raw: raw) { return (nil, client) }
+                        let ua = String(decoding: Unescape.decode(Array(raw), mode: format.escape), as: UTF8.self)
+                        return (ua, client)
                     }
-                    guard let ua else { continue }
+                    guard let read else { continue }
                     parsed += 1
                     requests += 1
-                    if let ua { counts[ua, default: 0] += 1 }
+                    if let ua = read.ua {
+                        counts[ua, default: 0] += 1
+                        if let client = read.client { clients[ua, default: []].insert(client) }
+                    }
                 }
                 reads.append(Read(path: path, lines: tail.count, parsed: parsed))
             } catch {
                 reads.append(Read(path: path, lines: 0, parsed: 0, error: error.reason))
             }
         }
-        let detection = AppDetection.detect(counts.map { (ua: $0.key, count: $0.value) }, requests: requests)
+        let detection = AppDetection.detect(
+            counts.map { (ua: $0.key, count: $0.value) }, requests: requests,
+            clients: clientField == nil ? nil : clients)
         return AppSample(reads: reads, detection: detection)
     }
 }

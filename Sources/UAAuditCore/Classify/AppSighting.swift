@@ -97,7 +97,9 @@ package struct AppSighting: Equatable, Sendable {
     private static func appName(_ raw: Substring) -> String? {
         guard !raw.isEmpty, raw.utf8.count <= 96 else { return nil }
         let decoded = raw.contains("%") ? (PercentEncoding.decode(String(raw)) ?? String(raw)) : String(raw)
+        // A name has a letter: `10.6.20` is a version, not an app.
         guard let first = decoded.first, first.isLetter || first.isNumber || first == "#",
+            decoded.contains(where: \.isLetter),
             decoded.count <= 64, decoded.last != " ",
             !decoded.contains(where: { "()[];,=\"\\<>{}".contains($0) || $0.asciiValue.map { $0 < 0x20 } == true }),
             !notApps.contains(decoded.lowercased())
@@ -106,9 +108,10 @@ package struct AppSighting: Equatable, Sendable {
     }
 
     /// Names before a '/' that are engines, browsers and libraries, never an app.
+    /// (An app called `Mobile` or `Version` is listed: `rules init` then says why it refuses it.)
     private static let notApps: Set<String> = [
         "mozilla", "opera", "dalvik", "okhttp", "curl", "wget", "python-requests", "go-http-client", "java",
-        "apache-httpclient", "safari", "version", "mobile", "darwin", "cfnetwork",
+        "apache-httpclient", "safari", "darwin", "cfnetwork",
     ]
 
     // MARK: WKWebView
@@ -145,24 +148,33 @@ package struct AppSighting: Equatable, Sendable {
 
     // MARK: Extensions
 
-    /// Suffixes iOS writes after an app's bundle name for its extensions, widgets and watch app.
-    static let extensionSuffixes = [
-        " WatchKit Extension", " WatchKit App", " Watch App", " Watch Extension", "WatchKitApp",
+    /// Words iOS apps write after their bundle name for their extensions, widgets and watch
+    /// apps (as `rules init`'s ``RulesTemplate/extensionWords``), longest first.
+    static let extensionWords = [
         "NotificationServiceExtension", "NotificationContentExtension", "WidgetsExtension", "WidgetExtension",
-        "ShareExtension", "IntentsExtension", "IntentsUI", "Intents", "Widgets", "Widget", "Extension", "Clip",
+        "WatchKit App", "WatchKitApp", "Watch App", "WatchKit", "Watch", "Widgets", "WidgetKit", "Widget",
+        "Extensions", "Extension", "IntentsUI", "Intents", "Intent", "Clip", "Notifications", "Notification",
+        "Service", "Content", "Share", "Action", "Today", "Stickers", "Sticker", "Pack", "Keyboard", "AutoFill",
+        "Credentials", "Credential", "Provider", "Siri", "Photos", "Photo", "Editing", "Files", "File", "Broadcast",
+        "Upload", "Live", "Activities", "Activity", "Complications", "Complication", "iMessage", "Messages",
+        "Screen", "Lock", "Controls", "Control", "Center", "Tunnel", "Packet", "Location", "Push",
     ]
 
     /// `name` without an extension's suffix (`MyShop WatchKit Extension`, `MyShop.WidgetsExtension`,
-    /// `MyShopWidgetExtension` are all `MyShop`); the name itself when none is there.
+    /// `MyShopWidgetExtension`, `MyShop AutoFill` are all `MyShop`): up to four such words, each
+    /// after an optional separator; the name itself when none is there or nothing would be left.
     package static func stripExtension(_ name: String) -> String {
-        let lower = name.lowercased()
-        for suffix in extensionSuffixes where lower.hasSuffix(suffix.lowercased()) {
-            var base = name.dropLast(suffix.count)
-            while let last = base.last, last == " " || last == "." || last == "-" || last == "_" {
-                base = base.dropLast()
+        var base = Substring(name)
+        for _ in 0..<4 {
+            let lower = base.lowercased()
+            guard let word = extensionWords.first(where: { lower.hasSuffix($0.lowercased()) }) else { break }
+            var rest = base.dropLast(word.count)
+            while let last = rest.last, last == " " || last == "." || last == "-" || last == "_" {
+                rest = rest.dropLast()
             }
-            if base.count >= 2 { return String(base) }
+            guard rest.count >= 2 else { break }
+            base = rest
         }
-        return name
+        return String(base)
     }
 }

@@ -84,11 +84,21 @@ package struct RulesTemplate {
     static let iosDevice =
         #"\((?:iPhone|iPad|iPod(?: touch)?);(?: U;)? CPU (?:iPhone )?OS \d+(?:_\d+)* like Mac OS X[^)]*\)"#
     /// What follows the app's bundle name in an extension's, widget's or watch app's: ' WatchKit
-    /// Extension', 'WidgetExtension', '.WidgetsExtension', ' Intents', ' Watch App'. It must end in
-    /// such a word, so another app that merely starts with the same name ('WhatsApp Business' for
-    /// 'WhatsApp') is not taken. One lazy class up to the '/', then the word: no nested repeats.
+    /// Extension', 'WidgetExtension', '.WidgetsExtension', ' Intents', ' Watch App', ' AutoFill',
+    /// '%20Notification%20Service'. One to four words of the extension kinds iOS has, each after an
+    /// optional separator, and nothing else: another app that merely starts with the same name
+    /// ('Shopify Widget' or 'Shop Pro Widget' for 'Shop', 'WhatsApp Business' for 'WhatsApp') is
+    /// not taken. A bounded repeat of plain words: no nested unbounded repeats.
     static let extensionSuffix =
-        "(?:[A-Za-z0-9 %._-]*?(?:Extension|Widgets?|Intents(?:UI)?|Clip|Watch(?: |%20)App))?"
+        "(?:(?:[ ._-]|%20)?(?:" + extensionWords.joined(separator: "|") + ")){0,4}"
+    /// The words of extension bundle names (matched in any case, as the whole pattern is).
+    static let extensionWords = [
+        "Watch(?:Kit)?(?:(?: |%20)?App)?", "Widgets?", "WidgetKit", "Extensions?", "Intents(?:UI)?", "Intent", "Clip",
+        "Notifications?", "Service", "Content", "Share", "Action", "Today", "Stickers?", "Pack", "Keyboard",
+        "AutoFill", "Credentials?", "Provider", "Siri", "Photos?", "Editing", "Files?", "Broadcast", "Upload",
+        "Live", "Activit(?:y|ies)", "Complications?", "iMessage", "Messages", "Screen", "Lock", "Controls?",
+        "Center", "Tunnel", "Packet", "Location", "Push",
+    ]
     /// An iOS version as apps write it: 'iOS 18.1.1', 'iOS/14.2', 'iOS16.2', 'iPadOS/16.6',
     /// 'iPhone OS 7_0_4', WebKit's 'CPU OS 12_5_7'; not a Mac's 'Mac OS/14.0'.
     static let osVersion = #"(?:iOS|iPadOS|iPhone OS|CPU OS)[ /]?\d++(?:[._]\d++)*+(?![\w.])"#

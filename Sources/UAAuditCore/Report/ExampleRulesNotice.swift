@@ -37,8 +37,7 @@ package enum ExampleRulesNotice {
         let foreign = detection.candidates.first { $0.name.lowercased() != exampleApp.lowercased() }
         let appRequests = appClasses.reduce(Int64(0)) { $0 + (report.totals.classes[$1] ?? 0) }
         let head =
-            "no rules given, so these are the built-in example rules, written for an app called "
-            + "\(exampleApp)"
+            "the rules in use are the built-in example rules, written for an app called \(exampleApp)"
         let generic = "uaaudit rules init --app NAME --out \(ShellWord.quoted(rulesOut))"
         guard var app = foreign else {
             guard appRequests == 0 else { return nil }

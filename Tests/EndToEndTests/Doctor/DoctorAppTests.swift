@@ -37,7 +37,7 @@ import Testing
         #expect(scan.stdout.isEmpty)
         #expect(
             scan.stderr.replacingOccurrences(of: "\n", with: " ")
-                == "uaaudit: no rules given, so these are the built-in example rules, written for an "
+                == "uaaudit: the rules in use are the built-in example rules, written for an "
                 + "app called MyApp; the largest app in this traffic, Parcelo (76.9% of requests: "
                 + "custom, CFNetwork default), is classed other and not audited. Write its rules "
                 + "and give them with --rules (or \"rules\" in the config):     "
@@ -53,7 +53,7 @@ import Testing
             stdin: try DoctorLiveNginxTests.dump(nginx))
         #expect(doctor.status == 0, "\(doctor.stderr)")
         #expect(doctor.out.contains("apps in the traffic (last 78 parsed lines of \(nginx.log)):\n"))
-        #expect(doctor.out.contains("  Parcelo 89.7% of requests: custom, CFNetwork default, webview\n"))
+        #expect(doctor.out.contains("  Parcelo 89.7% of requests, 1 client: custom, CFNetwork default, webview\n"))
         #expect(doctor.out.contains("    uaaudit rules init --app Parcelo --out \(etc)/rules.json\n"))
         #expect(doctor.out.contains("  \"rules\" : \"\(etc)/rules.json\",\n"))
         #expect(doctor.stderr.contains("uaaudit: wrote \(etc)/rules.json (rules for Parcelo)\n"))
@@ -89,7 +89,9 @@ import Testing
             ["doctor", "-", "--write-config", config, "--state-dir", nginx.dir.path("state")],
             stdin: try DoctorLiveNginxTests.dump(nginx))
         #expect(doctor.status == 0, "\(doctor.stderr)")
-        #expect(doctor.out.contains("  Parcelo 60% of requests: custom\n  Lendly 40% of requests: custom\n"))
+        #expect(
+            doctor.out.contains(
+                "  Parcelo 60% of requests, 1 client: custom\n  Lendly 40% of requests, 1 client: custom\n"))
         #expect(doctor.out.contains("No app clearly dominates"))
         #expect(doctor.out.contains("    uaaudit doctor --app Parcelo …   (or another name above)\n"))
         #expect(!FileManager.default.fileExists(atPath: nginx.dir.path("rules.json")))
@@ -107,5 +109,34 @@ import Testing
             chosen.out.replacingOccurrences(of: "\n", with: " ").contains(
                 "Lendly (--app): its rules (uaaudit rules init) go in \(named)/rules.json"))
         #expect(FileManager.default.fileExists(atPath: named + "/rules.json"))
+    }
+
+    /// A config given by a relative path names its rules by an absolute one (cron starts run in
+    /// another directory); a config named rules.json would be overwritten by its rules: exit 2.
+    @Test func theRulesPathIsAbsoluteAndNeverTheConfigsOwn() throws {
+        let dir = try Scratch()
+        let lines = (0..<40).map { i in
+            "10.0.0.\(i) - - [01/Dec/2026:13:05:00 +0000] \"GET /p HTTP/1.1\" 200 5 \"-\" \"\(Self.custom)\"\n"
+        }
+        let log = try dir.write("access.log", lines.joined())
+        let nginx = try dir.write("nginx.conf", "events {}\nhttp { access_log \(log); }\n")
+        try FileManager.default.createDirectory(atPath: dir.path("etc"), withIntermediateDirectories: true)
+        let same = try Tool.run(
+            ["doctor", "--nginx-conf", nginx, "--write-config", "etc/rules.json"], directory: dir.url)
+        #expect(same.status == 2)
+        #expect(
+            same.stderr
+                == "uaaudit: --write-config etc/rules.json: doctor writes the app's rules to rules.json beside the "
+                + "config; give the config another name, such as uaaudit.json (nothing was written)\n")
+        let relative = try Tool.run(
+            ["doctor", "--nginx-conf", nginx, "--write-config", "etc/uaaudit.json"], directory: dir.url)
+        #expect(relative.status == 0, "\(relative.stderr)")
+        let config = try String(contentsOfFile: dir.path("etc/uaaudit.json"), encoding: .utf8)
+        // Scratch directories may sit behind a link (/tmp): the path is the working directory's.
+        let cwd = try #require(relative.out.range(of: "  \"rules\" : \"")).upperBound
+        let named = String(relative.out[cwd...].prefix { $0 != "\"" })
+        #expect(named.hasPrefix("/") && named.hasSuffix("/etc/rules.json"))
+        #expect(config.contains("\"rules\" : \"\(named)\""))
+        #expect(FileManager.default.fileExists(atPath: named))
     }
 }

@@ -69,4 +69,45 @@ import Testing
             app.rulesInitCommand(out: "my rules.json")
                 == #"uaaudit rules init --app 'Bob'\''s App' --bundle 'Bob'\''s App Widget Pro' --out 'my rules.json'"#)
     }
+
+    /// Issue 32's review: 4,000 requests of one client outnumber a real app's 1,250 from many.
+    @Test func aBurstFromFewClientsDoesNotMakeAnAppTheOperators() {
+        let clients: [String: Set<UInt64>] = [
+            "Zapper/1.0 (iPhone; iOS 17.4; Scale/3.00)": [9],
+            "Vault8/2.0 (iPhone; iOS 17.4)": Set(1...40),
+        ]
+        let uas = [
+            (ua: "Zapper/1.0 (iPhone; iOS 17.4; Scale/3.00)", count: Int64(4000)),
+            (ua: "Vault8/2.0 (iPhone; iOS 17.4)", count: Int64(1250)),
+        ]
+        let detection = AppDetection.detect(uas, clients: clients)
+        #expect(detection.candidates.map(\.clients) == [1, 40])
+        #expect(detection.dominant == nil)
+        // The same requests from as many clients as the app's: the larger one is taken.
+        #expect(AppDetection.detect(uas).dominant?.name == "Zapper")
+    }
+
+    /// Well-known apps' in-app browsers, and any app seen only as a web view's token, are
+    /// listed but never taken without --app: the operator's own app is found beside them.
+    @Test func inAppBrowsersAndWebViewTokensAloneAreNotTaken() {
+        let instagram =
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 16_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 283.0.0.16.103 (iPhone15,3; iOS 16_5; ru_UZ)"
+        let token =
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 16_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Quokka/2.1"
+        let alone = AppDetection.detect([(ua: instagram, count: 138), (ua: token, count: 50)])
+        #expect(alone.candidates.map(\.name) == ["Instagram", "Quokka"])
+        #expect(alone.candidates.map(\.eligible) == [false, false])
+        #expect(alone.dominant == nil)
+        let withApp = AppDetection.detect([
+            (ua: instagram, count: 138), (ua: "Vault8/2.0 (iPhone; iOS 17.4)", count: 40),
+        ])
+        #expect(withApp.dominant?.name == "Vault8")
+    }
+
+    @Test func theCountOfCandidatesIsKeptWhenTheListIsCut() {
+        let uas = (0..<25).map { (ua: "App\($0)x/1.0 (iPhone; iOS 17)", count: Int64(1)) }
+        let detection = AppDetection.detect(uas)
+        #expect(detection.candidates.count == 10)
+        #expect(detection.found == 25)
+    }
 }

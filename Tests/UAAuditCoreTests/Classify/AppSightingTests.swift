@@ -60,6 +60,14 @@ import Testing
             ua:
                 "MyApp/5.12.1 (iPhone; iOS 17.4.1) Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
             name: "MyApp", app: "MyApp", shape: .webview),
+        Case(
+            ua: "Vault8 AutoFill/77 CFNetwork/1494.0.7 Darwin/23.4.0", name: "Vault8 AutoFill", app: "Vault8",
+            shape: .cfnetworkDefault),
+        Case(
+            ua: "Vault8%20Notification%20Service/77 CFNetwork/1494.0.7 Darwin/23.4.0",
+            name: "Vault8 Notification Service", app: "Vault8", shape: .cfnetworkDefault),
+        // A name like a browser's word is still an app's (rules init then says why it refuses it).
+        Case(ua: "Mobile/2.0 (iPhone; iOS 17.4)", name: "Mobile", app: "Mobile", shape: .custom),
         // Families, as reports write them: digits as '#'.
         Case(ua: "MyShop/# CFNetwork/#.#.# Darwin/#.#.#", name: "MyShop", app: "MyShop", shape: .cfnetworkDefault),
         Case(ua: "MyShop/#.#.# (iPhone; iOS #.#; Scale/#.##)", name: "MyShop", app: "MyShop", shape: .custom),
@@ -83,6 +91,11 @@ import Testing
         Case(ua: "MyShop/3.2.1 (Android 13; Pixel 7)"),
         Case(ua: "YourSDK/1.0 com.apple.CFNetwork/1494.0.7"),
         Case(ua: "MyShop/3.2.1"),
+        // A version is no name (smzdm's in-app browser writes one after the engine).
+        Case(
+            ua:
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 16_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 10.6.20 rv:139"
+        ),
         Case(ua: "x (iPhone) /1"),
         Case(ua: ""),
     ]

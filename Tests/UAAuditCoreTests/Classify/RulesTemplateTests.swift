@@ -151,6 +151,23 @@ import Testing
         Case(
             app: "WhatsApp", ua: "WhatsApp Business/2.23.20.76 CFNetwork/1474 Darwin/23.0.0", expected: "other_app",
             source: "made up"),
+        // Another app that merely starts with the name and ends in an extension word (issue 32's
+        // review): only extension words may follow the name.
+        Case(
+            app: "Shop", ua: "Shopify%20Widget/412 CFNetwork/1494.0.7 Darwin/23.4.0", expected: "other_app",
+            source: "review"),
+        Case(
+            app: "Shop", ua: "ShopKeeperWidgetExtension/1 CFNetwork/1494.0.7 Darwin/23.4.0", expected: "other_app",
+            source: "review"),
+        Case(
+            app: "Shop", ua: "Shop Pro Widget/1 CFNetwork/1494.0.7 Darwin/23.4.0", expected: "other_app",
+            source: "review"),
+        Case(
+            app: "Vault8", ua: "Vault8 AutoFill/77 CFNetwork/1494.0.7 Darwin/23.4.0", expected: "inconsistent",
+            source: "review"),
+        Case(
+            app: "Vault8", ua: "Vault8%20Notification%20Service/77 CFNetwork/1494.0.7 Darwin/23.4.0",
+            expected: "inconsistent", source: "review"),
         Case(
             app: "Podcasts", bundles: ["ActionExtension"], ua: "ActionExtension/5328 CFNetwork/1404.0.5 Darwin/22.3.0",
             expected: "inconsistent", source: "dd"),

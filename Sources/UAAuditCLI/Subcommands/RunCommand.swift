@@ -140,6 +140,8 @@ struct RunCommand {
             console.error(error.message)
             return .usage
         }
+        // Said even with -q: a secret others may read is worth a line in the cron log.
+        for warning in job.warnings { console.error(warning) }
         return RunExecution(
             job: job, console: console, printJSON: args.flag(Self.json), quiet: args.flag(Self.quiet),
             heartbeat: args.flag(Self.heartbeat), failOnAlert: args.flag(Self.failOnAlert), environment: environment

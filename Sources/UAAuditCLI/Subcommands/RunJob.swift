@@ -21,6 +21,8 @@ struct RunJob {
     /// The options `uaaudit explain` needs to make the figures this run makes (from the flags or
     /// the config), before the logs: the format, the rules, the policy and the insight options.
     var explainOptions: [String]
+    /// Warnings to print before the run (secret files others may read).
+    var warnings: [String] = []
 
     static func compile(_ args: Arguments, environment: [String: String]) throws(CLIError) -> RunJob {
         var config = RunConfig()
@@ -91,7 +93,8 @@ struct RunJob {
         let channels = try AlertOptions.resolved(config.alerts ?? [], environment: environment) + alerts.channels
         var settings = RunSettings(
             scan: scan, logs: logs, now: now,
-            graceSeconds: Int64(try args.integer(R.grace, ConfigValues.graceSeconds) ?? Int(config.graceSeconds ?? 300)),
+            graceSeconds: Int64(
+                try args.integer(R.grace, ConfigValues.graceSeconds) ?? Int(config.graceSeconds ?? 300)),
             historyHours: Int64(
                 try args.integer(R.historyHours, ConfigValues.historyHours) ?? Int(config.historyHours ?? 48)),
             // `"alerts": []` in the config, and no --webhook: metrics only, on purpose.
@@ -128,7 +131,8 @@ struct RunJob {
         let target = { (option: OptionDef) in resolved.first(where: isRole(of: option))?.target }
         let outputs =
             resolved + [
-                .init(args.value(R.lock) != nil ? R.lock.flag : config.lock != nil ? "config lock" : "the lock", lockPath)
+                .init(
+                    args.value(R.lock) != nil ? R.lock.flag : config.lock != nil ? "config lock" : "the lock", lockPath)
             ]
         let state = OutputGuard.Named(args.value(R.state) != nil ? R.state.flag : "config state", statePath)
         let nginxConf = args.value(AuditOptions.nginxConf) ?? config.format?.nginxConf
@@ -149,7 +153,9 @@ struct RunJob {
             delivery: alerts.delivery,
             nginxConf: flagged(args) ? args.value(AuditOptions.nginxConf) : config.format?.nginxConf,
             formatFromConfig: !flagged(args) && config.format != nil,
-            explainOptions: explainOptions(args, config, settings.scan))
+            explainOptions: explainOptions(args, config, settings.scan),
+            warnings: SecretExposure.warnings(channels: config.alerts ?? [], config: args.value(R.config))
+                + SecretExposure.warnings(channels: alerts.channels))
     }
 
     /// The run's effective settings as explain's options: the format as compiled, and each of

@@ -104,6 +104,7 @@ struct ScanCommand {
             console.error(error.message)
             return .usage
         }
+        for warning in SecretExposure.warnings(channels: alerts.channels) { console.error(warning) }
         // Where each output goes: a file (links followed) or `-`, stdout.
         let destinations = OutputGuard.Destinations(outputs, json: args.flag(P.json))
         let target = destinations.target

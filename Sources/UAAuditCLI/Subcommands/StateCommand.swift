@@ -107,7 +107,9 @@ struct StateCommand {
             console.out(bytes: [UInt8](bytes) + [0x0A])
             return .success
         }
-        console.out(StateText.render(state, path: path))
+        // Log paths come from the state (and so from the directories' names): control bytes in
+        // them are shown escaped, never sent to the terminal raw.
+        console.out(TerminalText.escapeKeepingLines(StateText.render(state, path: path)))
         return .success
     }
 }

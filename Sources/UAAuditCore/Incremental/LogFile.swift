@@ -149,6 +149,14 @@ package final class LogFile: Sendable {
         return out
     }
 
+    /// The content from `offset` on (decompressed for a gzip file on disk; one in memory holds
+    /// its content), up to `end` for a plain file (nil: to its end).
+    func content(from offset: Int64, to end: Int64? = nil) throws(InputError) -> any ByteSource {
+        guard compressed, case .descriptor = backing else { return LogFileSource(file: self, from: offset, to: end) }
+        let gzip = try GzipSource(base: LogFileSource(file: self, from: 0, to: nil), path: path)
+        return SkippingSource(base: gzip, skip: offset)
+    }
+
     /// Whether the file still starts with the bytes its identity was taken from when opened.
     package func startsAsOpened() throws(InputError) -> Bool {
         try bytes(from: 0, to: Int64(prefix.count)) == prefix

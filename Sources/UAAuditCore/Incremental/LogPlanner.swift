@@ -208,6 +208,19 @@ private struct Planning {
             }
         }
         let old = id.isStrong ? locate(id, offset: current.offset, among: unclaimed()) : locateWeak(current, fresh)
+        if !sameFile, let old, id.isStrong, let checkpoints = current.checkpoints, log.startsLike(id) {
+            // The old file is under a rotated name and the live log is another inode that starts
+            // as it did (`cp -p` + `mv`, an editor's save keeping a backup named `.1`): a copy of
+            // the log, not a new generation of it, when it holds all that was read; the old
+            // file's tail is read too, but the bytes the two hold alike only once.
+            let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
+            // (One that matches only some first chunks may be a new generation that starts
+            // alike, the same probe lines first: a rotation, as below.)
+            if kept.end == current.offset, kept.count == checkpoints.count {
+                try copiedAside(current, old: old, checkpoints: checkpoints)
+                return
+            }
+        }
         if !sameFile, old == nil, id.isStrong, let checkpoints = current.checkpoints, log.startsLike(id) {
             // The old file is under no name, nor a copy of it: the log was replaced by another
             // inode (a restore, rsync, cp + mv, an editor's save by rename). Its content
@@ -261,6 +274,19 @@ private struct Planning {
         }
         try readNew(fresh)
         try readCurrent(from: 0, checkpoints: [])
+    }
+
+    /// The live log is another inode that holds what was read up to the offset, and `old`, the
+    /// file read before, is under a rotated name: the log was copied and the copy put in its
+    /// place. The old file's tail is read from the offset, and the live log from where the bytes
+    /// the two hold alike end; rotated files new since are not read (the log went on).
+    mutating func copiedAside(_ current: RunState.Tracked, old: LogFile, checkpoints: [RunState.Checkpoint])
+        throws(InputError)
+    {
+        claimed.insert(ObjectIdentifier(old))
+        try readRotated(old, from: current.offset)
+        let shared = try SharedContent.lineEnd(of: old, log, from: current.offset)
+        try readCurrent(from: shared, checkpoints: checkpoints)
     }
 
     /// The live log is the file read before: on from the offset, unless it was cut in place.

@@ -221,17 +221,27 @@ private struct Planning {
                 return
             }
         }
-        if !sameFile, old == nil, id.isStrong, let checkpoints = current.checkpoints, log.startsLike(id) {
+        if !sameFile, old == nil, id.isStrong, let checkpoints = current.checkpoints {
             // The old file is under no name, nor a copy of it: the log was replaced by another
             // inode (a restore, rsync, cp + mv, an editor's save by rename). Its content
             // decides: the same bytes up to the offset are the same log, read on from there.
             let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
-            if kept.end == current.offset, kept.count == checkpoints.count {
+            if log.startsLike(id), kept.end == current.offset, kept.count == checkpoints.count {
                 try continueCurrent(current, fresh: fresh)
                 return
             }
             if kept.end > 0, snapshot.missed == 0 {
                 try replacedAndChanged(current, checkpoints: checkpoints, kept: kept)
+                try readNew(fresh.filter { !isCopy($0) })
+                return
+            }
+            // Shorter than the first chunk read, or changed inside it (a backup of the log's
+            // first lines restored): the first bytes cannot prove it, the first line can, as
+            // for a log cut in place.
+            if snapshot.missed == 0, let first = checkpoints.first?.firstLine,
+                try Checkpoints.firstLine(of: log, from: 0, to: checkpoints[0].end) == first
+            {
+                try cutInPlace(current, checkpoints: checkpoints, kept: kept, replaced: true)
                 try readNew(fresh.filter { !isCopy($0) })
                 return
             }
@@ -359,8 +369,10 @@ private struct Planning {
     /// all that follows was written since and is read. Otherwise what lies between `kept.end`
     /// and the first line that starts at or after the next chunk's end may hold lines counted
     /// before and lines written since: an `uncertain` gap, not read; what follows it is read.
+    /// When `replaced`, the live log is another inode (a backup of its start restored), said so.
     mutating func cutInPlace(
-        _ current: RunState.Tracked, checkpoints: [RunState.Checkpoint], kept: (end: Int64, count: Int)
+        _ current: RunState.Tracked, checkpoints: [RunState.Checkpoint], kept: (end: Int64, count: Int),
+        replaced: Bool = false
     ) throws(InputError) {
         let end = try log.lastLineEnd(from: kept.end, size: log.status.size)
         var from = end
@@ -373,9 +385,13 @@ private struct Planning {
             }
         }
         if from > kept.end {
+            let what =
+                replaced
+                ? "the log was replaced by another file (device \(log.status.device), inode \(log.status.inode)) that starts with the first line read but differs from what was read (\(current.offset) bytes) from byte \(kept.end) or is shorter (a backup restored?)"
+                : "the log was cut in place below what had been read (at \(current.offset))"
             gap(
                 current.path, kept.end, from,
-                "the log was cut in place below what had been read (at \(current.offset)); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
+                "\(what); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
                 uncertain: true)
         }
         try readCurrent(from: from, checkpoints: Array(checkpoints.prefix(kept.count)))

@@ -108,6 +108,16 @@ private struct Planning {
     let detectedAt: String
     var plan = LogPlan()
     var claimed: Set<ObjectIdentifier> = []
+    /// Rotated files new since the last run in another compressor's format, which `run` cannot
+    /// read: named in the gaps of lines not found, which they may hold.
+    var unreadableCompressed: [String] = []
+
+    /// What a gap for lines not found adds about ``unreadableCompressed``.
+    var unreadableNote: String {
+        guard !unreadableCompressed.isEmpty else { return "" }
+        return
+            "; \(unreadableCompressed.joined(separator: ", ")) may hold them: compressed with another compressor than gzip, which run does not read (keep delaycompress, so that the plain file is read before it is compressed)"
+    }
 
     init(logPath: String, snapshot: LogSnapshot, detectedAt: String) {
         self.logPath = logPath
@@ -139,6 +149,10 @@ private struct Planning {
                         skipped.path, 0, nil,
                         "the log's symbolic link named this file between two runs (it is named like the link's targets, between the last one read and the current one), and it \(reason): its lines are not read"
                     )
+                case .compression(let format):
+                    // Named only where lines are missing: with `delaycompress` its lines were read
+                    // from the plain file before it was compressed.
+                    unreadableCompressed.append("\(skipped.path) (\(format.rawValue))")
                 }
             }
         }
@@ -170,7 +184,7 @@ private struct Planning {
             if tracked.size > tracked.offset {
                 gap(
                     tracked.path, tracked.offset, tracked.size,
-                    "rotated file disappeared before it was read to its end")
+                    "rotated file disappeared before it was read to its end\(unreadableNote)")
             }
             return
         }
@@ -279,7 +293,7 @@ private struct Planning {
         } else {
             gap(
                 current.path, current.offset, nil,
-                "the log was rotated and the rotated file was not found (looked beside it for numbered and logrotate dateext names, plain or .gz)"
+                "the log was rotated and the rotated file was not found (looked beside it for numbered and logrotate dateext names, also before the log's extension, plain or gzip)\(unreadableNote)"
             )
         }
         try readNew(fresh)

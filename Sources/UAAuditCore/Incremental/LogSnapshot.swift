@@ -21,8 +21,8 @@ package struct LogSnapshot: Sendable {
     package var missed = 0
     /// The file the log's path names through a symbolic link (its real path), when it is one.
     package var target: String? = nil
-    /// Rotated candidates left unread (CONTRACTS: files, as root): symbolic links, and files
-    /// neither the live log's owner nor root owns.
+    /// Rotated candidates left unread (CONTRACTS: files, as root): symbolic links, files
+    /// neither the live log's owner nor root owns, and files of another compressor than gzip.
     package var skipped: [SkippedCandidate] = []
 
     package init(log: LogFile, rotated: [LogFile], takenAt: Int64 = Int64.min) {
@@ -130,7 +130,7 @@ package struct LogSnapshot: Sendable {
             } else if status.isRegular {
                 candidates.append(
                     RotationCandidates.Candidate(
-                        path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed)))
+                        path: path, status: status, compressed: CompressionFormat.isGzipName(path)))
             }
         }
         let isLink = Syscalls.fileKind(logPath, followingLinks: false) == .symbolicLink
@@ -158,7 +158,8 @@ package struct LogSnapshot: Sendable {
             for _ in 0..<2 where opened == nil {
                 do {
                     opened = try LogFile.open(
-                        path: candidate.path, compressed: candidate.compressed, followingLinks: false)
+                        path: candidate.path, compressed: candidate.compressed, followingLinks: false,
+                        detectingCompression: true)
                 } catch {
                     failure = error
                 }
@@ -194,6 +195,10 @@ package struct LogSnapshot: Sendable {
             guard seen.insert([file.status.device, file.status.inode]).inserted else { continue }
             if file.status.owner != log.status.owner, file.status.owner != 0 {
                 skipped.append(.otherOwner(file))
+                continue
+            }
+            if let format = file.otherCompression {
+                skipped.append(.compressed(file, format))
                 continue
             }
             rotated.append(file)

@@ -1,10 +1,13 @@
 /// Finds the files a log may have been rotated to, in the log's directory: its name followed by
-/// what logrotate appends (``RotationSuffix``: `.1`, `.0`, any `dateext` + `dateformat` name), and
-/// their `.gz` variants.
+/// what logrotate appends (``RotationSuffix``: `.1`, `.0`, any `dateext` + `dateformat` name),
+/// or with `extension` that before the log's own suffix (`access.1.log`), and their compressed
+/// variants (`.gz`, or another `compressext`).
 package enum RotationCandidates {
     package struct Candidate: Sendable, Equatable {
         package var path: String
         package var status: FileStatus
+        /// Named as gzip files are (``CompressionFormat/isGzipName(_:)``): opened as gzip. Any
+        /// other is opened by its first bytes (gzip by another name, or another compressor's).
         package var compressed: Bool
     }
 
@@ -29,9 +32,7 @@ package enum RotationCandidates {
         var found: [Candidate] = []
         var links: [Candidate] = []
         var vanished = 0
-        for name in names where name != base && name.hasPrefix(base) {
-            let suffix = name.dropFirst(base.count)
-            guard isRotationSuffix(suffix) else { continue }
+        for name in names where RotationSuffix.isRotated(name, of: base) {
             let path = directory == "/" ? "/\(name)" : "\(directory)/\(name)"
             let status: FileStatus?
             do {
@@ -44,7 +45,7 @@ package enum RotationCandidates {
                 vanished += 1
                 continue
             }
-            let candidate = Candidate(path: path, status: status, compressed: name.hasSuffix(".gz"))
+            let candidate = Candidate(path: path, status: status, compressed: CompressionFormat.isGzipName(name))
             if status.isSymbolicLink {
                 links.append(candidate)
             } else if status.isRegular {
@@ -78,7 +79,8 @@ package enum RotationCandidates {
             guard let status = try? Syscalls.linkStatus(path), status.isRegular || status.isSymbolicLink else {
                 continue
             }
-            named.append((shape, Candidate(path: path, status: status, compressed: name.hasSuffix(".gz"))))
+            named.append(
+                (shape, Candidate(path: path, status: status, compressed: CompressionFormat.isGzipName(name))))
         }
         let ordered = named.sorted { $0.shape.precedes($1.shape) }.map(\.candidate)
         return (ordered.filter { !$0.status.isSymbolicLink }, ordered.filter(\.status.isSymbolicLink))
@@ -91,7 +93,7 @@ package enum RotationCandidates {
         let (file, log) = (PathIdentity.resolved(path), PathIdentity.resolved(logPath))
         guard AtomicFile.parentDirectory(of: file) == AtomicFile.parentDirectory(of: log) else { return false }
         let (name, base) = (AtomicFile.baseName(of: file), AtomicFile.baseName(of: log))
-        return name != base && name.hasPrefix(base) && isRotationSuffix(name.dropFirst(base.count))
+        return RotationSuffix.isRotated(name, of: base)
     }
 
     /// `.1`, `.0`, or a logrotate `dateext` name of any `dateformat` (`-20261129`, `-1764590000`,

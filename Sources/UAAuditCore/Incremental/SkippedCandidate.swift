@@ -1,6 +1,6 @@
 /// A rotated-log candidate `run` does not read (CONTRACTS: files, as root), named once in a
 /// gap: a symbolic link under a rotated name, or a file of neither the live log's owner nor
-/// root. Another user who may write the log's directory could otherwise feed in lines as the
+/// root; or a file of another compressor than gzip, named where its lines may be missing. Another user who may write the log's directory could otherwise feed in lines as the
 /// log's, or have a run as root copy a file only root may read into the report.
 package struct SkippedCandidate: Sendable {
     package enum Cause: Sendable, Equatable {
@@ -10,6 +10,9 @@ package struct SkippedCandidate: Sendable {
         case owner(UInt32)
         /// A file the live log's link named between two runs that could not be opened: why.
         case unreadable(String)
+        /// A file of another compressor than gzip (found by its first bytes), which `run` cannot
+        /// read: named where the lines it may hold are missing.
+        case compression(CompressionFormat)
     }
 
     package var path: String
@@ -24,14 +27,14 @@ package struct SkippedCandidate: Sendable {
     /// A symbolic link, from its lstat(2) status.
     package static func link(path: String, status: FileStatus) -> SkippedCandidate {
         SkippedCandidate(
-            path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed), cause: .symbolicLink,
+            path: path, status: status, compressed: CompressionFormat.isGzipName(path), cause: .symbolicLink,
             file: nil)
     }
 
     /// A file named like the link's targets that could not be opened, from its lstat(2) status.
     package static func unreadable(path: String, status: FileStatus, reason: String) -> SkippedCandidate {
         SkippedCandidate(
-            path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed),
+            path: path, status: status, compressed: CompressionFormat.isGzipName(path),
             cause: .unreadable(reason), file: nil)
     }
 
@@ -40,6 +43,12 @@ package struct SkippedCandidate: Sendable {
         SkippedCandidate(
             path: file.path, status: file.status, compressed: file.compressed, cause: .owner(file.status.owner),
             file: file)
+    }
+
+    /// An opened file of another compressor than gzip.
+    package static func compressed(_ file: LogFile, _ format: CompressionFormat) -> SkippedCandidate {
+        SkippedCandidate(
+            path: file.path, status: file.status, compressed: true, cause: .compression(format), file: file)
     }
 
     /// What the state keeps of it, so that it is named once: a link by its own inode, size

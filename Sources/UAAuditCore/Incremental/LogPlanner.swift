@@ -149,6 +149,11 @@ private struct Planning {
                         skipped.path, 0, nil,
                         "the log's symbolic link named this file between two runs (it is named like the link's targets, between the last one read and the current one), and it \(reason): its lines are not read"
                     )
+                case .ambiguousDate:
+                    gap(
+                        skipped.path, 0, nil,
+                        "the log's symbolic link may have named this file between two runs: it is named like the link's targets, but whether it is dated between the last one read and the current one depends on which two-digit field is the day and which the month, and no file beside it has a day above 12 to tell; its lines are not read"
+                    )
                 case .compression(let format):
                     // Named only where lines are missing: with `delaycompress` its lines were read
                     // from the plain file before it was compressed.

@@ -44,14 +44,16 @@ package struct LogSnapshot: Sendable {
 
     /// Opens `logPath`, then its rotated siblings and those of `previous` (``previousPaths(_:)``)
     /// that are there; and when the log is a symbolic link re-pointed since it named
-    /// `previousTarget`, the files it named in between (``RotationCandidates/betweenTargets(after:before:)``:
+    /// `previousTarget` (last seen modified at `previousModified`), the files it named in between
+    /// (``RotationCandidates/betweenTargets(after:before:since:)``:
     /// cronolog re-points it daily, and two runs may be days apart). Those are read whole as new
     /// files; one that cannot be opened is skipped and named (a gap), not an error for the log.
     /// With `rotatedDirectory` (logrotate's `olddir`: absolute, or relative to the log's
     /// directory), rotated names are looked for there too, under the same rules; a directory
     /// not there yet (logrotate's `createolddir` makes it at the first rotation) holds none.
     package static func open(
-        logPath: String, previous: [String] = [], previousTarget: String? = nil, rotatedDirectory: String? = nil
+        logPath: String, previous: [String] = [], previousTarget: String? = nil, previousModified: Int64? = nil,
+        rotatedDirectory: String? = nil
     ) throws(InputError) -> LogSnapshot {
         let takenAt = Syscalls.wallClockNanoseconds()
         let status: FileStatus?
@@ -136,8 +138,12 @@ package struct LogSnapshot: Sendable {
         let isLink = Syscalls.fileKind(logPath, followingLinks: false) == .symbolicLink
         var between: Set<String> = []
         if isLink, let previousTarget, previousTarget != resolved,
-            let found = try? RotationCandidates.betweenTargets(after: previousTarget, before: resolved)
+            let found = try? RotationCandidates.betweenTargets(
+                after: previousTarget, before: resolved, since: previousModified)
         {
+            for candidate in found.ambiguous where !listed.contains(candidate.path) {
+                skipped.append(.ambiguousDate(path: candidate.path, status: candidate.status))
+            }
             let taken = Set(candidates.map(\.path))
             for link in found.links where !listed.contains(link.path) {
                 skipped.append(.link(path: link.path, status: link.status))

@@ -62,28 +62,43 @@ package enum RotationCandidates {
     /// (both real paths): in `old`'s directory, the names of `old`'s shape (``NameShape``: the
     /// same text, other digits) ordered after it and before `current` (which must have that
     /// shape too: with no bound, a file dated ahead would be read now and again once the link
-    /// names it), oldest name first. A file dated before `old` was there at the last run and
-    /// is never one. Looked at with lstat(2), as ``listing(for:)``: links are returned apart.
-    package static func betweenTargets(after old: String, before current: String) throws(SystemError) -> (
-        candidates: [Candidate], links: [Candidate]
-    ) {
+    /// names it), oldest name first, in date order (``NameShape/dateOrders(_:)``, from all
+    /// those names: one with a day above 12 tells `%d-%m-%Y` from `%m-%d-%Y`). A file dated
+    /// before `old`, or modified before `since` (the old target's last modification seen by
+    /// the last run), was there at the last run and is never one. When day and month cannot be
+    /// told apart, a file between in one reading only is `ambiguous` (the caller names it, not
+    /// read). Looked at with lstat(2), as ``listing(for:)``: links are returned apart.
+    package static func betweenTargets(after old: String, before current: String, since: Int64? = nil)
+        throws(SystemError) -> (candidates: [Candidate], links: [Candidate], ambiguous: [Candidate])
+    {
         let directory = AtomicFile.parentDirectory(of: old)
         guard old != current, let from = NameShape(AtomicFile.baseName(of: old)),
-            let to = NameShape(AtomicFile.baseName(of: current)), from.isSameShape(as: to), from.precedes(to)
-        else { return ([], []) }
-        var named: [(shape: NameShape, candidate: Candidate)] = []
-        for name in try Syscalls.listDirectory(directory) {
-            guard let shape = NameShape(name), shape.isSameShape(as: from), from.precedes(shape), shape.precedes(to)
-            else { continue }
-            let path = directory == "/" ? "/\(name)" : "\(directory)/\(name)"
-            guard let status = try? Syscalls.linkStatus(path), status.isRegular || status.isSymbolicLink else {
-                continue
-            }
-            named.append(
-                (shape, Candidate(path: path, status: status, compressed: CompressionFormat.isGzipName(name))))
+            let to = NameShape(AtomicFile.baseName(of: current)), from.isSameShape(as: to)
+        else { return ([], [], []) }
+        let alike = try Syscalls.listDirectory(directory).compactMap { name in
+            NameShape(name).flatMap { $0.isSameShape(as: from) ? (name, $0) : nil }
         }
-        let ordered = named.sorted { $0.shape.precedes($1.shape) }.map(\.candidate)
-        return (ordered.filter { !$0.status.isSymbolicLink }, ordered.filter(\.status.isSymbolicLink))
+        // Names written with other widths (not of the same format) tell nothing of the order.
+        let dated = alike.map(\.1).filter { $0.widths == from.widths }
+        let orders = NameShape.dateOrders([from, to] + dated).filter { from.precedes(to, order: $0) }
+        guard let first = orders.first else { return ([], [], []) }
+        var named: [(shape: NameShape, candidate: Candidate, everyReading: Bool)] = []
+        for (name, shape) in alike {
+            let between = orders.filter { from.precedes(shape, order: $0) && shape.precedes(to, order: $0) }
+            guard !between.isEmpty else { continue }
+            let path = directory == "/" ? "/\(name)" : "\(directory)/\(name)"
+            guard let status = try? Syscalls.linkStatus(path), status.isRegular || status.isSymbolicLink,
+                status.isSymbolicLink || since.map({ status.modified >= $0 }) ?? true
+            else { continue }
+            let candidate = Candidate(path: path, status: status, compressed: CompressionFormat.isGzipName(name))
+            named.append((shape, candidate, between.count == orders.count))
+        }
+        let ordered = named.sorted { $0.shape.precedes($1.shape, order: first) }
+        let read = ordered.filter(\.everyReading).map(\.candidate)
+        return (
+            read.filter { !$0.status.isSymbolicLink }, read.filter(\.status.isSymbolicLink),
+            ordered.filter { !$0.everyReading }.map(\.candidate)
+        )
     }
 
     /// Whether `path` is, or once created would be, taken by ``list(for:)`` for a rotated

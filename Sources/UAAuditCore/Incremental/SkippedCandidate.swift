@@ -10,6 +10,9 @@ package struct SkippedCandidate: Sendable {
         case owner(UInt32)
         /// A file the live log's link named between two runs that could not be opened: why.
         case unreadable(String)
+        /// A file named like the live log's link targets that is between the last one read and
+        /// the current one in one date reading only (day and month cannot be told apart).
+        case ambiguousDate
         /// A file of another compressor than gzip (found by its first bytes), which `run` cannot
         /// read: named where the lines it may hold are missing.
         case compression(CompressionFormat)
@@ -43,6 +46,13 @@ package struct SkippedCandidate: Sendable {
         SkippedCandidate(
             path: file.path, status: file.status, compressed: file.compressed, cause: .owner(file.status.owner),
             file: file)
+    }
+
+    /// A file the live log's link may have named between two runs, from its lstat(2) status.
+    package static func ambiguousDate(path: String, status: FileStatus) -> SkippedCandidate {
+        SkippedCandidate(
+            path: path, status: status, compressed: CompressionFormat.isGzipName(path), cause: .ambiguousDate,
+            file: nil)
     }
 
     /// An opened file of another compressor than gzip.

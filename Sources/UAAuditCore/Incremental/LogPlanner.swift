@@ -139,6 +139,11 @@ private struct Planning {
                         skipped.path, 0, skipped.compressed ? nil : skipped.status.size,
                         "not read as a rotated file of this log: it is owned by uid \(owner), neither the live log's owner (uid \(log.status.owner)) nor root"
                     )
+                case .notRegular(let kind):
+                    gap(
+                        skipped.path, 0, nil,
+                        "not read as a rotated file of this log: it is \(kind.rawValue), not a regular file, and only regular files are read as rotated ones"
+                    )
                 case .symbolicLink:
                     gap(
                         skipped.path, 0, nil,

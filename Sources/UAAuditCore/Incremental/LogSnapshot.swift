@@ -21,8 +21,9 @@ package struct LogSnapshot: Sendable {
     package var missed = 0
     /// The file the log's path names through a symbolic link (its real path), when it is one.
     package var target: String? = nil
-    /// Rotated candidates left unread (CONTRACTS: files, as root): symbolic links, files
-    /// neither the live log's owner nor root owns, and files of another compressor than gzip.
+    /// Rotated candidates left unread (CONTRACTS: files, as root): symbolic links, other names
+    /// that are no regular file (a FIFO), files neither the live log's owner nor root owns, and
+    /// files of another compressor than gzip.
     package var skipped: [SkippedCandidate] = []
 
     package init(log: LogFile, rotated: [LogFile], takenAt: Int64 = Int64.min) {
@@ -120,16 +121,16 @@ package struct LogSnapshot: Sendable {
         var missed = listing.vanished
         var candidates = Array(listing.candidates.suffix(LogSnapshot.maxRotated))
         var skipped = listing.links.suffix(LogSnapshot.maxRotated).map {
-            SkippedCandidate.link(path: $0.path, status: $0.status)
+            SkippedCandidate.unopened(path: $0.path, status: $0.status)
         }
         let listed = Set((listing.candidates + listing.links).map(\.path))
         // The old target of a re-pointed link and followed rotated files, by the names the state
         // has (a real path: no link then); one that is a link now is skipped as any other.
         for path in previous where path != resolved && !listed.contains(path) {
             guard let status = try? Syscalls.linkStatus(path) else { continue }
-            if status.isSymbolicLink {
-                skipped.append(.link(path: path, status: status))
-            } else if status.isRegular {
+            if !status.isRegular {
+                skipped.append(.unopened(path: path, status: status))
+            } else {
                 candidates.append(
                     RotationCandidates.Candidate(
                         path: path, status: status, compressed: CompressionFormat.isGzipName(path)))
@@ -146,7 +147,7 @@ package struct LogSnapshot: Sendable {
             }
             let taken = Set(candidates.map(\.path))
             for link in found.links where !listed.contains(link.path) {
-                skipped.append(.link(path: link.path, status: link.status))
+                skipped.append(.unopened(path: link.path, status: link.status))
             }
             for candidate in found.candidates where !listed.contains(candidate.path) && !taken.contains(candidate.path)
             {
@@ -171,8 +172,9 @@ package struct LogSnapshot: Sendable {
                 }
             }
             guard let file = opened else {
-                if let status = try? Syscalls.linkStatus(candidate.path), status.isSymbolicLink {
-                    skipped.append(.link(path: candidate.path, status: status))
+                // Made a link, a FIFO or a directory since it was listed: named, never opened.
+                if let status = try? Syscalls.linkStatus(candidate.path), !status.isRegular {
+                    skipped.append(.unopened(path: candidate.path, status: status))
                     continue
                 }
                 // Gone since it was listed (its name no longer there: a rotation renamed or

@@ -17,7 +17,8 @@ package enum RotationCandidates {
 
     /// ``list(for:)``; the symbolic links under a rotated name, which are never candidates (a
     /// user who may write the directory could point one at a file only root may read, and a
-    /// run as root would copy its lines into the report: CONTRACTS, files as root); and how
+    /// run as root would copy its lines into the report: CONTRACTS, files as root), with the
+    /// other names that are no regular file (a FIFO, a directory: never opened, named); and how
     /// many names were listed but gone before they could be looked at (a rotation renaming or
     /// deleting files as the directory was read). Names are looked at with lstat(2), so that a
     /// candidate's status is its own, not a link target's. A directory that cannot be listed
@@ -40,16 +41,16 @@ package enum RotationCandidates {
             } catch {
                 continue
             }
-            // The name itself gone (a directory or a FIFO stays there, and is no candidate).
+            // The name itself gone (a directory or a FIFO stays there, and is named).
             guard let status else {
                 vanished += 1
                 continue
             }
             let candidate = Candidate(path: path, status: status, compressed: CompressionFormat.isGzipName(name))
-            if status.isSymbolicLink {
-                links.append(candidate)
-            } else if status.isRegular {
+            if status.isRegular {
                 found.append(candidate)
+            } else {
+                links.append(candidate)
             }
         }
         func oldestFirst(_ a: Candidate, _ b: Candidate) -> Bool {
@@ -67,7 +68,8 @@ package enum RotationCandidates {
     /// before `old`, or modified before `since` (the old target's last modification seen by
     /// the last run), was there at the last run and is never one. When day and month cannot be
     /// told apart, a file between in one reading only is `ambiguous` (the caller names it, not
-    /// read). Looked at with lstat(2), as ``listing(for:)``: links are returned apart.
+    /// read). Looked at with lstat(2), as ``listing(for:)``: links and other names that are no
+    /// regular file are returned apart.
     package static func betweenTargets(after old: String, before current: String, since: Int64? = nil)
         throws(SystemError) -> (candidates: [Candidate], links: [Candidate], ambiguous: [Candidate])
     {
@@ -87,8 +89,8 @@ package enum RotationCandidates {
             let between = orders.filter { from.precedes(shape, order: $0) && shape.precedes(to, order: $0) }
             guard !between.isEmpty else { continue }
             let path = directory == "/" ? "/\(name)" : "\(directory)/\(name)"
-            guard let status = try? Syscalls.linkStatus(path), status.isRegular || status.isSymbolicLink,
-                status.isSymbolicLink || since.map({ status.modified >= $0 }) ?? true
+            guard let status = try? Syscalls.linkStatus(path),
+                !status.isRegular || since.map({ status.modified >= $0 }) ?? true
             else { continue }
             let candidate = Candidate(path: path, status: status, compressed: CompressionFormat.isGzipName(name))
             named.append((shape, candidate, between.count == orders.count))
@@ -96,7 +98,7 @@ package enum RotationCandidates {
         let ordered = named.sorted { $0.shape.precedes($1.shape, order: first) }
         let read = ordered.filter(\.everyReading).map(\.candidate)
         return (
-            read.filter { !$0.status.isSymbolicLink }, read.filter(\.status.isSymbolicLink),
+            read.filter(\.status.isRegular), read.filter { !$0.status.isRegular },
             ordered.filter { !$0.everyReading }.map(\.candidate)
         )
     }

@@ -6,6 +6,9 @@ package struct SkippedCandidate: Sendable {
     package enum Cause: Sendable, Equatable {
         /// A symbolic link: never followed, whatever it names.
         case symbolicLink
+        /// Another file that is not a regular one (a FIFO, a socket, a device, a directory):
+        /// never opened (a FIFO would block, or feed whatever its writer sends).
+        case notRegular(FileKind)
         /// A regular file owned by this uid.
         case owner(UInt32)
         /// A file the live log's link named between two runs that could not be opened: why.
@@ -31,6 +34,15 @@ package struct SkippedCandidate: Sendable {
     package static func link(path: String, status: FileStatus) -> SkippedCandidate {
         SkippedCandidate(
             path: path, status: status, compressed: CompressionFormat.isGzipName(path), cause: .symbolicLink,
+            file: nil)
+    }
+
+    /// A name that is no regular file, from its lstat(2) status: a link, or another kind.
+    package static func unopened(path: String, status: FileStatus) -> SkippedCandidate {
+        guard !status.isSymbolicLink else { return link(path: path, status: status) }
+        let kind = Syscalls.fileKind(path, followingLinks: false).flatMap { $0 == .regular ? nil : $0 } ?? .other
+        return SkippedCandidate(
+            path: path, status: status, compressed: CompressionFormat.isGzipName(path), cause: .notRegular(kind),
             file: nil)
     }
 

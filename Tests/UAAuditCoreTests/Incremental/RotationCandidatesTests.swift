@@ -142,11 +142,13 @@ import Testing
         let listing = try RotationCandidates.listing(for: dir.path("access.log"))
         #expect(listing.candidates.map { AtomicFile.baseName(of: $0.path) } == ["access.log.2"])
         #expect(listing.vanished == 0)
-        // The link is listed as one (to be named), never as a candidate.
-        #expect(listing.links.map { AtomicFile.baseName(of: $0.path) } == ["access.log.1"])
+        // The link and the directory are listed apart (to be named), never as candidates.
+        #expect(Set(listing.links.map { AtomicFile.baseName(of: $0.path) }) == ["access.log.1", "access.log.3"])
         let snapshot = try LogSnapshot.open(logPath: dir.path("access.log"))
         #expect(snapshot.rotated.map { AtomicFile.baseName(of: $0.path) } == ["access.log.2"])
-        #expect(snapshot.skipped.map { AtomicFile.baseName(of: $0.path) } == ["access.log.1"])
+        let causes = Dictionary(
+            uniqueKeysWithValues: snapshot.skipped.map { (AtomicFile.baseName(of: $0.path), $0.cause) })
+        #expect(causes == ["access.log.1": .symbolicLink, "access.log.3": .notRegular(.directory)])
         #expect(snapshot.missed == 0)
     }
 

@@ -62,17 +62,25 @@ import Testing
         #expect(try run(h) == 307)
     }
 
-    @Test func anEditorsSaveByRenameKeepingABackupIsReadOnce() throws {
+    /// The backup's name is `~` (vim's default) or a rotated one (`.1`, as `cp -p` + `mv`
+    /// keeping the old file would leave it): the new live log holds what was read and the old
+    /// file's tail, each line counted once (with `.1` both were read whole: 613 of 308). Lines
+    /// nginx still writes to the old file are read from it only under a rotated name.
+    @Test(arguments: [("~", 308), (".1", 312)])
+    func anEditorsSaveByRenameKeepingABackupIsReadOnce(backup: String, withLaterLines: Int) throws {
         let h = try RunHarness()
         try h.append(300, hour: 10)
         #expect(try run(h) == 300)
         try h.append(5, hour: 10, minute: 20)
         // vim's default: the old file renamed to a backup, the buffer written to a new file.
         let content = try Data(contentsOf: URL(fileURLWithPath: h.log))
-        #expect(rename(h.log, h.log + "~") == 0)
+        #expect(rename(h.log, h.log + backup) == 0)
         try content.write(to: URL(fileURLWithPath: h.log))
         try h.append(3, hour: 10, minute: 30)
         #expect(try run(h) == 308)
+        #expect(try h.gaps().isEmpty)
+        try h.append(4, hour: 10, minute: 40, to: h.log + backup)
+        #expect(try run(h) == withLaterLines)
         #expect(try h.gaps().isEmpty)
     }
 
@@ -95,5 +103,56 @@ import Testing
         try h.append(2999, hour: 10, minute: 30)
         #expect(try run(h) == 5999)
         #expect(try h.gaps().isEmpty)
+    }
+
+    /// A backup of the log's first lines (smaller than the 4 KiB fingerprint) restored under
+    /// a new inode, then written on: as when restored in place, its start is an `uncertain`
+    /// gap up to the first line after the first chunk read, and only what follows is read
+    /// (it was read whole, with a gap saying the rotated file was not found: 325 of 305).
+    @Test func aSmallBackupRestoredUnderANewInodeIsAnUncertainGap() throws {
+        let h = try RunHarness()
+        try h.append(300, hour: 10)
+        let lines = try String(contentsOfFile: h.log, encoding: .utf8).split(separator: "\n")
+        let backup = lines.prefix(20).map { $0 + "\n" }.joined()
+        try #require(backup.utf8.count < 4096)
+        #expect(try run(h) == 300)
+        let firstChunkEnd = try unwrap(
+            lines.reduce(into: [0]) { ends, line in ends.append(ends.last! + line.utf8.count + 1) }
+                .last { $0 <= 4096 })
+        try renameOver(h, temp: "access.log.restored", bytes: Data(backup.utf8))
+        try h.append(5, hour: 10, minute: 20)
+        let restored = Array(try Data(contentsOf: URL(fileURLWithPath: h.log)))
+        // The first line end at or after the first chunk's end: what follows is read.
+        let gapEnd = try unwrap(
+            restored.indices.first { $0 + 1 >= firstChunkEnd && restored[$0] == 0x0A }.map { $0 + 1 })
+        let after = restored[gapEnd...].filter { $0 == 0x0A }.count
+        #expect(after > 0 && after < 5)
+        #expect(try run(h) == 300 + after)
+        let gaps = try h.gaps()
+        #expect(gaps.count == 1)
+        #expect(gaps.first?["uncertain"] as? Bool == true)
+        #expect(gaps.first?["from_offset"] as? Int == 0)
+        #expect(gaps.first?["to_offset"] as? Int == gapEnd)
+        #expect(try run(h) == 300 + after)
+    }
+
+    /// The same with a log shorter than the first chunk: 10 lines read, a backup of its first 5
+    /// restored and 5 written: nothing counted twice (it was 20), all of it an `uncertain` gap.
+    @Test func aTinyBackupRestoredUnderANewInodeCountsNothingTwice() throws {
+        let h = try RunHarness()
+        try h.append(5, hour: 10)
+        let backup = try Data(contentsOf: URL(fileURLWithPath: h.log))
+        try h.append(5, hour: 10, minute: 20)
+        #expect(try run(h) == 10)
+        try renameOver(h, temp: "access.log.restored", bytes: backup)
+        try h.append(5, hour: 10, minute: 30)
+        let restored = try Data(contentsOf: URL(fileURLWithPath: h.log))
+        #expect(try run(h) == 10)
+        let gaps = try h.gaps()
+        #expect(gaps.count == 1)
+        #expect(gaps.first?["uncertain"] as? Bool == true)
+        #expect(gaps.first?["from_offset"] as? Int == 0)
+        // Its first chunk was all 10 lines: the first line end past it is the file's end.
+        #expect(gaps.first?["to_offset"] as? Int == restored.count)
     }
 }

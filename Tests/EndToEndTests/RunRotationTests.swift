@@ -250,6 +250,32 @@ import Testing
         #expect(try h.gaps().isEmpty)
     }
 
+    /// Issue 29 review: a FIFO (or a directory) under a rotated name is never opened, and was
+    /// skipped without a word: it is named once in a gap, as a planted link is.
+    @Test(arguments: ["fifo", "directory"])
+    func aRotatedNameThatIsNoRegularFileIsNamedOnce(kind: String) throws {
+        let h = try RunHarness()
+        try h.append(40, hour: 10)
+        #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
+        let odd = h.dir.path("access.log-20261207")
+        if kind == "fifo" {
+            #expect(mkfifo(odd, 0o644) == 0)
+        } else {
+            try FileManager.default.createDirectory(atPath: odd, withIntermediateDirectories: false)
+        }
+        try h.move("access.log", "access.log.1")
+        try h.append(20, hour: 11)
+        #expect(try h.run(now: "2026-11-29T11:20:00Z").status == 0)
+        #expect(try h.reportedClasses() == h.written)
+        let gaps = try h.gaps()
+        #expect(gaps.compactMap { $0["file"] as? String } == [odd])
+        let reason = try unwrap(gaps.first?["reason"] as? String)
+        #expect(reason.contains("it is \(kind == "fifo" ? "a FIFO" : "a directory"), not a regular file"), "\(reason)")
+        // Named once: the report still has that gap, and no second one.
+        #expect(try h.run(now: "2026-11-29T11:30:00Z").status == 0)
+        #expect(try h.gaps().count == 1)
+    }
+
     @Test(arguments: ["directory", "fifo", "gzip"])
     func aWrongKindOfLogIsExitThreeNamingTheCause(kind: String) throws {
         let h = try RunHarness()

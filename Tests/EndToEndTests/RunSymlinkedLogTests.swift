@@ -85,6 +85,73 @@ import Testing
         #expect(try h.gaps().isEmpty)
     }
 
+    /// Issue 29 review: cronolog's `%d-%m-%Y` and `%m-%d-%Y` across a year's end: the file
+    /// between was compared first run first (31 after 02) and lost without a gap (18 of 22).
+    @Test(arguments: [
+        ("access-31-12-2026.log", "access-01-01-2027.log", "access-02-01-2027.log"),
+        ("access-12-31-2026.log", "access-01-01-2027.log", "access-01-02-2027.log"),
+    ])
+    func aDayFirstOrMonthFirstLinkAcrossTheYearsEndReadsTheDayBetween(old: String, between: String, current: String)
+        throws
+    {
+        let h = try RunHarness()
+        try h.append(10, hour: 10, to: h.dir.path(old))
+        try point(h, to: old)
+        #expect(try run(h) == 10)
+        try h.append(4, hour: 10, minute: 20, to: h.dir.path(between))
+        try point(h, to: between)
+        try h.append(8, hour: 10, minute: 30, to: h.dir.path(current))
+        try point(h, to: current)
+        #expect(try run(h) == 22)
+        #expect(try h.gaps().isEmpty)
+    }
+
+    /// When no name tells day from month (all 12 or less), a file there before the last run is
+    /// never read (`access-06-11-2026.log` is 11 June read month first, between 12 May and 12
+    /// August: it was read, 23 of 18), and one written since that is between in one reading
+    /// only is named in a gap, not read.
+    @Test func anAmbiguousDateReadsOnlyWhatIsBetweenEitherWay() throws {
+        let h = try RunHarness()
+        let older = h.dir.path("access-06-11-2026.log")
+        try h.append(5, hour: 9, to: older)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -86400 * 30)], ofItemAtPath: older)
+        try h.append(10, hour: 10, to: h.dir.path("access-05-12-2026.log"))
+        try point(h, to: "access-05-12-2026.log")
+        #expect(try run(h) == 10)
+        for (day, lines) in [("06", 3), ("07", 3), ("08", 2)] {
+            try h.append(lines, hour: 10, minute: 20, to: h.dir.path("access-\(day)-12-2026.log"))
+            try point(h, to: "access-\(day)-12-2026.log")
+        }
+        #expect(try run(h) == 18)
+        #expect(try h.gaps().isEmpty)
+        // Written since the last run, and between only month first (1 September, between 12
+        // August and 12 September; 9 January day first): named, not read.
+        let written = h.dir.path("access-09-01-2026.log")
+        try h.append(5, hour: 10, minute: 40, to: written)
+        try h.append(1, hour: 10, minute: 41, to: h.dir.path("access-09-12-2026.log"))
+        try point(h, to: "access-09-12-2026.log")
+        #expect(try run(h) == 19)
+        #expect(try h.gaps().compactMap { $0["file"] as? String } == [written])
+    }
+
+    /// Issue 29 review: a FIFO named like a target between the last one read and the current one
+    /// was skipped without a word: it is named in a gap, once; the files around it are read.
+    @Test func aFIFOBetweenTargetsIsNamed() throws {
+        let h = try RunHarness()
+        try h.append(10, hour: 10, to: h.dir.path("access-2026-12-05.log"))
+        try point(h, to: "access-2026-12-05.log")
+        #expect(try run(h) == 10)
+        let fifo = h.dir.path("access-2026-12-06.log")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        try h.append(4, hour: 10, minute: 20, to: h.dir.path("access-2026-12-07.log"))
+        try point(h, to: "access-2026-12-07.log")
+        #expect(try run(h) == 14)
+        #expect(try h.gaps().compactMap { $0["file"] as? String } == [fifo])
+        #expect(try run(h) == 14)
+        #expect(try h.gaps().isEmpty)
+    }
+
     /// A file named like the link's targets, between the last one read and the current one, that
     /// cannot be read: a gap that names it, once; the others are read. (Root reads a file of
     /// mode 000: uaaudit runs as nobody, who owns the directory and the files.)

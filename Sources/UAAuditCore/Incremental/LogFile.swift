@@ -19,6 +19,9 @@ package final class LogFile: Sendable {
     package let fingerprint: String
     /// When the file was created (ns since the epoch), where the system says.
     package let born: Int64?
+    /// A format of another compressor than gzip, found by its first bytes (opened with
+    /// `detectingCompression`): the content is not text `run` can read.
+    package let otherCompression: CompressionFormat?
     private let backing: Backing
 
     private enum Backing: Sendable {
@@ -29,10 +32,12 @@ package final class LogFile: Sendable {
     /// Opens `path` (never blocking on a FIFO), checks that the descriptor is a regular file,
     /// and reads the first bytes of its content. Unless `followingLinks`, a symbolic link is
     /// not followed (`O_NOFOLLOW`: the open fails with `ELOOP`), as for a rotated file, which
-    /// another user may have put there.
-    package static func open(path: String, compressed: Bool, followingLinks: Bool = true) throws(InputError)
-        -> LogFile
-    {
+    /// another user may have put there. With `detectingCompression`, a file not `compressed`
+    /// is read as gzip when it starts with gzip's magic number, and one in another
+    /// compressor's format is marked (``otherCompression``).
+    package static func open(
+        path: String, compressed: Bool, followingLinks: Bool = true, detectingCompression: Bool = false
+    ) throws(InputError) -> LogFile {
         let fd: Int32
         do {
             fd = try Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
@@ -51,15 +56,27 @@ package final class LogFile: Sendable {
             throw InputError(path: path, reason: "is not a regular file")
         }
         let prefix: [UInt8]
+        var gzip = compressed
+        var other: CompressionFormat? = nil
         do {
-            prefix = try readPrefix(fd: fd, path: path, compressed: compressed)
+            if detectingCompression, !compressed {
+                var magic = [UInt8](repeating: 0, count: CompressionFormat.magicBytes)
+                var raw = FileRangeSource(fd: fd, path: path)
+                magic.removeLast(magic.count - (try ContentPrefix.fill(&raw, &magic)))
+                switch CompressionFormat(magic: magic) {
+                case .gzip?: gzip = true
+                case let format?: other = format
+                case nil: break
+                }
+            }
+            prefix = try readPrefix(fd: fd, path: path, compressed: gzip)
         } catch {
             Syscalls.close(fd)
             throw error
         }
         return LogFile(
-            path: path, status: status, compressed: compressed, prefix: prefix, born: BirthTime.of(fd: fd),
-            backing: .descriptor(fd))
+            path: path, status: status, compressed: gzip, prefix: prefix, born: BirthTime.of(fd: fd),
+            otherCompression: other, backing: .descriptor(fd))
     }
 
     /// A file held in memory, opened as it is now (its content is the decompressed content
@@ -72,11 +89,13 @@ package final class LogFile: Sendable {
         self.prefix = Array(inode.bytes.prefix(FileIdentity.maxFingerprintBytes))
         self.fingerprint = FileIdentity.fingerprint(of: prefix)
         self.born = inode.born
+        self.otherCompression = nil
         self.backing = .memory(inode)
     }
 
     private init(
-        path: String, status: FileStatus, compressed: Bool, prefix: [UInt8], born: Int64?, backing: Backing
+        path: String, status: FileStatus, compressed: Bool, prefix: [UInt8], born: Int64?,
+        otherCompression: CompressionFormat?, backing: Backing
     ) {
         self.path = path
         self.status = status
@@ -84,6 +103,7 @@ package final class LogFile: Sendable {
         self.prefix = prefix
         self.fingerprint = FileIdentity.fingerprint(of: prefix)
         self.born = born
+        self.otherCompression = otherCompression
         self.backing = backing
     }
 
@@ -147,6 +167,14 @@ package final class LogFile: Sendable {
         }
         out.removeLast(out.count - got)
         return out
+    }
+
+    /// The content from `offset` on (decompressed for a gzip file on disk; one in memory holds
+    /// its content), up to `end` for a plain file (nil: to its end).
+    func content(from offset: Int64, to end: Int64? = nil) throws(InputError) -> any ByteSource {
+        guard compressed, case .descriptor = backing else { return LogFileSource(file: self, from: offset, to: end) }
+        let gzip = try GzipSource(base: LogFileSource(file: self, from: 0, to: nil), path: path)
+        return SkippingSource(base: gzip, skip: offset)
     }
 
     /// Whether the file still starts with the bytes its identity was taken from when opened.

@@ -108,6 +108,16 @@ private struct Planning {
     let detectedAt: String
     var plan = LogPlan()
     var claimed: Set<ObjectIdentifier> = []
+    /// Rotated files new since the last run in another compressor's format, which `run` cannot
+    /// read: named in the gaps of lines not found, which they may hold.
+    var unreadableCompressed: [String] = []
+
+    /// What a gap for lines not found adds about ``unreadableCompressed``.
+    var unreadableNote: String {
+        guard !unreadableCompressed.isEmpty else { return "" }
+        return
+            "; \(unreadableCompressed.joined(separator: ", ")) may hold them: compressed with another compressor than gzip, which run does not read (keep delaycompress, so that the plain file is read before it is compressed)"
+    }
 
     init(logPath: String, snapshot: LogSnapshot, detectedAt: String) {
         self.logPath = logPath
@@ -129,6 +139,11 @@ private struct Planning {
                         skipped.path, 0, skipped.compressed ? nil : skipped.status.size,
                         "not read as a rotated file of this log: it is owned by uid \(owner), neither the live log's owner (uid \(log.status.owner)) nor root"
                     )
+                case .notRegular(let kind):
+                    gap(
+                        skipped.path, 0, nil,
+                        "not read as a rotated file of this log: it is \(kind.rawValue), not a regular file, and only regular files are read as rotated ones"
+                    )
                 case .symbolicLink:
                     gap(
                         skipped.path, 0, nil,
@@ -139,6 +154,15 @@ private struct Planning {
                         skipped.path, 0, nil,
                         "the log's symbolic link named this file between two runs (it is named like the link's targets, between the last one read and the current one), and it \(reason): its lines are not read"
                     )
+                case .ambiguousDate:
+                    gap(
+                        skipped.path, 0, nil,
+                        "the log's symbolic link may have named this file between two runs: it is named like the link's targets, but whether it is dated between the last one read and the current one depends on which two-digit field is the day and which the month, and no file beside it has a day above 12 to tell; its lines are not read"
+                    )
+                case .compression(let format):
+                    // Named only where lines are missing: with `delaycompress` its lines were read
+                    // from the plain file before it was compressed.
+                    unreadableCompressed.append("\(skipped.path) (\(format.rawValue))")
                 }
             }
         }
@@ -170,7 +194,7 @@ private struct Planning {
             if tracked.size > tracked.offset {
                 gap(
                     tracked.path, tracked.offset, tracked.size,
-                    "rotated file disappeared before it was read to its end")
+                    "rotated file disappeared before it was read to its end\(unreadableNote)")
             }
             return
         }
@@ -208,17 +232,40 @@ private struct Planning {
             }
         }
         let old = id.isStrong ? locate(id, offset: current.offset, among: unclaimed()) : locateWeak(current, fresh)
-        if !sameFile, old == nil, id.isStrong, let checkpoints = current.checkpoints, log.startsLike(id) {
+        if !sameFile, let old, id.isStrong, let checkpoints = current.checkpoints, log.startsLike(id) {
+            // The old file is under a rotated name and the live log is another inode that starts
+            // as it did (`cp -p` + `mv`, an editor's save keeping a backup named `.1`): a copy of
+            // the log, not a new generation of it, when it holds all that was read; the old
+            // file's tail is read too, but the bytes the two hold alike only once.
+            let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
+            // (One that matches only some first chunks may be a new generation that starts
+            // alike, the same probe lines first: a rotation, as below.)
+            if kept.end == current.offset, kept.count == checkpoints.count {
+                try copiedAside(current, old: old, checkpoints: checkpoints)
+                return
+            }
+        }
+        if !sameFile, old == nil, id.isStrong, let checkpoints = current.checkpoints {
             // The old file is under no name, nor a copy of it: the log was replaced by another
             // inode (a restore, rsync, cp + mv, an editor's save by rename). Its content
             // decides: the same bytes up to the offset are the same log, read on from there.
             let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
-            if kept.end == current.offset, kept.count == checkpoints.count {
+            if log.startsLike(id), kept.end == current.offset, kept.count == checkpoints.count {
                 try continueCurrent(current, fresh: fresh)
                 return
             }
             if kept.end > 0, snapshot.missed == 0 {
                 try replacedAndChanged(current, checkpoints: checkpoints, kept: kept)
+                try readNew(fresh.filter { !isCopy($0) })
+                return
+            }
+            // Shorter than the first chunk read, or changed inside it (a backup of the log's
+            // first lines restored): the first bytes cannot prove it, the first line can, as
+            // for a log cut in place.
+            if snapshot.missed == 0, let first = checkpoints.first?.firstLine,
+                try Checkpoints.firstLine(of: log, from: 0, to: checkpoints[0].end) == first
+            {
+                try cutInPlace(current, checkpoints: checkpoints, kept: kept, replaced: true)
                 try readNew(fresh.filter { !isCopy($0) })
                 return
             }
@@ -256,11 +303,24 @@ private struct Planning {
         } else {
             gap(
                 current.path, current.offset, nil,
-                "the log was rotated and the rotated file was not found (looked beside it for numbered and logrotate dateext names, plain or .gz)"
+                "the log was rotated and the rotated file was not found (looked beside it for numbered and logrotate dateext names, also before the log's extension, plain or gzip)\(unreadableNote)"
             )
         }
         try readNew(fresh)
         try readCurrent(from: 0, checkpoints: [])
+    }
+
+    /// The live log is another inode that holds what was read up to the offset, and `old`, the
+    /// file read before, is under a rotated name: the log was copied and the copy put in its
+    /// place. The old file's tail is read from the offset, and the live log from where the bytes
+    /// the two hold alike end; rotated files new since are not read (the log went on).
+    mutating func copiedAside(_ current: RunState.Tracked, old: LogFile, checkpoints: [RunState.Checkpoint])
+        throws(InputError)
+    {
+        claimed.insert(ObjectIdentifier(old))
+        try readRotated(old, from: current.offset)
+        let shared = try SharedContent.lineEnd(of: old, log, from: current.offset)
+        try readCurrent(from: shared, checkpoints: checkpoints)
     }
 
     /// The live log is the file read before: on from the offset, unless it was cut in place.
@@ -333,8 +393,10 @@ private struct Planning {
     /// all that follows was written since and is read. Otherwise what lies between `kept.end`
     /// and the first line that starts at or after the next chunk's end may hold lines counted
     /// before and lines written since: an `uncertain` gap, not read; what follows it is read.
+    /// When `replaced`, the live log is another inode (a backup of its start restored), said so.
     mutating func cutInPlace(
-        _ current: RunState.Tracked, checkpoints: [RunState.Checkpoint], kept: (end: Int64, count: Int)
+        _ current: RunState.Tracked, checkpoints: [RunState.Checkpoint], kept: (end: Int64, count: Int),
+        replaced: Bool = false
     ) throws(InputError) {
         let end = try log.lastLineEnd(from: kept.end, size: log.status.size)
         var from = end
@@ -347,9 +409,13 @@ private struct Planning {
             }
         }
         if from > kept.end {
+            let what =
+                replaced
+                ? "the log was replaced by another file (device \(log.status.device), inode \(log.status.inode)) that starts with the first line read but differs from what was read (\(current.offset) bytes) from byte \(kept.end) or is shorter (a backup restored?)"
+                : "the log was cut in place below what had been read (at \(current.offset))"
             gap(
                 current.path, kept.end, from,
-                "the log was cut in place below what had been read (at \(current.offset)); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
+                "\(what); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
                 uncertain: true)
         }
         try readCurrent(from: from, checkpoints: Array(checkpoints.prefix(kept.count)))

@@ -21,8 +21,9 @@ package struct LogSnapshot: Sendable {
     package var missed = 0
     /// The file the log's path names through a symbolic link (its real path), when it is one.
     package var target: String? = nil
-    /// Rotated candidates left unread (CONTRACTS: files, as root): symbolic links, and files
-    /// neither the live log's owner nor root owns.
+    /// Rotated candidates left unread (CONTRACTS: files, as root): symbolic links, other names
+    /// that are no regular file (a FIFO), files neither the live log's owner nor root owns, and
+    /// files of another compressor than gzip.
     package var skipped: [SkippedCandidate] = []
 
     package init(log: LogFile, rotated: [LogFile], takenAt: Int64 = Int64.min) {
@@ -44,14 +45,16 @@ package struct LogSnapshot: Sendable {
 
     /// Opens `logPath`, then its rotated siblings and those of `previous` (``previousPaths(_:)``)
     /// that are there; and when the log is a symbolic link re-pointed since it named
-    /// `previousTarget`, the files it named in between (``RotationCandidates/betweenTargets(after:before:)``:
+    /// `previousTarget` (last seen modified at `previousModified`), the files it named in between
+    /// (``RotationCandidates/betweenTargets(after:before:since:)``:
     /// cronolog re-points it daily, and two runs may be days apart). Those are read whole as new
     /// files; one that cannot be opened is skipped and named (a gap), not an error for the log.
     /// With `rotatedDirectory` (logrotate's `olddir`: absolute, or relative to the log's
     /// directory), rotated names are looked for there too, under the same rules; a directory
     /// not there yet (logrotate's `createolddir` makes it at the first rotation) holds none.
     package static func open(
-        logPath: String, previous: [String] = [], previousTarget: String? = nil, rotatedDirectory: String? = nil
+        logPath: String, previous: [String] = [], previousTarget: String? = nil, previousModified: Int64? = nil,
+        rotatedDirectory: String? = nil
     ) throws(InputError) -> LogSnapshot {
         let takenAt = Syscalls.wallClockNanoseconds()
         let status: FileStatus?
@@ -118,29 +121,33 @@ package struct LogSnapshot: Sendable {
         var missed = listing.vanished
         var candidates = Array(listing.candidates.suffix(LogSnapshot.maxRotated))
         var skipped = listing.links.suffix(LogSnapshot.maxRotated).map {
-            SkippedCandidate.link(path: $0.path, status: $0.status)
+            SkippedCandidate.unopened(path: $0.path, status: $0.status)
         }
         let listed = Set((listing.candidates + listing.links).map(\.path))
         // The old target of a re-pointed link and followed rotated files, by the names the state
         // has (a real path: no link then); one that is a link now is skipped as any other.
         for path in previous where path != resolved && !listed.contains(path) {
             guard let status = try? Syscalls.linkStatus(path) else { continue }
-            if status.isSymbolicLink {
-                skipped.append(.link(path: path, status: status))
-            } else if status.isRegular {
+            if !status.isRegular {
+                skipped.append(.unopened(path: path, status: status))
+            } else {
                 candidates.append(
                     RotationCandidates.Candidate(
-                        path: path, status: status, compressed: path.hasSuffix(RotationSuffix.compressed)))
+                        path: path, status: status, compressed: CompressionFormat.isGzipName(path)))
             }
         }
         let isLink = Syscalls.fileKind(logPath, followingLinks: false) == .symbolicLink
         var between: Set<String> = []
         if isLink, let previousTarget, previousTarget != resolved,
-            let found = try? RotationCandidates.betweenTargets(after: previousTarget, before: resolved)
+            let found = try? RotationCandidates.betweenTargets(
+                after: previousTarget, before: resolved, since: previousModified)
         {
+            for candidate in found.ambiguous where !listed.contains(candidate.path) {
+                skipped.append(.ambiguousDate(path: candidate.path, status: candidate.status))
+            }
             let taken = Set(candidates.map(\.path))
             for link in found.links where !listed.contains(link.path) {
-                skipped.append(.link(path: link.path, status: link.status))
+                skipped.append(.unopened(path: link.path, status: link.status))
             }
             for candidate in found.candidates where !listed.contains(candidate.path) && !taken.contains(candidate.path)
             {
@@ -158,14 +165,16 @@ package struct LogSnapshot: Sendable {
             for _ in 0..<2 where opened == nil {
                 do {
                     opened = try LogFile.open(
-                        path: candidate.path, compressed: candidate.compressed, followingLinks: false)
+                        path: candidate.path, compressed: candidate.compressed, followingLinks: false,
+                        detectingCompression: true)
                 } catch {
                     failure = error
                 }
             }
             guard let file = opened else {
-                if let status = try? Syscalls.linkStatus(candidate.path), status.isSymbolicLink {
-                    skipped.append(.link(path: candidate.path, status: status))
+                // Made a link, a FIFO or a directory since it was listed: named, never opened.
+                if let status = try? Syscalls.linkStatus(candidate.path), !status.isRegular {
+                    skipped.append(.unopened(path: candidate.path, status: status))
                     continue
                 }
                 // Gone since it was listed (its name no longer there: a rotation renamed or
@@ -194,6 +203,10 @@ package struct LogSnapshot: Sendable {
             guard seen.insert([file.status.device, file.status.inode]).inserted else { continue }
             if file.status.owner != log.status.owner, file.status.owner != 0 {
                 skipped.append(.otherOwner(file))
+                continue
+            }
+            if let format = file.otherCompression {
+                skipped.append(.compressed(file, format))
                 continue
             }
             rotated.append(file)

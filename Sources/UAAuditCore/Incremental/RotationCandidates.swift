@@ -1,10 +1,13 @@
 /// Finds the files a log may have been rotated to, in the log's directory: its name followed by
-/// what logrotate appends (``RotationSuffix``: `.1`, `.0`, any `dateext` + `dateformat` name), and
-/// their `.gz` variants.
+/// what logrotate appends (``RotationSuffix``: `.1`, `.0`, any `dateext` + `dateformat` name),
+/// or with `extension` that before the log's own suffix (`access.1.log`), and their compressed
+/// variants (`.gz`, or another `compressext`).
 package enum RotationCandidates {
     package struct Candidate: Sendable, Equatable {
         package var path: String
         package var status: FileStatus
+        /// Named as gzip files are (``CompressionFormat/isGzipName(_:)``): opened as gzip. Any
+        /// other is opened by its first bytes (gzip by another name, or another compressor's).
         package var compressed: Bool
     }
 
@@ -14,7 +17,8 @@ package enum RotationCandidates {
 
     /// ``list(for:)``; the symbolic links under a rotated name, which are never candidates (a
     /// user who may write the directory could point one at a file only root may read, and a
-    /// run as root would copy its lines into the report: CONTRACTS, files as root); and how
+    /// run as root would copy its lines into the report: CONTRACTS, files as root), with the
+    /// other names that are no regular file (a FIFO, a directory: never opened, named); and how
     /// many names were listed but gone before they could be looked at (a rotation renaming or
     /// deleting files as the directory was read). Names are looked at with lstat(2), so that a
     /// candidate's status is its own, not a link target's. A directory that cannot be listed
@@ -29,9 +33,7 @@ package enum RotationCandidates {
         var found: [Candidate] = []
         var links: [Candidate] = []
         var vanished = 0
-        for name in names where name != base && name.hasPrefix(base) {
-            let suffix = name.dropFirst(base.count)
-            guard isRotationSuffix(suffix) else { continue }
+        for name in names where RotationSuffix.isRotated(name, of: base) {
             let path = directory == "/" ? "/\(name)" : "\(directory)/\(name)"
             let status: FileStatus?
             do {
@@ -39,16 +41,16 @@ package enum RotationCandidates {
             } catch {
                 continue
             }
-            // The name itself gone (a directory or a FIFO stays there, and is no candidate).
+            // The name itself gone (a directory or a FIFO stays there, and is named).
             guard let status else {
                 vanished += 1
                 continue
             }
-            let candidate = Candidate(path: path, status: status, compressed: name.hasSuffix(".gz"))
-            if status.isSymbolicLink {
-                links.append(candidate)
-            } else if status.isRegular {
+            let candidate = Candidate(path: path, status: status, compressed: CompressionFormat.isGzipName(name))
+            if status.isRegular {
                 found.append(candidate)
+            } else {
+                links.append(candidate)
             }
         }
         func oldestFirst(_ a: Candidate, _ b: Candidate) -> Bool {
@@ -61,27 +63,44 @@ package enum RotationCandidates {
     /// (both real paths): in `old`'s directory, the names of `old`'s shape (``NameShape``: the
     /// same text, other digits) ordered after it and before `current` (which must have that
     /// shape too: with no bound, a file dated ahead would be read now and again once the link
-    /// names it), oldest name first. A file dated before `old` was there at the last run and
-    /// is never one. Looked at with lstat(2), as ``listing(for:)``: links are returned apart.
-    package static func betweenTargets(after old: String, before current: String) throws(SystemError) -> (
-        candidates: [Candidate], links: [Candidate]
-    ) {
+    /// names it), oldest name first, in date order (``NameShape/dateOrders(_:)``, from all
+    /// those names: one with a day above 12 tells `%d-%m-%Y` from `%m-%d-%Y`). A file dated
+    /// before `old`, or modified before `since` (the old target's last modification seen by
+    /// the last run), was there at the last run and is never one. When day and month cannot be
+    /// told apart, a file between in one reading only is `ambiguous` (the caller names it, not
+    /// read). Looked at with lstat(2), as ``listing(for:)``: links and other names that are no
+    /// regular file are returned apart.
+    package static func betweenTargets(after old: String, before current: String, since: Int64? = nil)
+        throws(SystemError) -> (candidates: [Candidate], links: [Candidate], ambiguous: [Candidate])
+    {
         let directory = AtomicFile.parentDirectory(of: old)
         guard old != current, let from = NameShape(AtomicFile.baseName(of: old)),
-            let to = NameShape(AtomicFile.baseName(of: current)), from.isSameShape(as: to), from.precedes(to)
-        else { return ([], []) }
-        var named: [(shape: NameShape, candidate: Candidate)] = []
-        for name in try Syscalls.listDirectory(directory) {
-            guard let shape = NameShape(name), shape.isSameShape(as: from), from.precedes(shape), shape.precedes(to)
-            else { continue }
-            let path = directory == "/" ? "/\(name)" : "\(directory)/\(name)"
-            guard let status = try? Syscalls.linkStatus(path), status.isRegular || status.isSymbolicLink else {
-                continue
-            }
-            named.append((shape, Candidate(path: path, status: status, compressed: name.hasSuffix(".gz"))))
+            let to = NameShape(AtomicFile.baseName(of: current)), from.isSameShape(as: to)
+        else { return ([], [], []) }
+        let alike = try Syscalls.listDirectory(directory).compactMap { name in
+            NameShape(name).flatMap { $0.isSameShape(as: from) ? (name, $0) : nil }
         }
-        let ordered = named.sorted { $0.shape.precedes($1.shape) }.map(\.candidate)
-        return (ordered.filter { !$0.status.isSymbolicLink }, ordered.filter(\.status.isSymbolicLink))
+        // Names written with other widths (not of the same format) tell nothing of the order.
+        let dated = alike.map(\.1).filter { $0.widths == from.widths }
+        let orders = NameShape.dateOrders([from, to] + dated).filter { from.precedes(to, order: $0) }
+        guard let first = orders.first else { return ([], [], []) }
+        var named: [(shape: NameShape, candidate: Candidate, everyReading: Bool)] = []
+        for (name, shape) in alike {
+            let between = orders.filter { from.precedes(shape, order: $0) && shape.precedes(to, order: $0) }
+            guard !between.isEmpty else { continue }
+            let path = directory == "/" ? "/\(name)" : "\(directory)/\(name)"
+            guard let status = try? Syscalls.linkStatus(path),
+                !status.isRegular || since.map({ status.modified >= $0 }) ?? true
+            else { continue }
+            let candidate = Candidate(path: path, status: status, compressed: CompressionFormat.isGzipName(name))
+            named.append((shape, candidate, between.count == orders.count))
+        }
+        let ordered = named.sorted { $0.shape.precedes($1.shape, order: first) }
+        let read = ordered.filter(\.everyReading).map(\.candidate)
+        return (
+            read.filter(\.status.isRegular), read.filter { !$0.status.isRegular },
+            ordered.filter { !$0.everyReading }.map(\.candidate)
+        )
     }
 
     /// Whether `path` is, or once created would be, taken by ``list(for:)`` for a rotated
@@ -91,7 +110,7 @@ package enum RotationCandidates {
         let (file, log) = (PathIdentity.resolved(path), PathIdentity.resolved(logPath))
         guard AtomicFile.parentDirectory(of: file) == AtomicFile.parentDirectory(of: log) else { return false }
         let (name, base) = (AtomicFile.baseName(of: file), AtomicFile.baseName(of: log))
-        return name != base && name.hasPrefix(base) && isRotationSuffix(name.dropFirst(base.count))
+        return RotationSuffix.isRotated(name, of: base)
     }
 
     /// `.1`, `.0`, or a logrotate `dateext` name of any `dateformat` (`-20261129`, `-1764590000`,

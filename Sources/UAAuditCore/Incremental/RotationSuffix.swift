@@ -1,6 +1,9 @@
 /// What logrotate can append to a log's name when it rotates it, and so what `run` takes for
 /// a rotated file of the log: a number (`.1`, `.0`), or the name `dateext` gives with any
-/// `dateformat` logrotate accepts; either followed by `.gz` or not.
+/// `dateformat` logrotate accepts; either followed by a compressor's suffix or not
+/// (``CompressionFormat/suffixes``: gzip is read by its first bytes, others are named, never
+/// read). With `extension`, the number or date goes before the log's own suffix
+/// (``isRotated(_:of:)``).
 ///
 /// logrotate's `dateformat` allows only the specifiers `%Y %m %d %H %M %S %V %s` and
 /// literal characters, in any order. So a date suffix is digit runs with literals between
@@ -14,19 +17,33 @@
 /// not recognised. A letter before the first digit or after the last is not taken (a
 /// `dateformat` such as `-%Y%m%d.old` is not recognised): names other tools give beside a
 /// log, a backup (`access.log.2026.bak`, `access.log-20261129.orig`), an export
-/// (`access.log-2026.json`), another compressor's suffix (`.bz2`, `.xz`, `.zst`: `run` reads
-/// gzip only; with `delaycompress`, the plain file is read before it is compressed) are not
-/// read as rotated lines.
+/// (`access.log-2026.json`) are not read as rotated lines.
 package enum RotationSuffix {
-    /// The suffix of a compressed rotated file that `run` reads.
-    package static let compressed = ".gz"
+    /// Whether `name` is `base` rotated: `base` followed by a rotation suffix, or, with
+    /// logrotate's `extension` (the log's own suffix kept last), `base` up to its last `.`, a
+    /// number or date, that suffix, then a compressor's suffix or none (`access.1.log`,
+    /// `access-20261207.log.gz` for `access.log`).
+    package static func isRotated(_ name: String, of base: String) -> Bool {
+        guard name != base else { return false }
+        if name.hasPrefix(base), isRotation(name.dropFirst(base.count)) { return true }
+        guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return false }
+        let (stem, ext) = (base[..<dot], base[dot...])
+        guard name.hasPrefix(stem) else { return false }
+        var rest = name.dropFirst(stem.count)
+        var compression = ""
+        if let found = CompressionFormat.suffix(of: rest) {
+            compression = String(rest.suffix(found.length))
+            rest = rest.dropLast(found.length)
+        }
+        guard rest.count > ext.count, rest.hasSuffix(ext) else { return false }
+        return isRotation(Substring(String(rest.dropLast(ext.count)) + compression))
+    }
 
-    /// Whether `suffix` (what follows the live log's name) is one logrotate writes.
+    /// Whether `suffix` (what follows the live log's name) is one logrotate writes: a number
+    /// or a date, then a compressor's suffix (``CompressionFormat/suffixes``) or none.
     package static func isRotation(_ suffix: Substring) -> Bool {
         var s = Array(suffix.utf8)
-        if s.count > compressed.utf8.count, s.suffix(compressed.utf8.count).elementsEqual(compressed.utf8) {
-            s.removeLast(compressed.utf8.count)
-        }
+        if let compression = CompressionFormat.suffix(of: suffix) { s.removeLast(compression.length) }
         guard !s.isEmpty, s.count <= 96 else { return false }
         if s[0] == UInt8(ascii: "."), (2...11).contains(s.count), s.dropFirst().allSatisfy(isDigit) { return true }
         return isDate(s)

@@ -137,7 +137,7 @@ package enum RunEngine {
             do {
                 snapshot = try LogSnapshot.open(
                     logPath: log, previous: LogSnapshot.previousPaths(saved), previousTarget: saved?.current?.target,
-                    rotatedDirectory: rotatedDirectory)
+                    previousModified: saved?.current?.modified, rotatedDirectory: rotatedDirectory)
             } catch {
                 // Gone or unreadable although an earlier run read it, or a rotated file not yet
                 // readable: a rotation under way (``absentWaitMilliseconds``), waited out; still

@@ -22,6 +22,39 @@ import Testing
         if same { #expect(x.precedes(y) == before) }
     }
 
+    /// Issue 29 review: date order whatever the field order: (names, the expected order of
+    /// them under every reading `dateOrders` finds; nil when it finds two).
+    @Test(arguments: [
+        (["access-31-12-2026.log", "access-01-01-2027.log", "access-02-01-2027.log"], true),
+        (["access-12-31-2026.log", "access-01-01-2027.log", "access-01-02-2027.log"], true),
+        (["access-2026-12-31.log", "access-2027-01-01.log", "access-2027-01-02.log"], true),
+        (["access-2026-31-12.log", "access-2027-01-01.log", "access-2027-02-01.log"], true),
+        (["access-31-12-2026-23.log", "access-01-01-2027-00.log", "access-01-01-2027-01.log"], true),
+        (["access-1796634303.log", "access-1796720703.log"], true),
+        // Day and month both 12 or less: two readings.
+        (["access-05-12-2026.log", "access-06-12-2026.log", "access-08-12-2026.log"], false),
+    ])
+    func dateOrderWhateverTheFieldOrder(names: [String], decided: Bool) throws {
+        let shapes = try names.map { try #require(NameShape($0)) }
+        let orders = NameShape.dateOrders(shapes)
+        #expect(orders.count == (decided ? 1 : 2))
+        for order in orders {
+            for (a, b) in zip(shapes, shapes.dropFirst()) {
+                #expect(a.precedes(b, order: order) && !b.precedes(a, order: order), "\(names) \(order)")
+            }
+        }
+    }
+
+    @Test func theTwoReadingsOfAnAmbiguousDateDisagreeOnANameOfAnotherMonth() throws {
+        let (old, current, other) = (
+            try #require(NameShape("access-05-12-2026.log")), try #require(NameShape("access-08-12-2026.log")),
+            try #require(NameShape("access-06-11-2026.log"))
+        )
+        let orders = NameShape.dateOrders([old, current, other])
+        // Day first: 6 Nov, before 5 Dec. Month first: 11 June, between 12 May and 12 Aug.
+        #expect(orders.map { old.precedes(other, order: $0) && other.precedes(current, order: $0) } == [false, true])
+    }
+
     @Test func aNameWithoutDigitsHasNoShape() {
         #expect(NameShape("access.log") == nil)
     }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct RotationCandidatesTests {
     @Test(arguments: [
         (".1", true), (".0", true), (".12", true), (".1.gz", true), ("-20261129", true), ("-2026112917", true),
-        ("-20261129.gz", true), ("", false), (".gz", false), (".old", false), ("_1", false), (".1.bz2", false),
+        ("-20261129.gz", true), ("", false), (".gz", false), (".old", false), ("_1", false),
         (".1a", false), ("-", false), (".12345678901", false),
         ("-20261129-1764590000", true), ("-20261129_173000.gz", true), ("-a1", false),
         // Issue 29: the dateformats that were not recognised.
@@ -14,15 +14,19 @@ import Testing
         (".2026-11-29_173000", true), ("-2026-", true), ("20261129", true),
         // Another log named with a number is not a rotation: a year or the epoch seconds must be there.
         ("-8080", false), ("-443.gz", false), ("-123456789", false), ("-20261399", false), ("-12-07", false),
-        ("-2026.json", false), (".2026-11-29.bz2", false), ("-2026/11", false),
+        ("-2026.json", false), ("-2026/11", false),
         // Issue 29: literal letters (any byte but `/` and NUL) between fields, as logrotate allows;
         // before the first field and after the last only punctuation, so that backups, exports and
         // other compressors' files are not read as rotations.
         ("-2026-W50", true), ("-2026week50", true), ("-20261207T100000", true), ("-2026-W50-1796637600.gz", true),
         ("-2026 11", true), ("-2026-W50.gz", true), ("-2026-W-", false),
         (".bak", false), ("-old", false), (".1.bak", false), (".2026.bak", false), ("-20261207.old", false),
-        ("-20261129.xz", false), ("-2026.zst", false), ("-W50-2026", false), ("-2026-W", false),
+        ("-W50-2026", false), ("-2026-W", false),
         ("-2026-W/50", false), ("-12W07", false),
+        // Issue 29 review: any `compressext` gzip is given (read by its magic number), and other
+        // compressors' rotations (listed, to be named where lines are missing; never read).
+        (".1.gzip", true), ("-20261129.z", true), (".1.Z", true), (".1.bz2", true), ("-20261129.xz", true),
+        ("-2026.zst", true), (".2026-11-29.bz2", true), (".1.gz.bz2", false), (".bz2", false), (".1.tar", false),
     ])
     func rotationSuffixes(suffix: String, accepted: Bool) {
         #expect(RotationCandidates.isRotationSuffix(Substring(suffix)) == accepted)
@@ -138,11 +142,13 @@ import Testing
         let listing = try RotationCandidates.listing(for: dir.path("access.log"))
         #expect(listing.candidates.map { AtomicFile.baseName(of: $0.path) } == ["access.log.2"])
         #expect(listing.vanished == 0)
-        // The link is listed as one (to be named), never as a candidate.
-        #expect(listing.links.map { AtomicFile.baseName(of: $0.path) } == ["access.log.1"])
+        // The link and the directory are listed apart (to be named), never as candidates.
+        #expect(Set(listing.links.map { AtomicFile.baseName(of: $0.path) }) == ["access.log.1", "access.log.3"])
         let snapshot = try LogSnapshot.open(logPath: dir.path("access.log"))
         #expect(snapshot.rotated.map { AtomicFile.baseName(of: $0.path) } == ["access.log.2"])
-        #expect(snapshot.skipped.map { AtomicFile.baseName(of: $0.path) } == ["access.log.1"])
+        let causes = Dictionary(
+            uniqueKeysWithValues: snapshot.skipped.map { (AtomicFile.baseName(of: $0.path), $0.cause) })
+        #expect(causes == ["access.log.1": .symbolicLink, "access.log.3": .notRegular(.directory)])
         #expect(snapshot.missed == 0)
     }
 
@@ -165,11 +171,30 @@ import Testing
         }
     }
 
+    /// Issue 29 review: logrotate's `extension` keeps the log's own suffix last, the number or
+    /// date before it, and a compressor's suffix after it.
+    @Test(arguments: [
+        ("access.1.log", true), ("access-20261207.log", true), ("access-20261207.log.gz", true),
+        ("access.12.log.gzip", true), ("access-2026-12-07-1796637600.log", true), ("access.log.1", true),
+        ("access.log", false), ("access.2.json", false), ("access-8080.log", false), ("access.log.log", false),
+        ("error.1.log", false), ("access-20261207.log.bak", false), ("access.1.log.1", false),
+    ])
+    func extensionKeepsTheLogsSuffixLast(name: String, rotated: Bool) {
+        #expect(RotationSuffix.isRotated(name, of: "access.log") == rotated)
+    }
+
+    @Test func aLogWithoutAnExtensionHasOnlyItsFullName() {
+        #expect(RotationSuffix.isRotated("access_log.1", of: "access_log"))
+        #expect(!RotationSuffix.isRotated("access_log.1.log", of: "access_log"))
+        #expect(!RotationSuffix.isRotated(".1.hidden", of: ".hidden"))
+    }
+
     @Test func anOutputNamedLikeARotatedLogIsASibling() throws {
         let dir = try TempDirectory()
         let log = dir.path("access.log")
         for name in [
             "access.log.1", "access.log.0", "access.log-20261129", "access.log.3.gz", "access.log-2026112917.gz",
+            "access.1.log", "access-20261129.log.gz",
         ] {
             #expect(RotationCandidates.isRotatedSibling(dir.path(name), of: log), "\(name)")
         }

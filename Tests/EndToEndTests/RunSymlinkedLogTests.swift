@@ -148,8 +148,9 @@ import Testing
         try point(h, to: "access-2026-12-07.log")
         #expect(try run(h) == 14)
         #expect(try h.gaps().compactMap { $0["file"] as? String } == [fifo])
+        // Named once: the next run keeps the one gap, and adds none.
         #expect(try run(h) == 14)
-        #expect(try h.gaps().isEmpty)
+        #expect(try h.gaps().compactMap { $0["file"] as? String } == [fifo])
     }
 
     /// A file named like the link's targets, between the last one read and the current one, that
@@ -278,5 +279,44 @@ import Testing
             let text = try String(contentsOfFile: file, encoding: .utf8)
             #expect(!text.contains("hunter2"), "\(file)")
         }
+    }
+
+    /// Issue 31: a user who may write the log directory swaps the live log for a link to a
+    /// root-only file. root's run refuses it (exit 3, naming the link and its owner), reads
+    /// nothing of the file, and the log is not advanced; a link root owns is followed.
+    @Test(.requires(.root)) func aLiveLogLinkOfAnotherUserIsNotFollowed() throws {
+        let user = try TestUser()
+        let storage = try Scratch()
+        let h = try RunHarness(storage: storage.url.path)
+        let elsewhere = try Scratch()
+        let secret = try elsewhere.write("shadow", "root:t31-hunter2-secret:20228:0:99999:7:::\n")
+        #expect(chmod(secret, 0o600) == 0)
+        try h.append(300, hour: 10)
+        #expect(try run(h) == 300)
+        // The user's doing: the live log replaced by their link to the secret.
+        try FileManager.default.moveItem(atPath: h.log, toPath: h.dir.path("access.log.1"))
+        try FileManager.default.createSymbolicLink(atPath: h.log, withDestinationPath: secret)
+        #expect(lchown(h.log, user.uid, user.gid) == 0)
+        let refused = try h.run(now: Self.now)
+        #expect(refused.status == 3)
+        #expect(
+            refused.stderr.contains(
+                "\(h.log): is a symbolic link (\(h.log)) owned by \(user.name) (uid \(user.uid)): run follows a live "
+                    + "log's link only when root or the account running it owns it"))
+        #expect(!refused.stderr.contains("t31-hunter2-secret"))
+        let report = try String(contentsOfFile: h.report, encoding: .utf8)
+        #expect(!report.contains("t31-hunter2-secret"))
+        let state = try String(contentsOfFile: h.state, encoding: .utf8)
+        #expect(!state.contains("t31-hunter2-secret"))
+        // root's own link to a log the user owns (cronolog's dated file): followed.
+        let dated = h.dir.path("access-2026-11-29.log")
+        try FileManager.default.moveItem(atPath: h.dir.path("access.log.1"), toPath: dated)
+        #expect(chown(dated, user.uid, user.gid) == 0)
+        try FileManager.default.removeItem(atPath: h.log)
+        try FileManager.default.createSymbolicLink(atPath: h.log, withDestinationPath: dated)
+        try h.append(6, hour: 10, minute: 40, to: dated)
+        let followed = try h.run(now: Self.now)
+        #expect(followed.status == 0, "\(followed.stderr)")
+        #expect(try unwrap((try h.reportJSON()["totals"] as? [String: Any])?["requests"] as? Int) == 306)
     }
 }

@@ -57,6 +57,7 @@ package struct LogSnapshot: Sendable {
         rotatedDirectory: String? = nil
     ) throws(InputError) -> LogSnapshot {
         let takenAt = Syscalls.wallClockNanoseconds()
+        if let refusal = LiveLogLink.refusal(logPath) { throw InputError(path: logPath, reason: refusal) }
         let status: FileStatus?
         do {
             status = try Syscalls.status(logPath)

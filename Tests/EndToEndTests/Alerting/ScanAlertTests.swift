@@ -53,6 +53,8 @@ import WebhookReceiver
         let dir = try Scratch()
         let log = try dir.write("access.log", Self.breachLog())
         let secretFile = try dir.write("feishu.secret", "FEISHU-SIGNING-SECRET\n")
+        // As a secret file should be (one others may read is warned about: SecretExposureTests).
+        #expect(chmod(secretFile, 0o600) == 0)
         let out = dir.path("report.json")
         let result = try Tool.run(
             ["scan", "--json", "--out", out, "--host", "web-1"]

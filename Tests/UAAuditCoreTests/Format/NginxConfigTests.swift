@@ -203,7 +203,12 @@ import Testing
     @Test func directoryIsUnreadable() throws {
         let dir = try TempDirectory()
         let path = dir.url.path
-        #expect(throws: FormatError.unreadableConfig(path: path, reason: "Is a directory")) {
+        #expect(
+            throws: FormatError.unreadableConfig(
+                path: path,
+                reason: "is a directory, not a regular file; uaaudit reads its configuration, rules, secrets and "
+                    + "reports only from regular files")
+        ) {
             try NginxConfig.logFormat(named: "ua_log", path: path)
         }
     }

@@ -55,11 +55,11 @@ struct DoctorCommand {
             a uaaudit config (--write-config writes it) and the cron line; or, when no
             format fits, the log_format and access_log lines to add to nginx.
             It finds your app in the logs' last --sample lines by its UAs' shapes
-            (NAME/VERSION (iPhone; iOS ...), NAME/BUILD CFNetwork/... Darwin/..., a WKWebView
-            ending in NAME/VERSION): when one app has 3 times the requests of the next (and
-            1% of all, and 10), its rules (rules init) go to rules.json beside the
-            --write-config file, and the config names them; otherwise the apps are
-            listed and --app NAME chooses.
+            (NAME/VERSION (iPhone; iOS ...), NAME/BUILD CFNetwork/... Darwin/..., a
+            WKWebView ending in NAME/VERSION): when one app has 3 times the requests of
+            the next (and 1% of all, and 10, and no other has more clients), its rules
+            (rules init) go to rules.json beside the --write-config file, and the config
+            names them; otherwise the apps are listed and --app NAME chooses.
             """, options: options, actions: ["-"])
 
     static let help = """

@@ -111,6 +111,14 @@ struct RunExecution {
         }
         var state = outcome.state
         let pendingBefore = Set(state.alerts.pending)
+        // Nothing is sent that cannot be committed: with hours to deliver, the state (its lines
+        // counted, those hours pending) is written first, so that a full or read-only state
+        // directory fails here, before any message goes out, instead of sending them again on
+        // every failing run. The commit after delivery records what the channels took.
+        if !state.alerts.pending.isEmpty, !job.channels.isEmpty {
+            CrashPoint.here("before-precommit")
+            if let failed = commit(state, before: "delivering") { return failed }
+        }
         let delivery = deliver(&state, report: outcome.report, stop: stop)
         summary.alertsSent = pendingBefore.subtracting(state.alerts.pending).count
         summary.alertsPending = state.alerts.pending.count
@@ -134,14 +142,8 @@ struct RunExecution {
                     count: outcome.unalertedBackfill.count, first: first, last: last,
                     historyHours: job.settings.historyHours))
         }
-        do {
-            let bytes = try state.encoded()
-            CrashPoint.here("before-commit")
-            try AtomicFile.write(bytes, to: job.statePath, mode: 0o600)
-        } catch {
-            console.error("cannot commit state \(job.statePath): \(error); the previous state is untouched")
-            return .output
-        }
+        CrashPoint.here("before-commit")
+        if let failed = commit(state, before: nil) { return failed }
         CrashPoint.here("after-commit")
         // Stopped during delivery: what was delivered is committed (above); the rest waits.
         let signal = stop.caught
@@ -183,9 +185,29 @@ struct RunExecution {
         }
         // When several apply, the highest status wins.
         if !metricsWritten || !htmlWritten { return .output }
-        if delivery.undelivered { return .delivery }
+        // A breached hour dropped unsent while a channel is configured is an alert lost: exit 4,
+        // as one not delivered. (With no channel at all, the notice above has said all along
+        // that breached hours wait for one.)
+        if delivery.undelivered || (!outcome.expiredAlerts.isEmpty && !job.channels.isEmpty) { return .delivery }
         if !outcome.errors.isEmpty { return .input }
         return failOnAlert && !RunExecution.alertedNow(outcome, saved: saved).isEmpty ? .alert : .success
+    }
+
+    /// Writes the state atomically (its directory fsynced); nil when done, else the status
+    /// after saying why. `before` names what was held back for it ("delivering").
+    private func commit(_ state: RunState, before: String?) -> ExitCode? {
+        do {
+            let bytes = try state.encoded()
+            try AtomicFile.write(bytes, to: job.statePath, mode: 0o600)
+            return nil
+        } catch {
+            let held =
+                before == nil
+                ? ""
+                : "; nothing was sent (the alerts stay pending), so that no message goes out that the state cannot record"
+            console.error("cannot commit state \(job.statePath): \(error)\(held); the previous state is untouched")
+            return .output
+        }
     }
 
     /// Why breached backfill hours were reported and not alerted, in one line for any number.

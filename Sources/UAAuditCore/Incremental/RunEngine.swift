@@ -80,6 +80,10 @@ package enum RunEngine {
         let touched = Set(result.hours.keys.map(\.iso8601)).union(closedNow)
         let beforePrune = state.hours.filter { touched.contains($0.key) }
         let expired = prune(&state, settings: settings)
+        if !expired.isEmpty, var totals = state.totals {
+            totals.alertsExpired = (totals.alertsExpired ?? 0) + Int64(expired.count)
+            state.totals = totals
+        }
         var shown = state
         shown.hours.merge(beforePrune) { kept, _ in kept }
         let report = RunReport.build(

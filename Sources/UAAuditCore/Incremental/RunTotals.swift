@@ -18,11 +18,15 @@ package struct RunTotals: Codable, Equatable, Sendable {
     package var since: String
     /// The `now` of the last run that read every log without an error (seconds since the epoch).
     package var lastSuccess: Int64?
+    /// Breached hours dropped unsent because their alert stayed pending past twice
+    /// `history_hours` (absent until one was).
+    package var alertsExpired: Int64? = nil
 
     enum CodingKeys: String, CodingKey {
         case classes, errors, malformed, since, future
         case outOfScope = "out_of_scope"
         case lastSuccess = "last_success"
+        case alertsExpired = "alerts_expired"
     }
 
     package init(since: String) {

@@ -38,6 +38,9 @@ package struct PrometheusMetrics: Equatable, Sendable {
     package var lastSuccess: Int64?
     /// `run` only: alerts that some channel has not accepted yet.
     package var alertsPending: Int?
+    /// `run` only: breached hours dropped unsent since the state began (pending past twice
+    /// `history_hours`).
+    package var alertsExpired: Int64? = nil
     /// `run` only: each configured log, and whether this run could read it.
     package var logs: [Report.LogEntry]? = nil
     /// Lines the scan (or this run) read, and the malformed share of them; nil when it read
@@ -93,7 +96,7 @@ package struct PrometheusMetrics: Equatable, Sendable {
             errors: totals.errors, malformed: totals.malformed, outOfScope: totals.outOfScope,
             lastHour: report.hours.last(where: { $0.closed == true && $0.backfill != true }).flatMap { lastHour($0) },
             threshold: report.threshold, minRequests: report.minRequests, lastSuccess: totals.lastSuccess,
-            alertsPending: alertsPending, logs: report.logs, latest: latest)
+            alertsPending: alertsPending, alertsExpired: totals.alertsExpired ?? 0, logs: report.logs, latest: latest)
     }
 
     static func classNames(_ rules: RulesSummary) -> [String] {

@@ -70,6 +70,12 @@ package enum PrometheusText {
                 "Breached hours not yet taken by every channel configured, or waiting for one.",
                 one(String(pending)))
         }
+        if let expired = metrics.alertsExpired {
+            family(
+                "uaaudit_alerts_expired_total", "counter",
+                "Breached hours dropped unsent: still pending twice history_hours after they ended.",
+                one(String(expired)))
+        }
         if let logs = metrics.logs {
             family(
                 "uaaudit_log_readable", "gauge",

@@ -103,9 +103,14 @@ package enum AtomicFile {
                 Syscalls.unlink(path)
                 throw error
             }
-            if let dfd = try? Syscalls.open(directory, flags: O_RDONLY | O_DIRECTORY) {
-                try? Syscalls.fsync(dfd)
-                Syscalls.close(dfd)
+            // The rename is durable only once the directory is: an error there (EIO) is the
+            // write's error, not a silent success.
+            let dfd = try Syscalls.open(directory, flags: O_RDONLY | O_DIRECTORY)
+            defer { Syscalls.close(dfd) }
+            do {
+                try Syscalls.fsync(dfd)
+            } catch {
+                throw SystemError(errno: error.errno, call: "fsync of the directory \(directory)")
             }
         }
     }

@@ -218,6 +218,7 @@ import Testing
         let took = try clock.measure {
             request = try channel.kind.format.request(for: n, to: channel, now: AlertFixtures.now)
         }
+        print("\(name): 400 breached hours composed in \(took)")
         #expect(took < .seconds(1), "\(took)")
         let sent = try #require(request)
         let (text, size, limit) = try Self.sent(name, sent)

@@ -90,6 +90,41 @@ import Testing
         try Self.checkMemory(result, "a 50 MB line")
     }
 
+    /// 20,000 distinct alert-class UAs of 30 KB in one hour (600 MB): the hour's top-UA table
+    /// is bounded in bytes as well as entries, each UA kept as its first 1 KiB and its length
+    /// (it took 50 MB, over idle + 16 MiB, when each was kept whole; issue 31).
+    @Test(.requires(.python3)) func twentyThousandLongAlertUAsInOneHour() throws {
+        let junk = String(repeating: "abcdefghij", count: 3_000)
+        let before = Array(
+            #"127.0.0.1 - - [29/Nov/2026:17:18:40 +0800] "GET /api/v2/me HTTP/1.1" 200 2 "-" "SDK/"#.utf8)
+        let tail = Array(" com.apple.CFNetwork/1494 \(junk)".utf8) + Array(#"" rt=0.000 uct="-" uht="-" urt="-""#.utf8)
+        let dir = try Scratch()
+        let path = dir.path("long-uas.log")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(fd >= 0)
+        var buffer: [UInt8] = []
+        for i in 0..<20_000 {
+            buffer += before + Array(String(i).utf8) + tail + [0x0A]
+            if buffer.count >= 1 << 22 {
+                try #require(MeasuredRun.writeAll(fd, buffer))
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        try #require(MeasuredRun.writeAll(fd, buffer))
+        close(fd)
+        let result = try MeasuredRun.run(["scan", "--json", path], stdinFile: "/dev/null")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.totals(result)["requests"] as? Int == 20_000)
+        let hour = try unwrap((try Self.report(result)["hours"] as? [[String: Any]])?.first)
+        let top = try unwrap(hour["top"] as? [[String: Any]])
+        #expect(top.count == 10)
+        // Counts tie at 1: the lowest bytes first. 'SDK/0 ' + 1,024 bytes of the UA's 30,031.
+        let first = "SDK/0 com.apple.CFNetwork/1494 " + junk
+        #expect(top.first?["ua"] as? String == String(first.prefix(1_024)) + " …[30031 bytes]")
+        #expect(hour["top_approximate"] as? Bool == true)
+        try Self.checkMemory(result, "20,000 long alert-class UAs in one hour")
+    }
+
     /// Ten million requests, each with a UA of its own, in a file read by two threads: each
     /// class known by construction. The `other` UAs also differ in letters, so each is a UA
     /// family of its own too (2.5 million families against tables of 8,192 per thread).

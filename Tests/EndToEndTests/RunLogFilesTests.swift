@@ -106,6 +106,13 @@ import Testing
     @Test(arguments: [
         (#""offset" : "#, #""offset" : -100, "was" : "#, "offset -100 is negative"),
         (#""fingerprint_bytes" : "#, #""fingerprint_bytes" : -5, "was" : "#, "fingerprint_bytes -5 is outside"),
+        // Counts a run adds to (issue 31: these trapped, exit 132).
+        (#""late" : "#, #""late" : -1, "was" : "#, ": late -1 is negative"),
+        (
+            #""errors" : "#, #""errors" : 9223372036854775807, "was" : "#,
+            ": errors 9223372036854775807 is over 9007199254740992, the most a count may be"
+        ),
+        (#""size" : "#, #""size" : 9223372036854775807, "was" : "#, ": size 9223372036854775807 is outside 0..."),
     ])
     func impossibleStateValuesAreExitTwo(from: String, to: String, message: String) throws {
         let h = try RunHarness()

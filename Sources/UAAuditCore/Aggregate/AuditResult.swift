@@ -151,7 +151,7 @@ package struct AuditResult: Sendable {
         let table = tally.alertUAs
         for e in 0..<table.count {
             let key = tally.hours[Int(table.tag(e))]
-            let decoded = Unescape.decode(Array(table.key(e)), mode: escape)
+            let decoded = AuditResult.keptText(Unescape.decode(Array(table.key(e)), mode: escape))
             hours[key]?.alertUAs[decoded, default: 0] += table.values[e]
         }
         absorbInsight(tally, escape: escape)
@@ -178,6 +178,26 @@ package struct AuditResult: Sendable {
         guard var hour = hours[key], hour.alertUAs.count > AuditResult.maxAlertUAsPerHour else { return }
         hour.untrackedAlertUAs += AuditResult.keepTop(&hour.alertUAs, AuditResult.maxAlertUAsPerHour / 2) { $0 }
         hours[key] = hour
+    }
+
+    /// The most bytes of an alert-class UA an hour keeps (decoded). The table is bounded in
+    /// entries (``maxAlertUAsPerHour``); this bounds it in bytes too: 20,000 distinct 30 KB UAs
+    /// in one hour took 50 MB (issue 31), and now take at most 4,000 × about 1 KiB.
+    package static let maxAlertUABytes = 1024
+
+    /// `ua` as an hour keeps it: whole up to ``maxAlertUABytes``, else its first bytes up to
+    /// that (cut before a UTF-8 character that would not fit whole) and ` …[N bytes]`, N
+    /// its whole length. Two long UAs that share those bytes and their length count as one.
+    static func keptText(_ ua: [UInt8]) -> [UInt8] {
+        guard ua.count > maxAlertUABytes else { return ua }
+        var end = maxAlertUABytes
+        // Back to the start of a character: at most three continuation bytes (10xxxxxx).
+        var back = 0
+        while back < 3, end > 0, ua[end] & 0xC0 == 0x80 {
+            end -= 1
+            back += 1
+        }
+        return Array(ua[..<end]) + Array(" …[\(ua.count) bytes]".utf8)
     }
 
     /// Keeps the `limit` entries with the highest counts, ties to the lower bytes (CONTRACTS:

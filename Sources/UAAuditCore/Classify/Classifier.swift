@@ -6,6 +6,18 @@ package final class Classifier {
     package let rules: RuleSet
     private let matcher: PatternMatcher
 
+    /// The most bytes of a decoded UA the rules are matched on: nginx's default header buffer
+    /// (`large_client_header_buffers 4 8k`), which a request line or header must fit. A longer
+    /// UA (another server's logs, a raised buffer) is classified on its first 8 KiB and counted
+    /// as usual: so that no UA costs the patterns more than 8 KiB of matching (issue 31).
+    package static let maxMatchedBytes = 8192
+
+    /// The bytes of `ua` the rules see: its first ``maxMatchedBytes``.
+    @inline(__always)
+    static func matched(_ ua: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        ua.count <= maxMatchedBytes ? ua : UnsafeRawBufferPointer(rebasing: ua[..<maxMatchedBytes])
+    }
+
     package init(rules: RuleSet) {
         self.rules = rules
         self.matcher = PatternMatcher(limits: rules.limits)
@@ -27,8 +39,9 @@ package final class Classifier {
         ua.withUnsafeBytes { firstMatch($0) }
     }
 
-    /// The class index of a decoded, present UA, or ``failed``.
+    /// The class index of a decoded, present UA (its first ``maxMatchedBytes``), or ``failed``.
     func classify(_ ua: UnsafeRawBufferPointer) -> UInt8 {
+        let ua = Classifier.matched(ua)
         for (index, rule) in rules.rules.enumerated() {
             for pattern in rule.patterns {
                 switch matcher.search(pattern, in: ua) {
@@ -44,6 +57,7 @@ package final class Classifier {
     /// The rule and pattern indexes that take a decoded, present UA: `(otherIndex, -1)` when no
     /// rule does, nil when a pattern could not finish. No allocation: for streaming `classify`.
     func firstMatch(_ ua: UnsafeRawBufferPointer) -> (rule: Int, pattern: Int)? {
+        let ua = Classifier.matched(ua)
         for (index, rule) in rules.rules.enumerated() {
             for (p, pattern) in rule.patterns.enumerated() {
                 switch matcher.search(pattern, in: ua) {
@@ -58,7 +72,7 @@ package final class Classifier {
 
     /// True when `pattern` matches the UA (for `rules lint`).
     package func matches(_ pattern: Pattern, _ ua: [UInt8]) -> Bool {
-        ua.withUnsafeBytes { matcher.search(pattern, in: $0) == .match }
+        ua.withUnsafeBytes { matcher.search(pattern, in: Classifier.matched($0)) == .match }
     }
 
     /// Why a UA got its class: for `uaaudit classify`.
@@ -72,7 +86,8 @@ package final class Classifier {
 
     package func explain(_ ua: [UInt8]) -> Explanation {
         if ua.isEmpty || ua == [0x2D] { return Explanation(className: "missing") }
-        return ua.withUnsafeBytes { buffer in
+        return ua.withUnsafeBytes { whole in
+            let buffer = Classifier.matched(whole)
             for rule in rules.rules {
                 for pattern in rule.patterns {
                     switch matcher.search(pattern, in: buffer) {

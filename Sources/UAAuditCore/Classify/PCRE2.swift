@@ -8,12 +8,14 @@ package final class Pattern: @unchecked Sendable {
     package let source: String
     let code: OpaquePointer
 
-    /// Compiles `source`; the error carries PCRE2's message and the offset in the pattern.
-    package init(_ source: String) throws(PatternError) {
+    /// Compiles `source`, or the equivalent that ``LinearForms`` knows for it unless `linear` is
+    /// false (for the tests that compare the two); the error carries PCRE2's message and the
+    /// offset in the pattern.
+    package init(_ source: String, linear: Bool = true) throws(PatternError) {
         self.source = source
         var errorCode: Int32 = 0
         var errorOffset = 0
-        let bytes = Array(source.utf8)
+        let bytes = Array(((linear ? LinearForms.known[source] : nil) ?? source).utf8)
         let compiled = bytes.withUnsafeBufferPointer { buf in
             pcre2_compile_8(buf.baseAddress, buf.count, 0, &errorCode, &errorOffset, nil)
         }
@@ -49,6 +51,9 @@ package struct MatchLimits: Sendable, Equatable, Codable {
     package var heapLimitKiB: UInt32
 
     package static let standard = MatchLimits(matchLimit: 1_000_000, heapLimitKiB: 20_000)
+    /// The most a rules file may set: the defaults. A higher match limit only lets a pattern
+    /// that backtracks spend longer on each UA (at 4294967295, 17 s on one 5 KB UA; issue 31).
+    package static let maximum = standard
 
     package init(matchLimit: UInt32, heapLimitKiB: UInt32) {
         self.matchLimit = matchLimit
@@ -88,7 +93,9 @@ package final class PatternMatcher {
             // An empty subject still needs a valid pointer (a byte on the stack, not one
             // allocated per matcher and never freed: LeakSanitizer found that one).
             var empty: UInt8 = 0
-            return withUnsafePointer(to: &empty) { outcome(pcre2_match_8(pattern.code, $0, 0, 0, 0, matchData, context)) }
+            return withUnsafePointer(to: &empty) {
+                outcome(pcre2_match_8(pattern.code, $0, 0, 0, 0, matchData, context))
+            }
         }
         return outcome(pcre2_match_8(pattern.code, base, subject.count, 0, 0, matchData, context))
     }

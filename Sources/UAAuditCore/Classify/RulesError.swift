@@ -14,6 +14,7 @@ package enum RulesError: Error, Equatable, CustomStringConvertible {
     case badApp(path: String, app: String)
     case unknownExampleClass(path: String, ua: String, name: String)
     case failingExample(path: String, ExampleFailure)
+    case limitTooHigh(path: String, key: String, value: UInt32, maximum: UInt32)
 
     package var description: String {
         switch self {
@@ -38,13 +39,17 @@ package enum RulesError: Error, Equatable, CustomStringConvertible {
         case .unknownAlertClass(let name, let classes):
             return "alert class '\(name)' is not one of the classes (\(classes.joined(separator: ", ")))"
         case .tooManyRules(let count, let maximum):
-            return "the rules file has \(count) rules; at most \(maximum) are allowed (join patterns into fewer classes)"
+            return
+                "the rules file has \(count) rules; at most \(maximum) are allowed (join patterns into fewer classes)"
         case .badApp(let path, let app):
             return "rules file \(path): app '\(app)' must be a non-empty name without control characters"
         case .unknownExampleClass(let path, let ua, let name):
             return "rules file \(path): example '\(ua)' names class '\(name)', which no rule defines"
         case .failingExample(let path, let failure):
             return "rules file \(path): \(failure.description)"
+        case .limitTooHigh(let path, let key, let value, let maximum):
+            return "rules file \(path): \(key) \(value) is over the maximum \(maximum) (the default; "
+                + "a higher limit only lets a backtracking pattern spend longer on each UA): lower it or leave it out"
         }
     }
 }

@@ -115,6 +115,13 @@ package struct RulesFile: Codable, Equatable, Sendable {
             }
         }
         var limits = MatchLimits.standard
+        let maximum = MatchLimits.maximum
+        if let m = file.matchLimit, m > maximum.matchLimit {
+            throw RulesError.limitTooHigh(path: path, key: "match_limit", value: m, maximum: maximum.matchLimit)
+        }
+        if let h = file.heapLimitKiB, h > maximum.heapLimitKiB {
+            throw RulesError.limitTooHigh(path: path, key: "heap_limit_kib", value: h, maximum: maximum.heapLimitKiB)
+        }
         if let m = file.matchLimit { limits.matchLimit = max(m, 1) }
         if let h = file.heapLimitKiB { limits.heapLimitKiB = max(h, 1) }
         if let app = file.app, app.isEmpty || app.utf8.contains(where: { $0 < 0x20 }) {

@@ -81,8 +81,10 @@ package struct RulesTemplate {
     }
 
     /// The device and OS parenthesis of an iOS WebKit UA, any OS version with underscores.
+    /// Possessive: 'CPU iPhone OS 17_0_0_…' in 2,000 parts must not fill PCRE2's JIT stack
+    /// with a backtracking point per part (the UA was counted under errors; issue 31).
     static let iosDevice =
-        #"\((?:iPhone|iPad|iPod(?: touch)?);(?: U;)? CPU (?:iPhone )?OS \d+(?:_\d+)* like Mac OS X[^)]*\)"#
+        #"\((?:iPhone|iPad|iPod(?: touch)?);(?: U;)? CPU (?:iPhone )?OS \d+(?:_\d+)*+ like Mac OS X[^)]*\)"#
     /// What follows the app's bundle name in an extension's, widget's or watch app's: ' WatchKit
     /// Extension', 'WidgetExtension', '.WidgetsExtension', ' Intents', ' Watch App', ' AutoFill',
     /// '%20Notification%20Service'. One to four words of the extension kinds iOS has, each after an
@@ -162,7 +164,7 @@ package struct RulesTemplate {
             class: "inconsistent",
             patterns: [
                 "^(?i:\(bundleAlternatives)\(RulesTemplate.extensionSuffix))/[^ /]+ CFNetwork/[\\d.]+ Darwin/[\\d.]+$",
-                #"^Mozilla/5\.0 \((?:iPhone|iPad|iPod touch); CPU (?:iPhone )?OS \d+(?:_\d+)+ like Mac OS X\) AppleWebKit/605\.1\.15 \(KHTML, like Gecko\) Mobile/15E148$"#,
+                #"^Mozilla/5\.0 \((?:iPhone|iPad|iPod touch); CPU (?:iPhone )?OS \d+(?:_\d+)++ like Mac OS X\) AppleWebKit/605\.1\.15 \(KHTML, like Gecko\) Mobile/15E148$"#,
                 #"com\.apple\.CFNetwork"#,
             ],
             comment: "\(app)'s own stacks without its custom UA. URLSession's default is "
@@ -288,7 +290,9 @@ package struct RulesTemplate {
     /// parts every default CFNetwork UA has. (Other apps' UAs are not here: the operator's
     /// app may be one of them, and its examples then skip them.)
     static let structural: [String] =
-        foreign.filter { $0.class != "other_app" }.map(\.ua) + ["x/1 CFNetwork/1494.0.7 Darwin/23.4.0 com.apple.CFNetwork"]
+        foreign.filter { $0.class != "other_app" }.map(\.ua) + [
+            "x/1 CFNetwork/1494.0.7 Darwin/23.4.0 com.apple.CFNetwork"
+        ]
 
     var examples: [RulesFile.ExampleEntry] {
         let token = webviewToken

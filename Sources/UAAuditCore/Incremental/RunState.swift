@@ -244,7 +244,9 @@ extension RunState {
         } catch {
             throw StateError(path: path, reason: "is corrupt: \(JSONErrors.describe(error))")
         }
-        if let problem = state.impossibleValue() { throw StateError(path: path, reason: "is corrupt: \(problem)") }
+        if let problem = state.impossibleValue() ?? state.outOfRangeValue() {
+            throw StateError(path: path, reason: "is corrupt: \(problem)")
+        }
         return state
     }
 

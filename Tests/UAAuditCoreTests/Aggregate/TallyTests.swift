@@ -69,6 +69,26 @@ import Testing
         // The frequent UAs survive the trimming.
         for file in 0..<6 { #expect(hour.alertUAs[Array("ua-\(file)-0".utf8)] == 50) }
     }
+
+    /// An alert-class UA longer than 1 KiB is kept as its first 1 KiB (never half a UTF-8
+    /// character) and its whole length, so that an hour's table is bounded in bytes (issue 31).
+    @Test func longAlertUAsAreKeptCutWithTheirLength() {
+        let a = [UInt8](repeating: 0x61, count: 1_024)
+        #expect(AuditResult.maxAlertUABytes == 1_024)
+        #expect(AuditResult.keptText(a) == a)
+        #expect(AuditResult.keptText(a + [0x62]) == a + Array(" …[1025 bytes]".utf8))
+        // 'é' (C3 A9) across the cut: cut before it.
+        let straddling = a.dropLast() + [0xC3, 0xA9] + [UInt8](repeating: 0x62, count: 30_000)
+        #expect(AuditResult.keptText(straddling) == a.dropLast() + Array(" …[31025 bytes]".utf8))
+        // Absorbed from a tally: the hour keeps the cut text.
+        var result = AuditResult(classCount: 5, sampleLimit: 10)
+        let key = HourKey(localHour: 1, offsetMinutes: 0)
+        let tally = Tally(classCount: 5, sampleLimit: 10)
+        let long = Array("SDK/1 ".utf8) + [UInt8](repeating: 0x78, count: 30_000)
+        long.withUnsafeBytes { tally.countAlertUA(bucket: tally.bucket(key), raw: $0) }
+        result.absorb(tally, path: "f", firstLine: 1, escape: .default)
+        #expect(result.hours[key]?.alertUAs == [Array(long.prefix(1_024)) + Array(" …[30006 bytes]".utf8): 1])
+    }
 }
 
 /// Clients of many inputs' hours: the result keeps at most its budget of entries in all, and
@@ -146,7 +166,8 @@ import Testing
             configuration: ScanConfiguration(format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin()),
             generatedAt: "x")
         #expect(report.hours.filter { $0.detailsDropped == true }.count == 11)
-        #expect(report.hours.filter { $0.detailsDropped == true }.allSatisfy { $0.top.count == 10 && $0.topApproximate })
+        #expect(
+            report.hours.filter { $0.detailsDropped == true }.allSatisfy { $0.top.count == 10 && $0.topApproximate })
     }
 
     @Test func underTheBoundNothingIsDropped() {

@@ -75,3 +75,22 @@ enum AlertFixtures {
 
     struct FixtureError: Error {}
 }
+
+extension AlertFixtures {
+    /// `hours` breached hours from 2026-11-01 00:00 +0800, each with 100 ordinary requests and
+    /// `uas` distinct alert-class UAs of its own (one request each).
+    static func manyHoursNotification(hours: Int, uas: Int) throws -> AlertNotification {
+        var lines: [String] = []
+        for h in 0..<hours {
+            let day = String(1 + h / 24).leftPad2
+            let time = "\(day)/Nov/2026:\(String(h % 24).leftPad2):00:00 +0800"
+            for _ in 0..<100 { lines.append(LogLines.uaLog(time: time, ua: LogLines.urlsession)) }
+            for u in 0..<uas {
+                lines.append(LogLines.uaLog(time: time, ua: "HourSDK/\(h).\(u) com.apple.CFNetwork/1494"))
+            }
+        }
+        let report = try report(log: lines.joined(separator: "\n") + "\n", top: uas)
+        guard let notification = AlertNotification(report: report, host: "web-1") else { throw FixtureError() }
+        return notification
+    }
+}

@@ -281,11 +281,13 @@ import Testing
 
     /// Long runs of what the patterns repeat (engine products, version parts) are classed, not
     /// abandoned: the repeats are possessive, so PCRE2's JIT stack does not fill with backtracking points.
+    /// Only a UA's first 8 KiB is matched: the token after 2,000 products is past it.
     @Test func longRepeatsStayWithinPCRE2sLimits() throws {
         let classifier = Classifier(rules: try RulesTemplate(app: "MyApp").file().compile(path: "init"))
         let engine = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)"
         let cases = [
-            (engine + String(repeating: " Version/1.2 Mobile", count: 2_000) + " MyApp/1", "webview"),
+            (engine + String(repeating: " Version/1.2 Mobile", count: 420) + " MyApp/1", "webview"),
+            (engine + String(repeating: " Version/1.2 Mobile", count: 2_000) + " MyApp/1", "other_app"),
             ("MyApp/1 (iPhone; iOS 1" + String(repeating: ".1", count: 5_000) + ")", "urlsession"),
         ]
         for (ua, expected) in cases {

@@ -123,4 +123,141 @@ import Testing
         #expect(state.logKey(for: dir.path("./access.log")) == dir.path("access.log"))
         #expect(state.logKey(for: dir.path("other.log")) == dir.path("other.log"))
     }
+    /// A state whose numbers no run writes (negative counts, counts that overflow when a run
+    /// adds them up, offsets and times out of any file's or clock's range) is refused on load
+    /// naming the key, instead of trapping later (issue 31: exit 132).
+    @Test func outOfRangeValuesAreRefusedNamingTheKey() throws {
+        let hour = "2026-11-29T17:00:00+08:00"
+        let max = Int64.max
+        let half = RunState.maxCount / 2 + 1
+        let tracked = RunState.Tracked(
+            identity: FileIdentity(device: 1, inode: 2, fingerprint: "00", fingerprintBytes: 0), offset: 10, size: 10,
+            modified: 0, path: "/l/access.log")
+        let cases: [(change: (inout RunState) -> Void, reason: String)] = [
+            (
+                { $0.hours[hour]?.classes["urlsession"] = max },
+                "hour \(hour): classes.urlsession 9223372036854775807 is over 9007199254740992, the most a count may be"
+            ),
+            ({ $0.hours[hour]?.classes["urlsession"] = -5 }, "hour \(hour): classes.urlsession -5 is negative"),
+            (
+                {
+                    $0.hours[hour]?.errors = half
+                    $0.hours[hour]?.outOfScope = half
+                },
+                "hour \(hour): out_of_scope 4503599627370497 takes the state's counts together past 9007199254740992"
+            ),
+            ({ $0.hours[hour]?.late = -1 }, "hour \(hour): late -1 is negative"),
+            (
+                { $0.hours[hour]?.uas["x y"] = max },
+                #"hour \#(hour): uas."x y" 9223372036854775807 is over 9007199254740992, the most a count may be"#
+            ),
+            (
+                { $0.malformed["2026-11-29T18:00:00Z"] = max },
+                "malformed.2026-11-29T18:00:00Z 9223372036854775807 is over 9007199254740992, the most a count may be"
+            ),
+            (
+                {
+                    $0.totals = RunTotals(since: "t")
+                    $0.totals?.errors = -1
+                }, "totals.errors -1 is negative"
+            ),
+            (
+                {
+                    $0.totals = RunTotals(since: "t")
+                    $0.totals?.classes["urlsession"] = half
+                    $0.malformed["m"] = half
+                },
+                "totals.classes.urlsession 4503599627370497 takes the state's counts together past 9007199254740992"
+            ),
+            (
+                {
+                    $0.totals = RunTotals(since: "t")
+                    $0.totals?.lastSuccess = max
+                },
+                "totals.last_success 9223372036854775807 is outside -62135596800...253402300799 (years 1 to 9999)"
+            ),
+            (
+                { $0.newestSeen = Int64.min },
+                "newest_seen -9223372036854775808 is outside -62135596800...253402300799 (years 1 to 9999)"
+            ),
+            (
+                { $0.unreadableSince = ["/l/a.log": max] },
+                "unreadable_since./l/a.log 9223372036854775807 is outside -62135596800...253402300799 (years 1 to 9999)"
+            ),
+            (
+                {
+                    $0.logs["/l/access.log"] = .init(current: tracked)
+                    $0.logs["/l/access.log"]?.current?.size = max
+                },
+                "log /l/access.log, file /l/access.log: size 9223372036854775807 is outside 0...9007199254740992"
+            ),
+            (
+                {
+                    var d = tracked
+                    d.offset = max
+                    d.size = max
+                    $0.logs["/l/access.log"] = .init(draining: [d])
+                },
+                "log /l/access.log, file /l/access.log: offset 9223372036854775807 is outside 0...9007199254740992"
+            ),
+            (
+                { $0.logs["/l/access.log"] = .init(known: [.init(identity: tracked.identity, size: -1, modified: 0)]) },
+                "log /l/access.log: known[0].size -1 is outside 0...9007199254740992"
+            ),
+            (
+                {
+                    $0.gaps = [
+                        .init(
+                            log: "/l/a.log", file: "/l/a.log", fromOffset: 5, toOffset: 4, reason: "r", detectedAt: "t")
+                    ]
+                },
+                "gaps[0] (log /l/a.log): to_offset 4 is outside 5...9007199254740992"
+            ),
+            (
+                {
+                    $0.gaps = [
+                        .init(
+                            log: "/l/a.log", file: "/l/a.log", fromOffset: max, toOffset: nil, reason: "r",
+                            detectedAt: "t")
+                    ]
+                },
+                "gaps[0] (log /l/a.log): from_offset 9223372036854775807 is outside 0...9007199254740992"
+            ),
+            (
+                {
+                    $0.hours[hour]?.insight = HourInsight()
+                    $0.hours[hour]?.insight?.paths["/a"] = PathCount(count: 1, rejected: max)
+                },
+                #"hour \#(hour): insight.paths."/a".rejected 9223372036854775807 is over 9007199254740992, the most a count may be"#
+            ),
+            (
+                {
+                    $0.hours[hour]?.insight = HourInsight()
+                    $0.hours[hour]?.insight?.families["F/#"] = ["inconsistent": -2]
+                },
+                #"hour \#(hour): insight.families."F/#".inconsistent -2 is negative"#
+            ),
+            (
+                {
+                    $0.hours[hour]?.insight = HourInsight()
+                    $0.hours[hour]?.insight?.statuses = ["inconsistent": StatusCounts(s403: max)]
+                },
+                "hour \(hour): insight.statuses.inconsistent.403 9223372036854775807 is over 9007199254740992, the most a count may be"
+            ),
+        ]
+        for (i, entry) in cases.enumerated() {
+            var state = RunState()
+            state.hours[hour] = RunState.HourState(classes: ["urlsession": 5, "inconsistent": 1], closed: true)
+            #expect(try RunState.decode(try state.encoded(), path: "s.json") == state)
+            entry.change(&state)
+            #expect(throws: StateError(path: "s.json", reason: "is corrupt: \(entry.reason)"), "case \(i)") {
+                try RunState.decode(try state.encoded(), path: "s.json")
+            }
+        }
+        // The largest values allowed load.
+        var state = RunState()
+        state.hours[hour] = RunState.HourState(classes: ["urlsession": RunState.maxCount])
+        state.newestSeen = 253_402_300_799
+        #expect(try RunState.decode(try state.encoded(), path: "s.json") == state)
+    }
 }

@@ -35,23 +35,40 @@ struct MessageComposer {
     func fitted(_ fits: (String) -> Bool) -> String { fit(fits).text }
 
     /// ``fitted(_:)`` and how many of the notification's hours (the first ones) it shows.
+    ///
+    /// `fits` is a limit on size (bytes of the text or of the body that carries it). Each
+    /// paragraph and UA line is made once (``Parts``); after the full message, every shorter
+    /// candidate is shorter than the one before (each drops a UA line or an hour's paragraph,
+    /// longer than the digit its "(+N more … not shown)" gains), so the first that fits is
+    /// found by bisection: a few assemblies of the text instead of one per UA and hour, which
+    /// made hundreds of breached hours cost minutes (issue 31).
     func fit(_ fits: (String) -> Bool) -> (text: String, hours: Int) {
         let uas = topUAs
+        let hourTotal = notification.hours.count
+        // Candidate 0 shows everything; 1...uas.count drop UAs; then hours go, down to one.
+        let steps = uas.count + max(hourTotal - 1, 0)
+        func shown(_ step: Int) -> (hours: Int, uas: Int) {
+            step <= uas.count ? (hourTotal, uas.count - step) : (hourTotal - (step - uas.count), 0)
+        }
         var last = ""
         for short in [false, true] {
-            var hourCount = notification.hours.count
-            var uaCount = uas.count
-            while true {
-                let text = render(hours: hourCount, uas: uas, uaCount: uaCount, short: short)
-                if fits(text) { return (text, min(hourCount, notification.hours.count)) }
-                if uaCount == 0 && hourCount <= 1 {
-                    last = text
-                    break
-                }
-                if uaCount > 0 { uaCount -= 1 } else { hourCount -= 1 }
+            let parts = self.parts(uas: uas, short: short)
+            func text(_ step: Int) -> String {
+                let (hours, uaCount) = shown(step)
+                return parts.assembled(hours: hours, uaCount: uaCount)
             }
+            let full = text(0)
+            if fits(full) { return (full, min(shown(0).hours, hourTotal)) }
+            var low = 1
+            var high = steps + 1
+            while low < high {
+                let middle = low + (high - low) / 2
+                if fits(text(middle)) { high = middle } else { low = middle + 1 }
+            }
+            if low <= steps { return (text(low), min(shown(low).hours, hourTotal)) }
+            last = steps == 0 ? full : text(steps)
         }
-        return (last, min(1, notification.hours.count))
+        return (last, min(1, hourTotal))
     }
 
     /// The longest a path is shown in the short form: its end, after `…`.
@@ -82,16 +99,55 @@ struct MessageComposer {
 
     /// The message with the first `hours` hours and the first `uaCount` UAs.
     func render(hours: Int, uas: [(ua: String, count: Int64)], uaCount: Int, short: Bool = false) -> String {
+        parts(uas: uas, short: short).assembled(hours: hours, uaCount: uaCount)
+    }
+
+    /// A message's paragraphs and UA lines, each made once, put together for any number of
+    /// the first hours and UAs by ``assembled(hours:uaCount:)``.
+    struct Parts {
+        /// The whole text of a test message, which has no lists.
+        var test: String?
+        /// The title and the summary.
+        var head: [String] = []
+        /// One paragraph per hour.
+        var hours: [String] = []
+        var uaHeading = ""
+        /// One line per UA.
+        var uaLines: [String] = []
+        /// The report's path and the id.
+        var tail: [String] = []
+        var lineBreak = "\n"
+
+        func assembled(hours shownHours: Int, uaCount: Int) -> String {
+            if let test { return test }
+            var paragraphs = head
+            paragraphs += hours.prefix(max(shownHours, 0))
+            if shownHours < hours.count { paragraphs.append("(+\(hours.count - shownHours) more hours not shown)") }
+            if !uaLines.isEmpty {
+                var list = [uaHeading]
+                list += uaLines.prefix(max(uaCount, 0))
+                if uaCount < uaLines.count { list.append("(+\(uaLines.count - uaCount) more UAs not shown)") }
+                paragraphs.append(list.joined(separator: lineBreak))
+            }
+            paragraphs += tail
+            return paragraphs.joined(separator: "\n\n")
+        }
+    }
+
+    /// The paragraphs and UA lines of the message; `short` gives the explain commands and the
+    /// report's path their short form.
+    func parts(uas: [(ua: String, count: Int64)], short: Bool) -> Parts {
         let n = notification
+        var parts = Parts(lineBreak: style.lineBreak)
         if n.test {
-            return [
+            parts.test = [
                 style.bold(title),
                 "This is a test of the alert channel, sent by uaaudit alert test at \(n.generatedAt). No action is needed.",
                 "id \(n.id)",
             ].joined(separator: "\n\n")
+            return parts
         }
-        var paragraphs: [String] = [style.bold(title)]
-        let count = n.hours.count
+        parts.head = [style.bold(title)]
         var range = ""
         if let from = n.from, let to = n.to {
             let start = Self.shortHour(from)
@@ -107,32 +163,32 @@ struct MessageComposer {
                     + "\(share(n.threshold)) and at least \(n.minRequests) requests")
         }
         if driftHours > 0 { summary.append("\(driftHours) hour\(driftHours == 1 ? "" : "s") with a User-Agent drift") }
-        paragraphs.append(summary.joined(separator: ", ") + range)
-        for hour in n.hours.prefix(hours) {
-            let alertCount = hour.classes[n.alertClass] ?? 0
-            let head =
-                style.bold(Self.shortHour(hour.hour)) + ": \(share(hour.share)) "
-                + "(\(alertCount) of \(hour.requests) requests)"
-                + (hour.id.map { " · id \($0.prefix(HourAlertID.shortLength))" } ?? "")
-            let classes = n.classOrder.map { "\($0) \(hour.classes[$0] ?? 0)" }.joined(separator: " · ")
-            var lines = [head]
-            if !classes.isEmpty { lines.append(classes) }
-            lines += insightLines(hour)
-            if let command = n.explain?[hour.hour] {
-                lines.append("explain: " + style.code(shownCommand(command, hour: hour.hour, short: short)))
-            }
-            paragraphs.append(lines.joined(separator: style.lineBreak))
+        parts.head.append(summary.joined(separator: ", ") + range)
+        parts.hours = n.hours.map { hourParagraph($0, short: short) }
+        parts.uaHeading = "Top \(n.alertClass) UAs:"
+        parts.uaLines = uas.map { "\(style.bullet)\($0.count) × \($0.ua)" }
+        if let report = n.report { parts.tail.append("report: " + style.code(short ? Self.shortPath(report) : report)) }
+        parts.tail.append("id \(n.id)")
+        return parts
+    }
+
+    /// One hour's paragraph: its share and counts, what its alert-class requests cost, and its
+    /// explain command.
+    func hourParagraph(_ hour: Report.HourEntry, short: Bool) -> String {
+        let n = notification
+        let alertCount = hour.classes[n.alertClass] ?? 0
+        let head =
+            style.bold(Self.shortHour(hour.hour)) + ": \(share(hour.share)) "
+            + "(\(alertCount) of \(hour.requests) requests)"
+            + (hour.id.map { " · id \($0.prefix(HourAlertID.shortLength))" } ?? "")
+        let classes = n.classOrder.map { "\($0) \(hour.classes[$0] ?? 0)" }.joined(separator: " · ")
+        var lines = [head]
+        if !classes.isEmpty { lines.append(classes) }
+        lines += insightLines(hour)
+        if let command = n.explain?[hour.hour] {
+            lines.append("explain: " + style.code(shownCommand(command, hour: hour.hour, short: short)))
         }
-        if hours < count { paragraphs.append("(+\(count - hours) more hours not shown)") }
-        if !uas.isEmpty {
-            var list = ["Top \(n.alertClass) UAs:"]
-            list += uas.prefix(uaCount).map { "\(style.bullet)\($0.count) × \($0.ua)" }
-            if uaCount < uas.count { list.append("(+\(uas.count - uaCount) more UAs not shown)") }
-            paragraphs.append(list.joined(separator: style.lineBreak))
-        }
-        if let report = n.report { paragraphs.append("report: " + style.code(short ? Self.shortPath(report) : report)) }
-        paragraphs.append("id \(n.id)")
-        return paragraphs.joined(separator: "\n\n")
+        return lines.joined(separator: style.lineBreak)
     }
 
     /// What the hour's alert-class requests cost, who is split, and what drifted.

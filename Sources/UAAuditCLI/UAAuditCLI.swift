@@ -48,6 +48,24 @@ public enum UAAuditCLI {
         return "\(what) '\(word)'\(guess) commands are \(commands.joined(separator: ", "))"
     }
 
+    /// Runs the tool with its arguments as the kernel gave them (bytes): one that is not UTF-8
+    /// is exit 2, named with its bytes escaped, since a path decoded with U+FFFD in it would
+    /// name another file.
+    public static func run(rawArguments: [[UInt8]], environment: [String: String]) -> Int32 {
+        var arguments: [String] = []
+        for (i, bytes) in rawArguments.enumerated() {
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                Console().error(
+                    "argument \(i + 1) ('\(TerminalText.escape(ReportText.render(bytes)))') is not UTF-8: uaaudit "
+                        + "takes paths and values in UTF-8; rename the file, or give a symbolic link to it with a "
+                        + "UTF-8 name")
+                return ExitCode.usage.rawValue
+            }
+            arguments.append(text)
+        }
+        return run(arguments, environment: environment)
+    }
+
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         Syscalls.returnLargeBlocksToTheSystem()
@@ -87,7 +105,8 @@ public enum UAAuditCLI {
                 return ExitCode.usage.rawValue
             }
             if rest.count > 1, !["-h", "--help"].contains(rest[1]) || rest.count > 2 {
-                console.error("help takes one command, not '\(TerminalText.escape(rest[1], limit: 40))'; see uaaudit help")
+                console.error(
+                    "help takes one command, not '\(TerminalText.escape(rest[1], limit: 40))'; see uaaudit help")
                 return ExitCode.usage.rawValue
             }
             console.out(text + "\n")

@@ -164,3 +164,19 @@ import Testing
         )
     }
 }
+
+/// Issue 31: an argument that is not UTF-8 became a U+FFFD path naming another file, or none:
+/// it is exit 2, named with its bytes escaped.
+@Suite struct NonUTF8ArgumentTests {
+    @Test func aPathThatIsNotUTF8IsRefusedNamed() throws {
+        let dir = try Scratch()
+        // The shell hands uaaudit the byte 0xFF, which a Swift string cannot hold.
+        let result = try Tool.run(
+            [], directory: dir.url, launcher: ["/bin/sh", "-c", #"exec "$0" scan "$(printf 'caf\351.log')""#])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "uaaudit: argument 2 ('caf\\xE9.log') is not UTF-8: uaaudit takes paths and values in UTF-8; "
+                + "rename the file, or give a symbolic link to it with a UTF-8 name\n")
+    }
+}

@@ -57,4 +57,13 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("uaaudit: cannot read nginx config /proc/kmsg: "))
     }
+
+    /// /proc/kmsg as a log: read without blocking, a read error (exit 3), never a hang.
+    @Test(.requires(.root)) func procKmsgAsALogIsAReadErrorNotAHang() throws {
+        for words in [["scan", "-q", "/proc/kmsg"], ["explain", "2026-11-29T10", "/proc/kmsg"]] {
+            let result = try Self.run(words)
+            #expect(result.status == 3, "\(words)")
+            #expect(result.stderr == "uaaudit: /proc/kmsg: read failed: Resource temporarily unavailable\n", "\(words)")
+        }
+    }
 }

@@ -319,4 +319,41 @@ import Testing
         #expect(followed.status == 0, "\(followed.stderr)")
         #expect(try unwrap((try h.reportJSON()["totals"] as? [String: Any])?["requests"] as? Int) == 306)
     }
+
+    /// Issue 31 review: a directory on the log's path (or the rotated directory) that is another
+    /// user's link chooses what is read as much as the log's own link: exit 3, nothing read.
+    @Test(.requires(.root)) func aDirectoryLinkOfAnotherUserOnTheLogsPathIsNotFollowed() throws {
+        let user = try TestUser()
+        let top = try Scratch()
+        #expect(chown(top.url.path, user.uid, user.gid) == 0)
+        let secrets = try Scratch()
+        let secret = try secrets.write("access.log", "t31-dir-secret line\n")
+        #expect(chmod(secret, 0o600) == 0)
+        let logs = top.path("logs")
+        try FileManager.default.createSymbolicLink(atPath: logs, withDestinationPath: secrets.url.path)
+        #expect(lchown(logs, user.uid, user.gid) == 0)
+        let out = try Scratch()
+        let result = try Tool.run([
+            "run", "-q", "--state", out.path("s.json"), "--out", out.path("r.json"), "--now", Self.now,
+            logs + "/access.log",
+        ])
+        #expect(result.status == 3)
+        #expect(
+            result.stderr.contains(
+                "\(logs)/access.log: is reached through a symbolic link (\(logs)) owned by \(user.name) (uid \(user.uid))"
+            ))
+        #expect(!result.stderr.contains("t31-dir-secret"))
+        let report = (try? String(contentsOfFile: out.path("r.json"), encoding: .utf8)) ?? ""
+        #expect(!report.contains("t31-dir-secret"))
+
+        // The same link as --rotated-dir of a log root may read: exit 3 naming it.
+        let h = try RunHarness(storage: out.url.path)
+        try h.append(5, hour: 10)
+        let old = h.dir.path("old")
+        try FileManager.default.createSymbolicLink(atPath: old, withDestinationPath: secrets.url.path)
+        #expect(lchown(old, user.uid, user.gid) == 0)
+        let rotated = try h.run(now: Self.now, extra: ["--rotated-dir", "old"])
+        #expect(rotated.status == 3)
+        #expect(rotated.stderr.contains("its rotated directory \(old) is reached through a symbolic link (\(old))"))
+    }
 }

@@ -69,4 +69,18 @@ import Testing
         #expect(!shown.out.contains("\u{1b}"))
         #expect(shown.out.contains("logs\\x1B[31m/access.log"))
     }
+
+    /// `alert test` warns as scan and run do.
+    @Test func alertTestSaysSoToo() throws {
+        let dir = try Scratch()
+        let url = try dir.write("hook.url", "http://127.0.0.1:9/hook\n")
+        #expect(chmod(url, 0o644) == 0)
+        let result = try Tool.run([
+            "alert", "test", "--webhook-url-file", url, "--webhook-kind", "generic", "--webhook-timeout", "1",
+            "--webhook-retries", "0",
+        ])
+        #expect(
+            result.stderr.hasPrefix(
+                "uaaudit: \(url) holds a webhook URL and every user of this machine may read it (mode 0644): "))
+    }
 }

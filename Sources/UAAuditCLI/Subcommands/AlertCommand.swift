@@ -59,6 +59,7 @@ struct AlertCommand {
         }
         var alerts: AlertOptions
         var configPath: String?
+        var exposures: [String] = []
         do throws(CLIError) {
             let args = try Arguments(Array(words.dropFirst()), options: AlertCommand.options)
             if args.flag(CommonOptions.help) {
@@ -69,6 +70,7 @@ struct AlertCommand {
                 throw CLIError("alert test takes no arguments, only options (got '\(args.positional[0])')")
             }
             alerts = try AlertOptions.parse(args, environment: environment)
+            exposures = SecretExposure.warnings(channels: alerts.channels)
             configPath = args.value(AlertCommand.config)
             if let path = configPath {
                 // The whole config, checked as run checks it (its threshold, rules, format and
@@ -80,6 +82,7 @@ struct AlertCommand {
                 if !config.hasState { words += ["--state", "/nonexistent/uaaudit-alert-test/state.json"] }
                 if !config.hasLogs { words.append("/dev/null") }
                 _ = try RunJob.compile(try Arguments(words, options: RunCommand.options), environment: environment)
+                exposures = SecretExposure.warnings(channels: config.channels, config: path) + exposures
                 alerts.channels = config.channels + alerts.channels
                 alerts.host = args.value(AlertOptions.host) ?? config.host ?? alerts.host
             }
@@ -87,6 +90,7 @@ struct AlertCommand {
             console.error(error.message)
             return .usage
         }
+        for warning in exposures { console.error(warning) }
         for warning in Self.repeatedChannels(alerts.channels, environment: environment) { console.note(warning) }
         if alerts.channels.isEmpty {
             console.error(

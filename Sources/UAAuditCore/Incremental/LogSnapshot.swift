@@ -99,6 +99,13 @@ package struct LogSnapshot: Sendable {
                     "cannot list its directory \(AtomicFile.parentDirectory(of: resolved)) for its rotated files: \(error.description); fix that and the next run reads on"
             )
         }
+        if let rotatedDirectory, !rotatedDirectory.isEmpty {
+            let logDirectory = AtomicFile.parentDirectory(of: resolved)
+            let path = rotatedDirectory.hasPrefix("/") ? rotatedDirectory : logDirectory + "/" + rotatedDirectory
+            if let refusal = LiveLogLink.directoryRefusal(path) {
+                throw InputError(path: logPath, reason: "its rotated directory \(path) " + refusal)
+            }
+        }
         if let elsewhere = rotatedPath(resolved, in: rotatedDirectory) {
             do {
                 let more = try RotationCandidates.listing(for: elsewhere)
@@ -229,6 +236,9 @@ package struct LogSnapshot: Sendable {
         var path =
             directory.hasPrefix("/")
             ? directory : logDirectory == "/" ? "/" + directory : logDirectory + "/" + directory
+        // Another user's link as the directory (or on its way) is not followed: its files are
+        // not looked for there (the caller names it).
+        if LiveLogLink.directoryRefusal(path) != nil { return nil }
         path = Syscalls.realPath(path) ?? path
         guard path != logDirectory else { return nil }
         return (path == "/" ? "" : path) + "/" + AtomicFile.baseName(of: resolved)

@@ -56,6 +56,9 @@ package final class Scanner {
         let info = try? Syscalls.fstat(fd)
         let regular = info?.isRegular ?? false
         let size = info?.size ?? 0
+        // A regular file is read without blocking: one that would wait (/proc/kmsg) is a read
+        // error, not a hang. (A pipe keeps blocking reads: its writer is still writing.)
+        if regular, path != "-" { Syscalls.setNonBlocking(fd) }
 
         // Sniff the gzip magic: the first two bytes.
         var magic = [UInt8](repeating: 0, count: 2)

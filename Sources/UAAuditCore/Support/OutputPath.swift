@@ -34,29 +34,44 @@ package enum OutputPath: Equatable, Sendable {
         var current = path
         for _ in 0...maxLinks {
             if standardOutputNames.contains(current) { return .standardOutput }
-            if let planted = plantedLink(on: current) { throw planted }
-            guard let kind = Syscalls.fileKind(current, followingLinks: false) else { return .file(current) }
-            switch kind {
-            case .regular:
-                return .file(current)
-            case .symbolicLink:
-                guard let link = Syscalls.readLink(current) else { return .file(current) }
-                let next = link.hasPrefix("/") ? link : directory(of: current) + "/" + link
-                let followed = Syscalls.fileKind(current, followingLinks: true)
-                if standardOutputNames.contains(next) || Syscalls.fileKind(next, followingLinks: false) != nil
-                    || followed == nil
-                {
-                    current = next  // a link to follow, or a dangling one: its target is created
-                    continue
-                }
-                // A /proc "magic" link (`pipe:[…]`): only following it tells what it is.
-                if followed == .regular, let real = Syscalls.realPath(current) { return .file(real) }
-                throw .notARegularFile(followed ?? .other, via: current == path ? nil : current)
-            default:
-                throw .notARegularFile(kind, via: current == path ? nil : current)
+            if let planted = plantedLink(onDirectoriesOf: current) { throw planted }
+            // One handle on what the name holds now: its kind, its owner and a link's target are
+            // all read from it, so a name swapped between two looks is never half believed
+            // (a regular file when checked, another user's link when followed).
+            guard let node = Syscalls.openNode(current) else { return .file(current) }
+            defer { Syscalls.close(node) }
+            guard let status = try? Syscalls.fstatus(node) else { return .file(current) }
+            if status.isRegular { return .file(current) }
+            guard status.isSymbolicLink else {
+                throw .notARegularFile(
+                    status.isDirectory
+                        ? .directory
+                        : status.isFIFO
+                            ? .fifo
+                            : Syscalls.fileKind(current, followingLinks: false) ?? .other,
+                    via: current == path ? nil : current)
             }
+            if let planted = refusal(link: current, status: status) { throw planted }
+            guard let link = Syscalls.readLink(handle: node) else { return .file(current) }
+            let next = link.hasPrefix("/") ? link : directory(of: current) + "/" + link
+            let followed = Syscalls.fileKind(current, followingLinks: true)
+            if standardOutputNames.contains(next) || Syscalls.fileKind(next, followingLinks: false) != nil
+                || followed == nil
+            {
+                current = next  // a link to follow, or a dangling one: its target is created
+                continue
+            }
+            // A /proc "magic" link (`pipe:[…]`): only following it tells what it is.
+            if followed == .regular, let real = Syscalls.realPath(current) { return .file(real) }
+            throw .notARegularFile(followed ?? .other, via: current == path ? nil : current)
         }
         throw .tooManyLinks
+    }
+
+    /// The first link among `path`'s directories that the rule refuses.
+    static func plantedLink(onDirectoriesOf path: String) -> Problem? {
+        let parent = directory(of: path)
+        return parent.isEmpty || parent == "." ? nil : plantedLink(on: parent)
     }
 
     /// The first link on `path` (its directories, then the path itself) that the rule refuses.
@@ -72,6 +87,11 @@ package enum OutputPath: Equatable, Sendable {
     /// `path` as a link the rule refuses, or nil (not a link, or one that may be followed).
     static func refusedLink(_ path: String) -> Problem? {
         guard let link = try? Syscalls.linkStatus(path), link.isSymbolicLink else { return nil }
+        return refusal(link: path, status: link)
+    }
+
+    /// The link at `path`, whose own status is `link`, as the rule refuses it, or nil.
+    static func refusal(link path: String, status link: FileStatus) -> Problem? {
         let parent = directory(of: path)
         let place = parent.isEmpty ? "/" : parent
         guard let directory = try? Syscalls.status(place), directory.isSticky, directory.permissions & 0o002 != 0

@@ -230,6 +230,30 @@ package enum Syscalls {
         return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Sets O_NONBLOCK on `fd` (reads that would wait fail with EAGAIN instead).
+    package static func setNonBlocking(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// A handle on the file at `path` itself, a symbolic link not followed (O_PATH): what
+    /// ``fstatus(_:)`` and ``readLink(handle:)`` say of it is of one and the same file, however
+    /// the name is swapped meanwhile. Nil when nothing is there (or it cannot be reached).
+    package static func openNode(_ path: String) -> Int32? {
+        // O_PATH (010000000), which Glibc's Swift overlay does not export.
+        let fd = Glibc.open(path, 0o10_000_000 | O_NOFOLLOW | O_CLOEXEC)
+        return fd >= 0 ? fd : nil
+    }
+
+    /// The target of the symbolic link a handle from ``openNode(_:)`` holds; nil when it holds
+    /// no link.
+    package static func readLink(handle fd: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let n = readlinkat(fd, "", &buffer, 4096)
+        guard n >= 0 else { return nil }
+        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     package static func fstatus(_ fd: Int32) throws(SystemError) -> FileStatus {
         var st = Glibc.stat()
         if Glibc.fstat(fd, &st) != 0 { throw SystemError(errno: errno, call: "fstat") }

@@ -5,7 +5,8 @@
 ///
 /// A log found shorter than its offset (cut in place), or whose last chunk before the offset
 /// no longer hashes the same (cut and written again past the offset), is checked against
-/// them: the chunks that still hash the same were counted and are not read again.
+/// them: the chunks that still hash the same were counted and are not read again. Where in
+/// the next chunk it was cut, ``LineFingerprints`` tell (kept beside them, for the last lines).
 package enum Checkpoints {
     package static let interval: Int64 = 64 << 10
     /// The most checkpoints kept for one log.

@@ -48,8 +48,9 @@ package struct LogPlan: Sendable {
 ///
 /// - The live log is the same file, grown: read on from the offset.
 /// - It is shorter, or the chunk before the offset changed, but its first chunks hash the
-///   same: it was cut in place. Only what follows its new end is read; the bytes between the
-///   last matching chunk and the new end are an `uncertain` gap (never counted twice).
+///   same: it was cut in place. The fingerprints of the last lines read find the line it was
+///   cut at, and what follows is read; without them, the bytes between the last matching
+///   chunk and the first line past the cut chunk are an `uncertain` gap (never counted twice).
 /// - Otherwise (`mv` and reopen, `create`, `copytruncate`, a reused inode): the old file is
 ///   found among the rotated ones by its first bytes (decompressing `.gz`) and finished; then
 ///   every rotated file that is new since the last run (not a file the last run saw,
@@ -320,7 +321,8 @@ private struct Planning {
         claimed.insert(ObjectIdentifier(old))
         try readRotated(old, from: current.offset)
         let shared = try SharedContent.lineEnd(of: old, log, from: current.offset)
-        try readCurrent(from: shared, checkpoints: checkpoints)
+        try readCurrent(
+            from: shared, checkpoints: checkpoints, recent: current.recentLines.map { ($0, current.offset) })
     }
 
     /// The live log is the file read before: on from the offset, unless it was cut in place.
@@ -334,7 +336,10 @@ private struct Planning {
     mutating func continueCurrent(_ current: RunState.Tracked, fresh: [LogFile]) throws(InputError) {
         let checkpoints = current.checkpoints
         if log.status.size >= current.offset, try Checkpoints.tailHolds(checkpoints ?? [], file: log) {
-            try readCurrent(from: try lineStart(atOrBefore: current.offset), checkpoints: checkpoints)
+            let from = try lineStart(atOrBefore: current.offset)
+            // (An offset inside a line, from a damaged state, starts the fingerprints afresh.)
+            let recent = from == current.offset ? current.recentLines.map { ($0, current.offset) } : nil
+            try readCurrent(from: from, checkpoints: checkpoints, recent: recent)
             if current.identity.isStrong, log.startsLike(current.identity),
                 let last = checkpoints?.last, last.end == current.offset
             {
@@ -387,12 +392,18 @@ private struct Planning {
     }
 
     /// The log kept its first `kept.end` bytes (the chunks that still hash the same) and lost
-    /// the rest, then may have been written on: where it was cut, between `kept.end` and the end
-    /// of the next chunk (had it kept that chunk whole, the chunk would hash the same), is
-    /// known only when the chunk's first line is not there: then it was cut at `kept.end`, and
-    /// all that follows was written since and is read. Otherwise what lies between `kept.end`
-    /// and the first line that starts at or after the next chunk's end may hold lines counted
-    /// before and lines written since: an `uncertain` gap, not read; what follows it is read.
+    /// the rest, then may have been written on: it was cut between `kept.end` and the end of
+    /// the next chunk (had it kept that chunk whole, the chunk would hash the same). Where
+    /// exactly, the fingerprints of the last lines read tell (``LineFingerprints``): the
+    /// log's lines from `kept.end` are compared with them, and the first that differs is where
+    /// what was read ends; all from there on was written since and is read, with no gap.
+    ///
+    /// Without them (a state written before they were kept, or a cut below the lines they
+    /// cover), the cut is known only when the chunk's first line is not there: then it was cut
+    /// at `kept.end`, and all that follows is read. Otherwise what lies between `kept.end` and
+    /// the first line that starts at or after the next chunk's end (or the first line
+    /// fingerprinted, when the cut is found before it) may hold lines counted before and lines
+    /// written since: an `uncertain` gap, not read; what follows it is read.
     /// When `replaced`, the live log is another inode (a backup of its start restored), said so.
     mutating func cutInPlace(
         _ current: RunState.Tracked, checkpoints: [RunState.Checkpoint], kept: (end: Int64, count: Int),
@@ -400,15 +411,33 @@ private struct Planning {
     ) throws(InputError) {
         let end = try log.lastLineEnd(from: kept.end, size: log.status.size)
         var from = end
+        var recent: (lines: RunState.RecentLines, end: Int64)? = nil
         if kept.count < checkpoints.count {
             let next = checkpoints[kept.count]
-            if let first = next.firstLine, try Checkpoints.firstLine(of: log, from: kept.end, to: next.end) != first {
+            // The cut lies before the next chunk's end (had the log kept that chunk whole, it
+            // would hash the same), or before the first line fingerprinted when it is not there.
+            var bound = next.end
+            if let lines = current.recentLines, lines.start < next.end {
+                switch try LineFingerprints.cut(lines, verified: kept.end, file: log, size: log.status.size) {
+                case .found(let cut, let same):
+                    recent = (same, cut)
+                case .atOrBefore(let offset):
+                    bound = min(bound, offset)
+                case .unknown:
+                    break
+                }
+            }
+            if let recent {
+                from = recent.end
+            } else if let first = next.firstLine,
+                try Checkpoints.firstLine(of: log, from: kept.end, to: next.end) != first
+            {
                 from = kept.end
-            } else if next.end <= end {
-                from = try lineStart(atOrAfter: next.end)
+            } else if bound <= end {
+                from = try lineStart(atOrAfter: bound)
             }
         }
-        if from > kept.end {
+        if recent == nil, from > kept.end {
             let what =
                 replaced
                 ? "the log was replaced by another file (device \(log.status.device), inode \(log.status.inode)) that starts with the first line read but differs from what was read (\(current.offset) bytes) from byte \(kept.end) or is shorter (a backup restored?)"
@@ -418,7 +447,7 @@ private struct Planning {
                 "\(what); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
                 uncertain: true)
         }
-        try readCurrent(from: from, checkpoints: Array(checkpoints.prefix(kept.count)))
+        try readCurrent(from: from, checkpoints: Array(checkpoints.prefix(kept.count)), recent: recent)
     }
 
     /// `offset` when a line starts there, else just after the `\n` that follows it (a line
@@ -435,7 +464,12 @@ private struct Planning {
     }
 
     /// The live log from `from` to its last complete line; it becomes the tracked current file.
-    mutating func readCurrent(from: Int64, checkpoints: [RunState.Checkpoint]?) throws(InputError) {
+    /// `recent` are the fingerprints of the log's lines up to their `end` (at or before `from`),
+    /// carried on; without them, the lines from `from` on are fingerprinted.
+    mutating func readCurrent(
+        from: Int64, checkpoints: [RunState.Checkpoint]?,
+        recent: (lines: RunState.RecentLines, end: Int64)? = nil
+    ) throws(InputError) {
         let end = try log.lastLineEnd(from: from, size: log.status.size)
         if end > from { plan.steps.append(ReadStep(file: log, from: from, to: end)) }
         var tracked = RunState.Tracked(
@@ -446,6 +480,14 @@ private struct Planning {
             return
         }
         tracked.checkpoints = extended
+        guard
+            let lines = try LineFingerprints.extend(
+                recent?.lines, end: recent?.end ?? from, file: log, to: end)
+        else {
+            plan.changed = "\(log.path) was truncated while it was planned"
+            return
+        }
+        tracked.recentLines = lines
         plan.next.current = tracked
     }
 

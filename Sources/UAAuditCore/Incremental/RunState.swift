@@ -11,7 +11,8 @@ import FoundationEssentials
 /// 1's `alerts_sent` and `alerts_pending` by message; a version 1 state is migrated when it is
 /// loaded (``RunStateMigration``). Optional keys older code ignores: `totals`, an hour's
 /// `insight` and `incomplete`, `unreadable_since`, a log's `known` files, a tracked
-/// file's `checkpoints` and `target`, a checkpoint's `first_line`, a gap's `uncertain`.
+/// file's `checkpoints`, `target` and `recent_lines`, a checkpoint's `first_line`, a gap's
+/// `uncertain`.
 package struct RunState: Codable, Equatable, Sendable {
     package static let currentVersion = 2
 
@@ -97,9 +98,61 @@ package struct RunState: Codable, Equatable, Sendable {
         /// `access.log -> access-2026-12-07.log`): once the link points elsewhere, the old
         /// target is looked at too, and its unread tail read. Absent when the path is no link.
         package var target: String? = nil
+        /// A fingerprint of each of the last lines read (``LineFingerprints``), the last
+        /// ending at `offset`: a log cut in place is found cut at the very line. Absent from
+        /// states written before uaaudit kept them (then a cut inside a chunk leaves an
+        /// `uncertain` gap), and for rotated files.
+        package var recentLines: RecentLines? = nil
 
         enum CodingKeys: String, CodingKey {
             case identity, offset, size, modified, path, checkpoints, target
+            case recentLines = "recent_lines"
+        }
+    }
+
+    /// The fingerprints of the lines from `start` (a line start) to the tracked offset, 3
+    /// bytes each (``LineFingerprints/width``), in order; base64 in the state.
+    package struct RecentLines: Codable, Equatable, Sendable {
+        package var start: Int64
+        package var hashes: [UInt8]
+
+        package init(start: Int64, hashes: [UInt8]) {
+            self.start = start
+            self.hashes = hashes
+        }
+
+        /// How many lines.
+        package var count: Int { hashes.count / LineFingerprints.width }
+
+        /// The fingerprint of line `i`.
+        package subscript(i: Int) -> UInt32 {
+            let at = i * LineFingerprints.width
+            return UInt32(hashes[at]) << 16 | UInt32(hashes[at + 1]) << 8 | UInt32(hashes[at + 2])
+        }
+
+        /// The first `n` lines.
+        package func prefix(_ n: Int) -> RecentLines {
+            RecentLines(start: start, hashes: Array(hashes.prefix(n * LineFingerprints.width)))
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case start, hashes
+        }
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            start = try container.decode(Int64.self, forKey: .start)
+            let text = try container.decode(String.self, forKey: .hashes)
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .hashes, in: container, debugDescription: "not base64")
+            }
+            hashes = [UInt8](data)
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(start, forKey: .start)
+            try container.encode(Data(hashes).base64EncodedString(), forKey: .hashes)
         }
     }
 
@@ -262,6 +315,16 @@ extension RunState {
                 let bytes = tracked.identity.fingerprintBytes
                 if bytes < 0 || bytes > FileIdentity.maxFingerprintBytes {
                     return "\(name): fingerprint_bytes \(bytes) is outside 0...\(FileIdentity.maxFingerprintBytes)"
+                }
+                if let lines = tracked.recentLines {
+                    guard lines.start >= 0, lines.start <= tracked.offset else {
+                        return
+                            "\(name): recent_lines start \(lines.start) is not between 0 and the offset \(tracked.offset)"
+                    }
+                    guard lines.hashes.count % LineFingerprints.width == 0 else {
+                        return
+                            "\(name): recent_lines hashes are \(lines.hashes.count) bytes, not \(LineFingerprints.width) a line"
+                    }
                 }
                 var previous: Int64 = 0
                 for checkpoint in tracked.checkpoints ?? [] {

@@ -129,6 +129,28 @@ final class RunHarness {
     func gaps() throws -> [[String: Any]] {
         try reportJSON()["gaps"] as? [[String: Any]] ?? []
     }
+
+    /// Takes the live logs' `recent_lines` out of the state: it is then as a `run` from before
+    /// issue 29 left it (the only difference). Returns how many there were.
+    @discardableResult
+    func dropRecentLines() throws -> Int {
+        var state = try unwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: self.state))) as? [String: Any])
+        var logs = try unwrap(state["logs"] as? [String: [String: Any]])
+        var dropped = 0
+        for key in logs.keys {
+            guard var current = logs[key]?["current"] as? [String: Any], current["recent_lines"] != nil else {
+                continue
+            }
+            current["recent_lines"] = nil
+            logs[key]?["current"] = current
+            dropped += 1
+        }
+        state["logs"] = logs
+        try JSONSerialization.data(withJSONObject: state, options: [.prettyPrinted, .sortedKeys])
+            .write(to: URL(fileURLWithPath: self.state))
+        return dropped
+    }
 }
 
 func unwrap<T>(_ value: T?) throws -> T {

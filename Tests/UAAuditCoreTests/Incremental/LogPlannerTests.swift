@@ -678,47 +678,65 @@ import Testing
     }
 
     /// Issue 11, case 3, and issue 29: a log cut in place (its first `cut` lines kept), then
-    /// written on. Cut at a checkpoint's end, the chunk after it starts with another line:
-    /// everything after the cut is read. Cut inside a chunk, the cut lies before that chunk's
+    /// written on. The fingerprints of the last lines read find the very line it was cut at:
+    /// everything after the cut is read, no gap. Without them (a state written before they
+    /// were kept): cut at a checkpoint's end, the chunk after it starts with another line, and
+    /// everything after the cut is read; cut inside a chunk, the cut lies before that chunk's
     /// end: what follows the first line starting there is read; before it, an uncertain gap.
     @Test(arguments: [
         (1500, 50), (1500, 2000), (1500, 400), (2999, 10), (1, 3000),
     ])
     func aLogCutInPlaceAndWrittenOnReadsWhatIsProvablyNew(lines: Int, appended: Int) throws {
         for atCheckpoint in [false, true] {
-            let d = MemoryDisk()
-            d.write(3000)
-            d.run()
-            let checkpoints = try #require(d.state?.current?.checkpoints)
-            let cut = atCheckpoint ? Int(Self.keptPrefix(d, cut: d.lineEnd(lines))) : d.lineEnd(lines)
-            let kept = Self.keptPrefix(d, cut: cut)
-            // Cut to nothing is a truncation, not a cut below what was read (its own scenario).
-            if atCheckpoint, kept == 0 { continue }
-            let next = try #require(checkpoints.first { $0.end > kept })
-            d.truncate(to: cut)
-            d.write(appended)
-            let bytes = try #require(d.entries["access.log"]?.inode.bytes)
-            // The first line that starts at or after the next chunk's end, if it is on disk.
-            var from = Int(kept)
-            if cut != Int(kept) {
-                from = bytes.count
-                if Int(next.end) <= bytes.count {
-                    from =
-                        bytes[Int(next.end) - 1] == 0x0A
-                        ? Int(next.end) : (bytes[Int(next.end)...].firstIndex(of: 0x0A)! + 1)
+            for fingerprints in [true, false] {
+                let d = MemoryDisk()
+                d.write(3000)
+                d.run()
+                let checkpoints = try #require(d.state?.current?.checkpoints)
+                #expect(d.state?.current?.recentLines?.count == 3000)
+                if !fingerprints { d.state?.current?.recentLines = nil }
+                let cut = atCheckpoint ? Int(Self.keptPrefix(d, cut: d.lineEnd(lines))) : d.lineEnd(lines)
+                let kept = Self.keptPrefix(d, cut: cut)
+                // Cut to nothing is a truncation, not a cut below what was read (its own scenario).
+                if atCheckpoint, kept == 0 { continue }
+                let next = try #require(checkpoints.first { $0.end > kept })
+                d.truncate(to: cut)
+                d.write(appended)
+                let bytes = try #require(d.entries["access.log"]?.inode.bytes)
+                // Without fingerprints: the first line that starts at or after the next
+                // chunk's end, if it is on disk.
+                var from = Int(kept)
+                if fingerprints {
+                    from = cut
+                } else if cut != Int(kept) {
+                    from = bytes.count
+                    if Int(next.end) <= bytes.count {
+                        from =
+                            bytes[Int(next.end) - 1] == 0x0A
+                            ? Int(next.end) : (bytes[Int(next.end)...].firstIndex(of: 0x0A)! + 1)
+                    }
                 }
+                let plan = d.run()
+                let name =
+                    "cut after line \(lines)\(atCheckpoint ? " at a checkpoint" : ""), \(appended) written\(fingerprints ? "" : ", no fingerprints")"
+                #expect(plan.reads == (from < bytes.count ? ["access.log \(from)..\(bytes.count)"] : []), "\(name)")
+                #expect(
+                    plan.gapRanges == (from > Int(kept) && from != cut ? ["~access.log \(kept)..\(from)"] : []),
+                    "\(name)")
+                #expect(d.doubled.isEmpty, "\(name)")
+                let inGap = bytes[cut..<from].filter { $0 == 0x0A }.count
+                #expect(d.missed.count == inGap, "\(name)")
+                if atCheckpoint || fingerprints { #expect(inGap == 0, "\(name)") }
+                #expect(d.run().reads == [])
+                // The fingerprints now cover the lines kept and those written since.
+                // (Without them, from where reading went on.)
+                let after = bytes[from...].filter { $0 == 0x0A }.count
+                #expect(d.state?.current?.recentLines?.count == (fingerprints ? Self.lineCount(d) : after), "\(name)")
             }
-            let plan = d.run()
-            let name = "cut after line \(lines)\(atCheckpoint ? " at a checkpoint" : ""), \(appended) written"
-            #expect(plan.reads == (from < bytes.count ? ["access.log \(from)..\(bytes.count)"] : []), "\(name)")
-            #expect(plan.gapRanges == (from > Int(kept) ? ["~access.log \(kept)..\(from)"] : []), "\(name)")
-            #expect(d.doubled.isEmpty, "\(name)")
-            let inGap = bytes[cut..<from].filter { $0 == 0x0A }.count
-            #expect(d.missed.count == inGap, "\(name)")
-            if atCheckpoint { #expect(inGap == 0, "\(name)") }
-            #expect(d.run().reads == [])
         }
     }
+
+    static func lineCount(_ d: MemoryDisk) -> Int { d.entries["access.log"]!.inode.bytes.filter { $0 == 0x0A }.count }
 
     /// Issue 29: a state offset moved into the middle of a line (by hand, or damaged) goes back
     /// to the start of that line, which no run counted (runs only stop after whole lines).
@@ -765,15 +783,31 @@ import Testing
         let before = d.state?.current?.checkpoints
         #expect(d.run().reads == [])
         #expect(d.state?.current?.checkpoints == before)
-        // Cut in place to half, then appended to: the chunks below the cut still hold.
+        // The fingerprints cover the last 65,536 lines (of 120,000).
+        let recent = try #require(d.state?.current?.recentLines)
+        #expect(recent.count == LineFingerprints.maxLines)
+        #expect(recent.start == Int64(d.lineEnd(120_000 - LineFingerprints.maxLines)))
+        // Cut in place to half, then appended to: the chunks below the cut still hold, and the
+        // fingerprints find the cut's line.
         let cut = d.lineEnd(60_000)
         let kept = Self.keptPrefix(d, cut: cut)
         #expect(kept > Int64(cut) - Int64(cut) / 16)
         d.truncate(to: cut)
         d.write(50)
         let plan = d.run()
-        #expect(plan.reads == [])
-        #expect(plan.gapRanges == ["~access.log \(kept)..\(d.size())"])
+        #expect(plan.reads == ["access.log \(cut)..\(d.size())"])
+        #expect(plan.gapRanges == [])
+        #expect(d.doubled.isEmpty)
+        #expect(d.missed.isEmpty)
+        #expect(d.state?.current?.recentLines?.start == recent.start)
+        // Cut below the lines fingerprinted: the chunks alone, as before (an uncertain gap).
+        let lower = d.lineEnd(30_000)
+        let keptLower = Self.keptPrefix(d, cut: lower)
+        d.truncate(to: lower)
+        d.write(50)
+        let again = d.run()
+        #expect(again.reads == [])
+        #expect(again.gapRanges == ["~access.log \(keptLower)..\(d.size())"])
         #expect(d.doubled.isEmpty)
         #expect(d.missed.count == 50)
     }

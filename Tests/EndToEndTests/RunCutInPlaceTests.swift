@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// Issue 29, "A shrink with a provable prefix": a log cut in place to a line boundary below
+/// what was read (the kept prefix unchanged), then written on: every line written after the
+/// cut is counted, none twice, wherever the cut is: the state's fingerprints of the last
+/// lines read find the very line it was cut at.
+@Suite struct RunCutInPlaceTests {
+    static let now = "2026-11-29T11:10:00Z"
+
+    func run(_ h: RunHarness) throws -> Int {
+        let result = try h.run(now: Self.now)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try unwrap((try h.reportJSON()["totals"] as? [String: Any])?["requests"] as? Int)
+    }
+
+    func stateJSON(_ h: RunHarness) throws -> [String: Any] {
+        try unwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.state))) as? [String: Any])
+    }
+
+    func current(_ h: RunHarness) throws -> [String: Any] {
+        let logs = try unwrap(try stateJSON(h)["logs"] as? [String: [String: Any]])
+        return try unwrap(logs.values.first?["current"] as? [String: Any])
+    }
+
+    func checkpointEnds(_ h: RunHarness) throws -> [Int] {
+        try unwrap(try current(h)["checkpoints"] as? [[String: Any]]).map { try unwrap($0["end"] as? Int) }
+    }
+
+    /// The offset after line `n` of the log (0 for n = 0).
+    func lineEnd(_ h: RunHarness, _ n: Int) throws -> Int {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: h.log)))
+        var seen = 0
+        for (i, b) in bytes.enumerated() where b == 0x0A {
+            seen += 1
+            if seen == n { return i + 1 }
+        }
+        return n == 0 ? 0 : bytes.count
+    }
+
+    func truncate(_ h: RunHarness, to size: Int) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: h.log))
+        try handle.truncate(atOffset: UInt64(size))
+        try handle.close()
+    }
+
+    enum Where: String, CaseIterable {
+        case insideTheFirstChunk, insideAMiddleChunk, oneLineBelowTheOffset, atACheckpoint
+    }
+
+    /// 9,000 lines read, cut at `place`, then `appended` lines written (2,999; or 5,000, which
+    /// write past the old offset, so the log is no shorter than what was read): all counted.
+    @Test(arguments: Where.allCases, [2999, 5000])
+    func everyLineWrittenAfterTheCutIsCountedOnce(place: Where, appended: Int) throws {
+        let h = try RunHarness()
+        try h.append(9000, hour: 10)
+        #expect(try run(h) == 9000)
+        let ends = try checkpointEnds(h)
+        #expect(ends.count > 8)
+        let cut: Int
+        switch place {
+        case .insideTheFirstChunk: cut = try lineEnd(h, 10)
+        case .insideAMiddleChunk: cut = try lineEnd(h, 6000)
+        case .oneLineBelowTheOffset: cut = try lineEnd(h, 8999)
+        case .atACheckpoint: cut = ends[ends.count / 2]
+        }
+        #expect(ends.contains(cut) == (place == .atACheckpoint), "\(place): \(cut) in \(ends)")
+        try truncate(h, to: cut)
+        try h.append(appended, hour: 10, minute: 30)
+        #expect(try run(h) == 9000 + appended, "\(place)")
+        #expect(try h.gaps().isEmpty, "\(place)")
+        let totals = try unwrap(try h.reportJSON()["totals"] as? [String: Any])
+        #expect((totals["classes"] as? [String: Int])?["urlsession"] == 9000 + appended)
+        let hours = try h.hours()
+        #expect(hours.map(\.1) == [9000 + appended])
+        // Read on afterwards as usual.
+        #expect(try run(h) == 9000 + appended)
+        try h.append(7, hour: 10, minute: 40)
+        #expect(try run(h) == 9007 + appended)
+        #expect(try h.gaps().isEmpty)
+    }
+
+    /// A state written before the fingerprints were kept (today's state without its
+    /// `recent_lines`) still behaves as before: the cut chunk's bytes up to the first line past
+    /// its end are an `uncertain` gap, and what follows is read. That run keeps the
+    /// fingerprints: a second cut is then found exactly.
+    @Test func aStateWithoutFingerprintsLeavesTheUncertainGapAsBefore() throws {
+        let h = try RunHarness()
+        try h.append(9000, hour: 10)
+        #expect(try run(h) == 9000)
+        #expect(try h.dropRecentLines() == 1)
+        #expect(try current(h)["recent_lines"] == nil)
+
+        let ends = try checkpointEnds(h)
+        let cut = try lineEnd(h, 6000)
+        let kept = try unwrap(ends.last { $0 <= cut })
+        let next = try unwrap(ends.first { $0 > cut })
+        try truncate(h, to: cut)
+        try h.append(2999, hour: 10, minute: 30)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: h.log)))
+        // The first line that starts at or after the cut chunk's old end.
+        let gapEnd = bytes[next - 1] == 0x0A ? next : try unwrap(bytes[next...].firstIndex(of: 0x0A)) + 1
+        let after = bytes[gapEnd...].filter { $0 == 0x0A }.count
+        #expect(after < 2999)
+        #expect(try run(h) == 9000 + after)
+        let gaps = try h.gaps()
+        #expect(gaps.count == 1)
+        #expect(gaps.first?["uncertain"] as? Bool == true)
+        #expect(gaps.first?["from_offset"] as? Int == kept)
+        #expect(gaps.first?["to_offset"] as? Int == gapEnd)
+        #expect(try current(h)["recent_lines"] is [String: Any])
+
+        // Cut again, below what that run read: now found at its line.
+        try truncate(h, to: try lineEnd(h, 8000))
+        try h.append(100, hour: 10, minute: 50)
+        #expect(try run(h) == 9100 + after)
+        #expect(try h.gaps().count == 1)
+    }
+}

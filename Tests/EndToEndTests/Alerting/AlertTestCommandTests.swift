@@ -194,6 +194,8 @@ import WebhookReceiver
         // The same robot in the config and on the command line: sent twice, with a warning.
         let config = try dir.write(
             "good.json", #"{"logs": ["a.log"], "state": "\#(dir.path("s.json"))", \#(alerts)}"#)
+        // Only the owner may read a file with a webhook URL in it: otherwise that warning comes first.
+        #expect(chmod(config, 0o600) == 0)
         let twice = try Tool.run(["alert", "test", "--config", config, "--webhook", "\(base)/g", "--webhook-kind", "generic"])
         #expect(twice.status == 0, "\(twice.stderr)")
         #expect(
@@ -211,6 +213,7 @@ import WebhookReceiver
         let alerts = #""alerts": [{"kind": "generic", "url": "\#(receiver.baseURL)/g"}]"#
         for body in [#"{"state": "\#(dir.path("s.json"))", \#(alerts)}"#, "{\(alerts)}"] {
             let config = try dir.write("c.json", body)
+            #expect(chmod(config, 0o600) == 0)
             let result = try Tool.run(["alert", "test", "--config", config])
             #expect(result.status == 0, "\(body): \(result.stderr)")
             #expect(result.out == "delivered to generic \(Redaction.url(receiver.baseURL + "/g")) (1 attempt)\n")

@@ -4,6 +4,7 @@ import Testing
 /// Hours close on the clock, after every log was read: a line dated ahead, a lagging log, and
 /// a clock that jumps back or days forward never close an hour early or alert it wrongly.
 @Suite struct RunClockTests {
+    func reportedOther(_ h: RunHarness) throws -> Int? { (try totals(h)["classes"] as? [String: Int])?["other"] }
     func totals(_ h: RunHarness) throws -> [String: Any] { try unwrap(try h.reportJSON()["totals"] as? [String: Any]) }
 
     /// (hour, requests, closed, alert) per hour of the report.
@@ -116,8 +117,9 @@ import Testing
         #expect(try h.ledgerHours("pending") == ["2026-11-29T12:00:00+00:00"])
     }
 
-    /// Beyond the history window ahead, a line is in no hour, and the run says so.
-    @Test func aLineBeyondTheHistoryWindowAheadIsFutureAndTheRunSaysSo() throws {
+    /// Beyond the history window ahead, a line is in no hour yet, and the run says so: it waits
+    /// in the state, and the first run whose clock reaches its hour counts it there.
+    @Test func aLineBeyondTheHistoryWindowAheadWaitsForTheClockAndTheRunSaysSo() throws {
         let h = try RunHarness()
         try h.append(10, hour: 10)
         try h.appendRaw(h.line("01/Dec/2026:10:21:00 +0000", "other") + "\n", to: h.log)  // 48 h + 1 min ahead
@@ -127,12 +129,30 @@ import Testing
         #expect(
             run.stderr
                 == "uaaudit: 1 line stamped more than 48 h after the run's clock (2026-11-29T10:20:00Z) counted in "
-                + "totals.future and in no hour: check the clock of the host that writes the log, and --now\n")
+                + "totals.future; they wait in the state, and count in their hours when the clock reaches them: "
+                + "check the clock of the host that writes the log, and --now\n")
         #expect(try totals(h)["future"] as? Int == 1)
         #expect(
             try alerts(h).map { "\($0)" } == [
                 #"("2026-11-29T10", 10, false, false)"#, #"("2026-12-01T10", 1, false, false)"#,
             ])
+        #expect(try Tool.run(["state", "show", "--state", h.state]).out.contains(
+            "waiting for the clock to reach their hours: 1 lines in 1 hours "
+                + "(2026-12-01T10:00:00+00:00 to 2026-12-01T10:00:00+00:00)\n"))
+        // Not before the clock reaches all of its hour (its start and an hour, less the window).
+        let early = try Tool.run(["run", "-q", "--state", h.state, "--out", h.report, "--now", "2026-11-29T10:59:58Z", h.log])
+        #expect(early.stderr == "")
+        #expect(try alerts(h).map(\.1) == [10, 1])
+        let reached = try Tool.run(["run", "-q", "--state", h.state, "--out", h.report, "--now", "2026-11-29T10:59:59Z", h.log])
+        #expect(reached.status == 0)
+        #expect(reached.stderr == "uaaudit: 1 line stamped ahead of an earlier run's clock, kept in the state, now counted in its hour\n")
+        #expect(
+            try alerts(h).map { "\($0)" } == [
+                #"("2026-11-29T10", 10, false, false)"#, #"("2026-12-01T10", 2, false, false)"#,
+            ])
+        #expect(try reportedOther(h) == 2)
+        #expect(try totals(h)["future"] as? Int == 1)
+        #expect(!(try Tool.run(["state", "show", "--state", h.state]).out.contains("waiting for the clock")))
     }
 
     @Test func aClockThatJumpsBackReopensNothingAndLinesAheadOfItWaitInTheirHour() throws {

@@ -73,10 +73,11 @@ struct RunCommand {
             truncated logs), closes an hour once the clock (--now) is past its end plus the
             grace period and every log was read (a log unreadable for over 2 hours stops
             holding hours: they are marked incomplete; line times never close an hour;
-            lines ahead of --now wait in their open hours, and only those over
-            history_hours ahead count in totals.future), alerts once per breached hour
-            under its own id (an hour already history_hours old when first read is reported
-            as backfill, never alerted), writes the report and commits the state atomically.
+            lines ahead of --now wait in their open hours, and those over history_hours
+            ahead wait in the state until the clock reaches their hour), alerts once per
+            breached hour under its own id (an hour already history_hours old when first
+            read is reported as backfill, never alerted), writes the report and commits the
+            state atomically.
             Breached hours stay pending until every channel configured takes them (with no
             channel, until one is; "alerts": [] means metrics only). SIGTERM during
             delivery ends it after the attempt in flight (a second one aborts it) and

@@ -104,10 +104,20 @@ struct RunExecution {
         }
         if outcome.future > 0 {
             let hours = job.settings.futureHorizonSeconds / 3600
+            let placed =
+                outcome.futureUnplaced == 0
+                ? "wait in the state, and count in their hours when the clock reaches them"
+                : "wait in the state, and count in their hours when the clock reaches them, but for "
+                    + "\(outcome.futureUnplaced) in no hour (more than \(RunEngine.FutureLines.maxWaitingHours) hours wait)"
             console.error(
                 "\(outcome.future) line\(outcome.future == 1 ? "" : "s") stamped more than \(hours) h after the run's clock "
-                    + "(\(Timestamps.iso8601UTC(seconds: job.settings.now))) counted in totals.future and in no hour: "
+                    + "(\(Timestamps.iso8601UTC(seconds: job.settings.now))) counted in totals.future; they \(placed): "
                     + "check the clock of the host that writes the log, and --now")
+        }
+        if outcome.released > 0 {
+            console.error(
+                "\(outcome.released) line\(outcome.released == 1 ? "" : "s") stamped ahead of an earlier run's clock, "
+                    + "kept in the state, now counted in \(outcome.released == 1 ? "its hour" : "their hours")")
         }
         var state = outcome.state
         let pendingBefore = Set(state.alerts.pending)
@@ -136,6 +146,7 @@ struct RunExecution {
                 "\(what) at least 2 × history_hours before the run's clock and \(outcome.expiredAlerts.count == 1 ? "is" : "are") dropped unsent: "
                     + "run uaaudit run at least every history_hours, or raise history_hours")
         }
+        if let hold = outcome.clockHold { console.error(RunExecution.clockNotice(hold, now: job.settings.now)) }
         if let first = outcome.unalertedBackfill.first, let last = outcome.unalertedBackfill.last {
             console.error(
                 RunExecution.backfillNotice(
@@ -151,9 +162,10 @@ struct RunExecution {
         // before its commit never showed counts that the next run would count again.
         var metricsWritten = true
         if let path = job.promPath, let totals = state.totals {
-            let metrics = PrometheusMetrics.run(
+            var metrics = PrometheusMetrics.run(
                 outcome.report, totals: totals, alertsPending: state.alerts.pending.count,
                 latest: .worst(of: outcome.sources))
+            metrics.clockHeld = outcome.clockHold != nil
             let text = Array(PrometheusText.render(metrics).utf8)
             metricsWritten = OutputFile.write(text, to: path, what: "metrics", console: console)
         }
@@ -208,6 +220,30 @@ struct RunExecution {
             console.error("cannot commit state \(job.statePath): \(error)\(held); the previous state is untouched")
             return .output
         }
+    }
+
+    /// Why a run did not believe its clock, and what it did instead.
+    static func clockNotice(_ hold: RunEngine.ClockHold, now: Int64) -> String {
+        let clock = Timestamps.iso8601UTC(seconds: now)
+        let what: String
+        switch hold {
+        case .behind(let seconds, let last):
+            what =
+                "the clock (\(clock)) is \(duration(seconds)) behind the last run's "
+                + "(\(Timestamps.iso8601UTC(seconds: last)))"
+        case .ahead(let seconds, let newest):
+            what =
+                "the clock (\(clock)) is \(duration(seconds)) ahead of the newest line read "
+                + "(\(Timestamps.iso8601UTC(seconds: newest))), more than the history window"
+        }
+        return what + ": this run counted what it read into its hours but closed, pruned and alerted nothing on "
+            + "that clock (uaaudit_clock_held 1); check the host's clock (NTP, the VM's, the container's) and "
+            + "--now; the next run with a sane clock decides"
+    }
+
+    static func duration(_ seconds: Int64) -> String {
+        seconds >= 86_400 && seconds % 3600 == 0 || seconds >= 172_800
+            ? "\(seconds / 3600) h" : seconds >= 3600 ? "\(seconds / 60) min" : "\(seconds) s"
     }
 
     /// Why breached backfill hours were reported and not alerted, in one line for any number.

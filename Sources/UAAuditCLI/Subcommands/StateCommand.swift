@@ -157,7 +157,13 @@ enum StateText {
         let delivered = ledger.hours.values.filter { $0.status == .delivered }.count
         let notAlerted = ledger.hours.values.filter { $0.status == .notAlerted }.count
         out += "breached hours delivered: \(delivered); not alerted (metrics only): \(notAlerted)\n"
-        if let future = state.totals?.future { out += "lines stamped in the future (in no hour): \(future)\n" }
+        if let future = state.totals?.future { out += "lines stamped in the future (ever read): \(future)\n" }
+        if let waiting = state.waiting, !waiting.isEmpty {
+            let lines = waiting.values.reduce(Int64(0)) { $0 + $1.classes.values.reduce(0, +) + $1.errors + $1.outOfScope }
+            let hours = waiting.keys.sorted()
+            out += "waiting for the clock to reach their hours: \(lines) lines in \(hours.count) hours "
+            out += "(\(hours.first ?? "") to \(hours.last ?? ""))\n"
+        }
         if let since = state.unreadableSince, !since.isEmpty {
             out += "\nlogs unreadable, run after run:\n"
             for (log, time) in since.sorted(by: { $0.key < $1.key }) {

@@ -115,6 +115,8 @@ package struct AuditResult: Sendable {
     package var malformed: Int64 = 0
     /// Lines stamped after ``ScanConfiguration/futureAfter`` (`run` only), in no hour.
     package var future: Int64 = 0
+    /// Those lines per hour: per class, then errors, then out of scope (``Tally/futureHours``).
+    package var futureHours: [HourKey: [Int64]] = [:]
     package var samples: [Sample] = []
     package var sources: [Source] = []
     /// The newest request time counted (seconds since the epoch), nil when none.
@@ -163,10 +165,23 @@ package struct AuditResult: Sendable {
         keepDetailsWithinBound(touched: tally.hours)
         malformed += tally.malformed
         future += tally.future
+        AuditResult.addFuture(tally.futureHours, to: &futureHours)
         if tally.newest != Int64.min { newest = max(newest ?? tally.newest, tally.newest) }
         for sample in tally.samples where samples.count < sampleLimit {
             samples.append(
                 Sample(path: path, line: firstLine + sample.line - 1, text: sample.text, reason: sample.reason))
+        }
+    }
+
+    /// Adds per-hour counts of lines stamped ahead (``futureHours``) to `whole`.
+    package static func addFuture(_ part: [HourKey: [Int64]], to whole: inout [HourKey: [Int64]]) {
+        for (key, counts) in part {
+            guard var sum = whole[key] else {
+                whole[key] = counts
+                continue
+            }
+            for i in sum.indices where i < counts.count { sum[i] += counts[i] }
+            whole[key] = sum
         }
     }
 

@@ -42,6 +42,9 @@ package final class Tally {
     package private(set) var firstMalformed: Int64?
     /// Lines stamped after ``ScanConfiguration/futureAfter``: counted here, in no hour.
     package var future: Int64 = 0
+    /// Those lines per hour: one counter per class, then errors, then out of scope (the
+    /// first ``outOfScopeSlot`` + 1 slots of a bucket). Rare (a wrong clock), so a dictionary.
+    package var futureHours: [HourKey: [Int64]] = [:]
     package private(set) var samples: [Sample] = []
     package let alertUAs: ByteTable
     /// Requests per (bucket << 40 | family id << 8 | class).

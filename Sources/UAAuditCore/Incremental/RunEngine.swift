@@ -19,6 +19,10 @@ package enum RunEngine {
         package var sources: [AuditResult.Source] = []
         /// Lines this run read that were stamped beyond ``RunSettings/futureHorizonSeconds``.
         package var future: Int64 = 0
+        /// Of those, the lines in no hour: beyond ``FutureLines/maxWaitingHours`` waiting hours.
+        package var futureUnplaced: Int64 = 0
+        /// Lines that waited in the state (stamped ahead) and this run counted into their hours.
+        package var released: Int64 = 0
         /// This run's malformed samples, whole (up to ``Tally/sampleTextBytes``), for the hint.
         package var samples: [AuditResult.Sample] = []
         /// Backfill hours this run closed that breached (share or drift), in time order: in the
@@ -26,6 +30,40 @@ package enum RunEngine {
         package var unalertedBackfill: [String] = []
         /// The hours this run closed, in time order (backfill hours and hours pruned since included).
         package var closedNow: [String] = []
+        /// Why this run did not believe its clock (nothing closed, pruned or paged on it).
+        package var clockHold: ClockHold? = nil
+    }
+
+    /// A clock a run does not believe: well behind the last run's, or far ahead of the lines it
+    /// read. The run counts what it read into its hours, but closes, prunes and decides nothing
+    /// on that clock; the next run with a sane clock decides.
+    package enum ClockHold: Equatable, Sendable {
+        /// The clock is this many seconds behind the last run's.
+        case behind(seconds: Int64, lastRun: Int64)
+        /// The clock is this many seconds ahead of the newest line this run read.
+        case ahead(seconds: Int64, newestLine: Int64)
+    }
+
+    /// How far behind the last run's clock a run may be and still be believed (an NTP step).
+    package static let clockBehindToleranceSeconds: Int64 = 600
+
+    /// The least a clock must be ahead of the newest line read to be held, whatever the window:
+    /// hourly runs with `history_hours` 1 read lines an hour or two old as a matter of course.
+    package static let clockAheadFloorSeconds: Int64 = 6 * 3600
+
+    /// Whether to hold this run's clock: behind the last run's by more than the tolerance, or,
+    /// after a first run, ahead of the newest line it read by more than the history window
+    /// (the logs are written with the real time: lines that old, read now, mean the clock is
+    /// wrong; a first run has no last clock, and old lines then are a backfill).
+    static func clockHold(now: Int64, saved: RunState, newestRead: Int64?, historyHours: Int64) -> ClockHold? {
+        guard let last = saved.lastRunClock else { return nil }
+        if now < last - clockBehindToleranceSeconds { return .behind(seconds: last - now, lastRun: last) }
+        if let newest = newestRead, newest > (saved.newestSeen ?? Int64.min),
+            now - newest > max(historyHours * 3600, clockAheadFloorSeconds)
+        {
+            return .ahead(seconds: now - newest, newestLine: newest)
+        }
+        return nil
     }
 
     /// The most alert-class UAs each hour keeps in the state.
@@ -39,7 +77,9 @@ package enum RunEngine {
     ) -> RunOutcome {
         var state = saved
         var configuration = settings.scan
-        configuration.futureAfter = settings.now + settings.futureHorizonSeconds
+        // A clock behind the last run's would put every line in the future: lines are placed
+        // against the later of the two.
+        configuration.futureAfter = max(settings.now, saved.lastRunClock ?? settings.now) + settings.futureHorizonSeconds
         let worker = Worker(configuration: configuration, progress: nil)
         var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
         var errors: [String] = []
@@ -64,11 +104,27 @@ package enum RunEngine {
                 logs.append(Report.LogEntry(path: log, readable: readable, error: failures.first?.description))
             }
         }
+        let hold = clockHold(
+            now: settings.now, saved: saved, newestRead: result.newest, historyHours: settings.historyHours)
         if let newest = result.newest { state.newestSeen = max(state.newestSeen ?? newest, newest) }
-        let readiness = Readiness.of(
+        // Lines stamped past the horizon wait in the state; those whose hour the clock has now
+        // reached (all of it) are counted with the lines this run read. A held clock reaches none.
+        let unplaced = FutureLines.park(result.futureHours, in: &state, rules: configuration.rules)
+        let released =
+            hold == nil
+            ? FutureLines.release(
+                upTo: configuration.futureAfter - 3599, from: &state, into: &result, rules: configuration.rules) : 0
+        var readiness = Readiness.of(
             failed: failed, configured: settings.logs, state: &state, now: settings.now)
+        if hold != nil {
+            readiness = .held
+        } else {
+            state.lastRunClock = max(saved.lastRunClock ?? settings.now, settings.now)
+        }
         let before = Set(state.alerts.hours.keys)
-        apply(result, to: &state, settings: settings, readiness: readiness, generatedAt: generatedAt)
+        apply(
+            result, to: &state, settings: settings, readiness: readiness, generatedAt: generatedAt,
+            clockBelieved: hold == nil)
         let newAlerts = state.alerts.hours.keys.filter { !before.contains($0) }.sorted(by: HourKey.isEarlier)
         state.totals = RunTotals.after(
             state.totals, adding: result, rules: configuration.rules, now: settings.now, succeeded: errors.isEmpty,
@@ -79,7 +135,7 @@ package enum RunEngine {
         let closedNow = state.hours.filter { $0.value.closed && saved.hours[$0.key]?.closed != true }.map(\.key)
         let touched = Set(result.hours.keys.map(\.iso8601)).union(closedNow)
         let beforePrune = state.hours.filter { touched.contains($0.key) }
-        let expired = prune(&state, settings: settings)
+        let expired = hold == nil ? prune(&state, settings: settings) : []
         if !expired.isEmpty, var totals = state.totals {
             totals.alertsExpired = (totals.alertsExpired ?? 0) + Int64(expired.count)
             state.totals = totals
@@ -91,8 +147,9 @@ package enum RunEngine {
         let unalerted = report.hours.filter { $0.backfill == true && $0.alerted }.map(\.hour)
         return RunOutcome(
             state: state, report: report, newAlerts: newAlerts, expiredAlerts: expired, errors: errors, logs: logs,
-            sources: result.sources, future: result.future, samples: result.samples, unalertedBackfill: unalerted,
-            closedNow: closedNow.sorted(by: HourKey.isEarlier))
+            sources: result.sources, future: result.future, futureUnplaced: unplaced, released: released,
+            samples: result.samples, unalertedBackfill: unalerted, closedNow: closedNow.sorted(by: HourKey.isEarlier),
+            clockHold: hold)
     }
 
     /// How often a log whose bytes changed while being read is planned again in one run.
@@ -304,6 +361,7 @@ package enum RunEngine {
         }
         whole.malformed += part.malformed
         whole.future += part.future
+        AuditResult.addFuture(part.futureHours, to: &whole.futureHours)
         for sample in part.samples where whole.samples.count < whole.sampleLimit { whole.samples.append(sample) }
         whole.sources += part.sources
         if let newest = part.newest { whole.newest = max(whole.newest ?? newest, newest) }
@@ -313,14 +371,17 @@ package enum RunEngine {
     /// (``close(_:settings:readiness:generatedAt:)``).
     static func apply(
         _ result: AuditResult, to state: inout RunState, settings: RunSettings, readiness: Readiness,
-        generatedAt: String
+        generatedAt: String, clockBelieved: Bool = true
     ) {
         let rules = settings.scan.rules
         let names = rules.classNames
         for (key, counts) in result.hours {
             let iso = key.iso8601
             var hour = state.hours[iso] ?? RunState.HourState()
-            if state.hours[iso] == nil, isBackfill(key, now: settings.now, historyHours: settings.historyHours) {
+            // A held clock decides nothing, not even which hours are too old to alert.
+            if state.hours[iso] == nil, clockBelieved,
+                isBackfill(key, now: settings.now, historyHours: settings.historyHours)
+            {
                 hour.backfill = true
             }
             for (i, name) in names.enumerated() { hour.classes[name, default: 0] += counts.counts[i] }
@@ -340,6 +401,7 @@ package enum RunEngine {
             hour.insight = insight
             state.hours[iso] = hour
         }
+        redecideIncomplete(result, in: &state, settings: settings, readiness: readiness, generatedAt: generatedAt)
         let runHour = HourKey(localHour: settings.now / 3600, offsetMinutes: 0).iso8601
         if result.malformed > 0 { state.malformed[runHour, default: 0] += result.malformed }
         for sample in result.samples {
@@ -353,6 +415,35 @@ package enum RunEngine {
         }
 
         close(&state, settings: settings, readiness: readiness, generatedAt: generatedAt)
+    }
+
+    /// An hour closed `incomplete` (a log was missing past the hold) is decided again when lines
+    /// arrive for it, as the missing log's do when it returns: if it breaches now and has no
+    /// alert yet, it alerts, under the id any run would give it. Once every log is read again it
+    /// is no longer incomplete.
+    static func redecideIncomplete(
+        _ result: AuditResult, in state: inout RunState, settings: RunSettings, readiness: Readiness,
+        generatedAt: String
+    ) {
+        let rules = settings.scan.rules
+        for key in result.hours.keys {
+            let iso = key.iso8601
+            guard var hour = state.hours[iso], hour.closed, hour.incomplete == true, hour.backfill != true else {
+                continue
+            }
+            let breached = AlertPolicy.breaches(
+                alertCount: hour.classes[rules.alertClass] ?? 0,
+                requests: hour.classes.values.reduce(0, +) + hour.errors, threshold: settings.scan.threshold,
+                minRequests: settings.scan.minRequests)
+            if breached, !hour.breached, state.alerts.hours[iso] == nil {
+                hour.breached = true
+                state.alerts.record(
+                    hour: iso, id: HourAlertID.make(host: settings.host, logs: settings.logs, hour: iso, kinds: [.share]),
+                    kinds: [.share], at: generatedAt, mode: settings.alertMode)
+            }
+            if readiness == .complete { hour.incomplete = nil }
+            state.hours[iso] = hour
+        }
     }
 
     /// Whether the hour's drift alert fires, against the hours of the state before it.

@@ -33,11 +33,19 @@ package struct RunState: Codable, Equatable, Sendable {
     /// Counts since totals began, for the Prometheus counters (absent from states written
     /// before uaaudit kept them; they then start at the next run).
     package var totals: RunTotals?
+    /// The clock (`now`) of the last run that believed its clock: a later run whose clock is
+    /// well behind it does not close, prune or page (``RunEngine/ClockHold``).
+    package var lastRunClock: Int64? = nil
+    /// Lines read stamped more than the history window ahead of the clock, per hour (their
+    /// classes, errors and out of scope; no UAs): counted into that hour when the clock
+    /// reaches it (``RunEngine/FutureLines``). Absent while there are none.
+    package var waiting: [String: HourState]? = nil
 
     enum CodingKeys: String, CodingKey {
-        case version, logs, hours, malformed, gaps, totals, alerts
+        case version, logs, hours, malformed, gaps, totals, alerts, waiting
         case unreadableSince = "unreadable_since"
         case newestSeen = "newest_seen"
+        case lastRunClock = "last_run_clock"
         case malformedSamples = "malformed_samples"
     }
 

@@ -36,6 +36,13 @@ extension RunState {
             }
         }
         if let problem = Self.timeProblem(newestSeen, "newest_seen") { return problem }
+        if let problem = Self.timeProblem(lastRunClock, "last_run_clock") { return problem }
+        if let waiting, waiting.count > RunEngine.FutureLines.maxWaitingHours {
+            return "waiting holds \(waiting.count) hours, more than \(RunEngine.FutureLines.maxWaitingHours)"
+        }
+        for hour in (waiting ?? [:]).keys.sorted() where HourKey(iso8601: hour) == nil {
+            return "waiting.\(hour) is not an hour (such as 2026-11-29T10:00:00+00:00)"
+        }
         for (log, since) in (unreadableSince ?? [:]).sorted(by: { $0.key < $1.key }) {
             if let problem = Self.timeProblem(since, "unreadable_since.\(log)") { return problem }
         }
@@ -43,6 +50,9 @@ extension RunState {
 
         for (hour, state) in hours.sorted(by: { $0.key < $1.key }) {
             counts.checkHour(state, name: "hour \(hour)")
+        }
+        for (hour, state) in (waiting ?? [:]).sorted(by: { $0.key < $1.key }) {
+            counts.checkHour(state, name: "waiting hour \(hour)")
         }
         for (hour, n) in malformed.sorted(by: { $0.key < $1.key }) { counts.add(n, "malformed.\(hour)") }
         if let totals {

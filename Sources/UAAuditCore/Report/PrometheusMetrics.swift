@@ -41,6 +41,8 @@ package struct PrometheusMetrics: Equatable, Sendable {
     /// `run` only: breached hours dropped unsent since the state began (pending past twice
     /// `history_hours`).
     package var alertsExpired: Int64? = nil
+    /// `run` only: whether this run held its clock (``RunEngine/ClockHold``).
+    package var clockHeld: Bool? = nil
     /// `run` only: each configured log, and whether this run could read it.
     package var logs: [Report.LogEntry]? = nil
     /// Lines the scan (or this run) read, and the malformed share of them; nil when it read
@@ -96,7 +98,8 @@ package struct PrometheusMetrics: Equatable, Sendable {
             errors: totals.errors, malformed: totals.malformed, outOfScope: totals.outOfScope,
             lastHour: report.hours.last(where: { $0.closed == true && $0.backfill != true }).flatMap { lastHour($0) },
             threshold: report.threshold, minRequests: report.minRequests, lastSuccess: totals.lastSuccess,
-            alertsPending: alertsPending, alertsExpired: totals.alertsExpired ?? 0, logs: report.logs, latest: latest)
+            alertsPending: alertsPending, alertsExpired: totals.alertsExpired ?? 0, clockHeld: false, logs: report.logs,
+            latest: latest)
     }
 
     static func classNames(_ rules: RulesSummary) -> [String] {

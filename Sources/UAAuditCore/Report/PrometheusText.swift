@@ -76,6 +76,12 @@ package enum PrometheusText {
                 "Breached hours dropped unsent: still pending twice history_hours after they ended.",
                 one(String(expired)))
         }
+        if let held = metrics.clockHeld {
+            family(
+                "uaaudit_clock_held", "gauge",
+                "1 when the last run did not believe its clock (behind the run before, or far ahead of the lines).",
+                one(held ? "1" : "0"))
+        }
         if let logs = metrics.logs {
             family(
                 "uaaudit_log_readable", "gauge",

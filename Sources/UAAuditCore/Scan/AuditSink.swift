@@ -80,6 +80,7 @@ struct AuditSink: LineSink {
         let instant = hour.startInstant &+ Int64(tokenizer.secondOfHour)
         if instant > futureAfter {
             tally.future &+= 1
+            countFuture(hour, raw: raw, present: present, hash: uaHash)
             return
         }
         let bucket = tally.bucket(hour)
@@ -150,6 +151,22 @@ struct AuditSink: LineSink {
         lineNumber += 1
         if progress != nil { noteProgress() }
         tally.countMalformed(line: lineNumber, text: prefix, reason: .tooLong)
+    }
+
+    /// A line stamped past ``futureAfter``: classified and counted per hour apart from the
+    /// buckets (no UA, path or client detail), so that `run` can count it into its hour when
+    /// the clock reaches it.
+    private mutating func countFuture(_ hour: HourKey, raw: UnsafeRawBufferPointer, present: Bool, hash: UInt64) {
+        let slot: Int
+        if scoped, !inScope() {
+            slot = tally.outOfScopeSlot
+        } else if !present {
+            slot = missing
+        } else {
+            let c = UInt8(truncatingIfNeeded: cache.lookup(raw: raw, hash: hash))
+            slot = c == Classifier.failed ? tally.errorsSlot : Int(c)
+        }
+        tally.futureHours[hour, default: [Int64](repeating: 0, count: tally.outOfScopeSlot + 1)][slot] += 1
     }
 
     private func inScope() -> Bool {

@@ -39,7 +39,7 @@ import Testing
         let written = Set(
             try String(contentsOfFile: prom, encoding: .utf8).split(separator: "\n")
                 .filter { $0.hasPrefix("# TYPE ") }.map { String($0.split(separator: " ")[2]) })
-        #expect(written.count == 17)
+        #expect(written.count == 18)
         let pattern = try NSRegularExpression(pattern: "uaaudit_[a-z_]+")
         for query in queries {
             let names = pattern.matches(in: query, range: NSRange(query.startIndex..., in: query)).map {

@@ -175,4 +175,33 @@ import Testing
         #expect(try h.gaps().isEmpty)
         #expect(try run(h) == 15)
     }
+
+    /// A backup of the log's first lines restored under a new inode while the old file is kept
+    /// under a rotated name (`mv access.log access.log.1; cp backup access.log`), then written
+    /// on: the two files hold the same bytes up to where the backup ends, lines already
+    /// counted; the old file's unread tail and the lines written after the restore are read,
+    /// each once (the restored copy was read whole as a new generation: 505 of 305, 325 of 305
+    /// with a 20-line backup, 515 of 315 with 10 lines not read yet).
+    @Test(arguments: [
+        (".1", 200, 0), ("-20261207", 200, 0), ("access.1.log", 200, 0), (".1", 20, 0), (".1", 200, 10),
+    ])
+    func aBackupRestoredWhileTheOldLogIsKeptUnderARotatedNameIsReadOnce(kept: String, backupLines: Int, unread: Int)
+        throws
+    {
+        let h = try RunHarness()
+        try h.append(backupLines, hour: 10)
+        let backup = try Data(contentsOf: URL(fileURLWithPath: h.log))
+        try h.append(300 - backupLines, hour: 10, minute: 15)
+        #expect(try run(h) == 300)
+        try h.append(unread, hour: 10, minute: 20)
+        let keptPath = kept.hasPrefix(".") || kept.hasPrefix("-") ? h.log + kept : h.dir.path(kept)
+        #expect(rename(h.log, keptPath) == 0)
+        try backup.write(to: URL(fileURLWithPath: h.log))
+        try h.append(5, hour: 10, minute: 30)
+        #expect(try run(h) == 305 + unread)
+        #expect(try h.gaps().isEmpty)
+        try h.append(2, hour: 10, minute: 40)
+        #expect(try run(h) == 307 + unread)
+        #expect(try h.gaps().isEmpty)
+    }
 }

@@ -315,4 +315,32 @@ import Testing
         #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
         #expect(try h.reportedClasses() == ["urlsession": 30, "other": 40])
     }
+
+    /// Issue 29: the live log copied (`cp -p`) and the copy put in its place, the old file kept
+    /// as `.1`; the copy written to, then logrotate's `create` (`.1` to `.2`, the copy to
+    /// `.1`): the copy holds the old file's bytes and then lines of its own, which are read from
+    /// where the two stop holding the same bytes (they were never read: 309 of 316).
+    @Test func aCopyWrittenToAndThenRotatedIsReadPastTheOldFilesLines() throws {
+        let h = try RunHarness()
+        try h.append(300, hour: 10)
+        #expect(try h.run(now: "2026-11-29T11:10:00Z").status == 0)
+        try h.append(5, hour: 10, minute: 20)
+        let copy = h.dir.path("t")
+        try FileManager.default.copyItem(atPath: h.log, toPath: copy)
+        let modified = try FileManager.default.attributesOfItem(atPath: h.log)[.modificationDate]
+        try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: copy)
+        try h.move("access.log", "access.log.1")
+        try h.move("t", "access.log")
+        try h.append(7, hour: 10, minute: 30)
+        try h.move("access.log.1", "access.log.2")
+        try h.move("access.log", "access.log.1")
+        try h.append(4, hour: 10, minute: 40)
+        #expect(try h.run(now: "2026-11-29T11:10:00Z").status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 316])
+        #expect(try h.gaps().isEmpty)
+        try h.append(2, hour: 10, minute: 50)
+        #expect(try h.run(now: "2026-11-29T11:10:00Z").status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 318])
+        #expect(try h.gaps().isEmpty)
+    }
 }

@@ -287,9 +287,18 @@ private struct Planning {
             try continueCurrent(current, fresh: fresh)
             return
         }
+        var restored: (from: Int64, edited: Bool)? = nil
         if let old {
             claimed.insert(ObjectIdentifier(old))
             try readRotated(old, from: current.offset)
+            if id.isStrong {
+                try readCopies(of: old, id, known: known)
+                // Another inode that starts with the old file's bytes is no new generation (one
+                // starts with lines written after the rotation): a copy of it, shorter than what
+                // was read (a backup restored while the old file is kept under a rotated name).
+                // (A file that cannot be read to compare, a damaged gzip one, proves nothing.)
+                if !sameFile { restored = (try? SharedContent.divergence(of: log, from: old)) ?? nil }
+            }
         } else if sameFile {
             gap(
                 current.path, current.offset, nil,
@@ -308,7 +317,69 @@ private struct Planning {
             )
         }
         try readNew(fresh)
+        if let restored {
+            try readRestored(current, restored)
+            return
+        }
         try readCurrent(from: 0, checkpoints: [])
+    }
+
+    /// The live log is another inode whose first `restored.from` bytes are the old file's (a
+    /// backup restored while the old file is kept under a rotated name, and the old file's
+    /// lines from the offset read from it): counted already, not read again. What follows was
+    /// written after the restore and is read, unless its first line is one the old file holds
+    /// (`restored.edited`: an edited copy), when all of it to the last complete line is an
+    /// `uncertain` gap, not read, so that nothing is counted twice.
+    mutating func readRestored(_ current: RunState.Tracked, _ restored: (from: Int64, edited: Bool))
+        throws(InputError)
+    {
+        let checkpoints = current.checkpoints ?? []
+        let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
+        var from = restored.from
+        if restored.edited {
+            let end = try log.lastLineEnd(from: from, size: log.status.size)
+            if end > from {
+                gap(
+                    current.path, from, end,
+                    "the log was replaced by another file (device \(log.status.device), inode \(log.status.inode)) that holds the first \(from) bytes of the old one (kept under a rotated name), then lines the old one holds too (an edited copy?); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
+                    uncertain: true)
+            }
+            from = end
+        }
+        try readCurrent(from: from, checkpoints: Array(checkpoints.prefix(kept.count)))
+    }
+
+    /// Rotated files other than `old` that start as it did and were not seen as they are now: a
+    /// copy of the log (`cp -p` + `mv`) written to, then rotated (the old file, found by its
+    /// inode, at `.2`; the copy at `.1`). Their bytes up to where they stop holding `old`'s are
+    /// `old`'s lines, counted when it is; what follows is read (an `uncertain` gap when its first
+    /// line is one `old` holds too). One that shares too little with `old` to tell is left to
+    /// the rules for files new since the last run.
+    mutating func readCopies(of old: LogFile, _ id: FileIdentity, known: [RunState.KnownFile]?) throws(InputError) {
+        for copy in unclaimed() where copy.startsLike(id) && !wasSeenUnchanged(copy, known: known) {
+            guard let shared = (try? SharedContent.divergence(of: copy, from: old)) ?? nil else { continue }
+            claimed.insert(ObjectIdentifier(copy))
+            guard shared.edited else {
+                try readRotated(copy, from: shared.from)
+                continue
+            }
+            let end = copy.compressed ? nil : try copy.lastLineEnd(from: shared.from, size: copy.status.size)
+            if end.map({ $0 > shared.from }) ?? true {
+                gap(
+                    copy.path, shared.from, end,
+                    "this rotated file holds the first \(shared.from) bytes of the log's old file (\(old.path)), then lines that file holds too (an edited copy?); these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
+                    uncertain: true)
+            }
+            if let end { try readRotated(copy, from: end) }
+        }
+    }
+
+    /// Whether the last run saw `file` as it is now (its device, inode, size and time).
+    func wasSeenUnchanged(_ file: LogFile, known: [RunState.KnownFile]?) -> Bool {
+        (known ?? []).contains {
+            $0.identity.device == file.status.device && $0.identity.inode == file.status.inode
+                && $0.size == file.status.size && $0.modified == file.status.modified
+        }
     }
 
     /// The live log is another inode that holds what was read up to the offset, and `old`, the

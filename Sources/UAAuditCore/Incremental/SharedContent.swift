@@ -25,3 +25,68 @@ enum SharedContent {
         }
     }
 }
+
+extension SharedContent {
+    /// Calls `body` with each complete line (with its `\n`) of `file`'s content in
+    /// `[from, to)` (`to` nil: to the end of the content), in order, until it returns false.
+    static func forEachLine(
+        of file: LogFile, from: Int64, to: Int64?, _ body: ([UInt8]) -> Bool
+    ) throws(InputError) {
+        var source = try file.content(from: from, to: file.compressed ? nil : to ?? file.status.size)
+        var block = [UInt8](repeating: 0, count: 64 << 10)
+        var carry: [UInt8] = []
+        var position = from
+        while true {
+            let n = try ContentPrefix.fill(&source, &block)
+            if n == 0 { return }
+            let usable = to.map { Int(min(Int64(n), max(0, $0 - position))) } ?? n
+            var start = 0
+            while let nl = block[start..<usable].firstIndex(of: 0x0A) {
+                carry += block[start...nl]
+                guard body(carry) else { return }
+                carry.removeAll(keepingCapacity: true)
+                start = nl + 1
+            }
+            carry += block[start..<usable]
+            position += Int64(n)
+            if usable < n || n < block.count { return }
+        }
+    }
+
+    /// Where `copy` stops holding `old`'s bytes, when that proves it a copy of `old` (a backup of
+    /// it, or the file `cp` made of it) and not a new generation of the log: nil when the two
+    /// share fewer than ``FileIdentity/minimumEvidenceBytes`` bytes of lines, or only one line
+    /// repeated (a health probe's, the same first lines of every generation).
+    ///
+    /// `from` is the end of those shared bytes: `copy`'s lines before it are `old`'s, counted
+    /// when `old` is. What follows in `copy` was written to it after it was copied, unless its
+    /// first line is one `old` holds too (a copy edited, a line taken out): then `edited`, and
+    /// `copy` from `from` to its end may hold lines counted before and lines written since.
+    static func divergence(of copy: LogFile, from old: LogFile) throws(InputError) -> (from: Int64, edited: Bool)? {
+        let shared = try lineEnd(of: old, copy, from: 0)
+        guard shared >= Int64(FileIdentity.minimumEvidenceBytes) else { return nil }
+        var first: [UInt8]? = nil
+        var oneLine = true
+        try forEachLine(of: copy, from: 0, to: shared) { line in
+            if first == nil {
+                first = line
+                return true
+            }
+            oneLine = line == first
+            return oneLine
+        }
+        guard !oneLine else { return nil }
+        var next: [UInt8]? = nil
+        try forEachLine(of: copy, from: shared, to: nil) { line in
+            next = line
+            return false
+        }
+        guard let next else { return (shared, false) }
+        var held = false
+        try forEachLine(of: old, from: 0, to: nil) { line in
+            held = line == next
+            return !held
+        }
+        return (shared, held)
+    }
+}

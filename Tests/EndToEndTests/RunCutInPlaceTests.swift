@@ -117,4 +117,98 @@ import Testing
         #expect(try run(h) == 9100 + after)
         #expect(try h.gaps().count == 1)
     }
+
+    enum Rotation: String, CaseIterable {
+        /// `mv` and a new log (logrotate's `create`, `delaycompress`).
+        case renamed
+        /// `mv`, a new log, and the rotated file compressed at once (`compress` without `delaycompress`).
+        case compressed
+    }
+
+    /// The line the log is cut at in the rotation tests: none kept, the middle, 50 below the
+    /// offset, one below it.
+    static let cutLines = [0, 150, 250, 299]
+
+    /// Reviewer's A6: 300 lines read, the log cut in place at `line`, 7 lines written, the log
+    /// rotated, 4 written in the new one: all 311 counted, none twice. The 7 lines written
+    /// after the cut are in the rotated file, which is shorter than the offset (or, cut one
+    /// line below it, changed below it): it is read from where its old content ends, not from
+    /// the offset (which found nothing, or the middle of a line: 304 and 310, no gap).
+    @Test(arguments: Rotation.allCases, cutLines)
+    func aLogCutInPlaceThenRotatedIsReadFromTheCut(rotation: Rotation, line: Int) throws {
+        let h = try RunHarness()
+        try h.append(300, hour: 10)
+        #expect(try run(h) == 300)
+        try truncate(h, to: try lineEnd(h, line))
+        try h.append(7, hour: 10, minute: 20)
+        try h.move("access.log", "access.log.1")
+        if rotation == .compressed { try h.gzip("access.log.1") }
+        try h.append(4, hour: 10, minute: 30)
+        #expect(try run(h) == 311, "\(rotation), cut at line \(line)")
+        let gaps = try h.gaps()
+        if line > 0 {
+            #expect(gaps.isEmpty, "\(rotation), cut at line \(line): \(gaps)")
+        } else if rotation == .renamed {
+            // Emptied, or copied and truncated with the copy gone: what the log held past the
+            // offset before that may be lost, as for a live log emptied.
+            #expect(gaps.count == 1)
+            #expect(gaps.first?["uncertain"] as? Bool == true)
+            let reason = gaps.first?["reason"] as? String ?? ""
+            #expect(reason.contains("truncated in place"), "\(reason)")
+            #expect(reason.contains("access.log.1"), "\(reason)")
+        }
+        // Read on afterwards as usual.
+        try h.append(5, hour: 10, minute: 40)
+        #expect(try run(h) == 316)
+        #expect(try h.gaps().count == gaps.count)
+    }
+
+    /// The same with Debian's real logrotate (`create`; `create` + `compress`), on a stopped clock.
+    @Test(.requires(.logrotate), .requires(.faketime), arguments: [false, true], [150, 299])
+    func aLogCutInPlaceThenRotatedByLogrotateIsReadFromTheCut(compress: Bool, line: Int) throws {
+        let test = "aLogCutInPlaceThenRotatedByLogrotateIsReadFromTheCut"
+        guard let logrotate = ExternalTool.find(.logrotate, test: test),
+            let faketime = ExternalTool.find(.faketime, test: test)
+        else { return }
+        let h = try RunHarness()
+        let conf = "\(h.log) {\n    rotate 5\n    create\n" + (compress ? "    compress\n" : "") + "}\n"
+        let confPath = try h.dir.write("logrotate.conf", conf)
+        try h.append(300, hour: 10)
+        #expect(try run(h) == 300)
+        try truncate(h, to: try lineEnd(h, line))
+        try h.append(7, hour: 10, minute: 20)
+        try h.logrotate(logrotate, conf: confPath, on: "2026-11-29 11:00:00", faketime: faketime)
+        #expect(FileManager.default.fileExists(atPath: h.log + (compress ? ".1.gz" : ".1")))
+        try h.append(4, hour: 10, minute: 30)
+        #expect(try run(h) == 311, "compress: \(compress), cut at line \(line)")
+        #expect(try h.gaps().isEmpty)
+    }
+
+    /// A state without the fingerprints: the rotated file's bytes from the last chunk that
+    /// still hashes the same to the first line past the cut chunk's end are an `uncertain` gap
+    /// that names the rotated file and the range, as for the live log; what follows is read.
+    @Test func aLogCutThenRotatedWithoutFingerprintsLeavesAnUncertainGapInTheRotatedFile() throws {
+        let h = try RunHarness()
+        try h.append(9000, hour: 10)
+        #expect(try run(h) == 9000)
+        #expect(try h.dropRecentLines() == 1)
+        let ends = try checkpointEnds(h)
+        let cut = try lineEnd(h, 6000)
+        let kept = try unwrap(ends.last { $0 <= cut })
+        let next = try unwrap(ends.first { $0 > cut })
+        try truncate(h, to: cut)
+        try h.append(2999, hour: 10, minute: 30)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: h.log)))
+        let gapEnd = bytes[next - 1] == 0x0A ? next : try unwrap(bytes[next...].firstIndex(of: 0x0A)) + 1
+        let after = bytes[gapEnd...].filter { $0 == 0x0A }.count
+        try h.move("access.log", "access.log.1")
+        try h.append(4, hour: 10, minute: 40)
+        #expect(try run(h) == 9004 + after)
+        let gaps = try h.gaps()
+        #expect(gaps.count == 1)
+        #expect(gaps.first?["uncertain"] as? Bool == true)
+        #expect(gaps.first?["file"] as? String == h.log + ".1")
+        #expect(gaps.first?["from_offset"] as? Int == kept)
+        #expect(gaps.first?["to_offset"] as? Int == gapEnd)
+    }
 }

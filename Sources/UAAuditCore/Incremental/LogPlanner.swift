@@ -68,6 +68,9 @@ package enum LogPlanner {
     package static let settleNanoseconds: Int64 = 60 * 1_000_000_000
     /// Files the state remembers as seen: this run's, and earlier ones it did not see again.
     package static let maxKnown = 4 * LogSnapshot.maxRotated
+    /// The most decompressed bytes of a rotated gzip file held to find where a log cut in
+    /// place before it was rotated and compressed ends (``LogPlanner`` reads on past the cut).
+    package static let maxCutSearch: Int64 = 64 << 20
 
     /// The files the next run takes as seen (not new): every file of this snapshot, and the
     /// files seen before that this snapshot lacks (on no device and inode it holds), newest
@@ -232,7 +235,9 @@ private struct Planning {
                 return
             }
         }
-        let old = id.isStrong ? locate(id, offset: current.offset, among: unclaimed()) : locateWeak(current, fresh)
+        let old =
+            id.isStrong
+            ? locate(id, offset: current.offset, among: unclaimed()) ?? cutAndRotated(current) : locateWeak(current, fresh)
         if !sameFile, let old, id.isStrong, let checkpoints = current.checkpoints, log.startsLike(id) {
             // The old file is under a rotated name and the live log is another inode that starts
             // as it did (`cp -p` + `mv`, an editor's save keeping a backup named `.1`): a copy of
@@ -289,8 +294,7 @@ private struct Planning {
         }
         var restored: (from: Int64, edited: Bool)? = nil
         if let old {
-            claimed.insert(ObjectIdentifier(old))
-            try readRotated(old, from: current.offset)
+            try finishRotated(old, current)
             if id.isStrong {
                 try readCopies(of: old, id, known: known)
                 // Another inode that starts with the old file's bytes is no new generation (one
@@ -480,34 +484,8 @@ private struct Planning {
         _ current: RunState.Tracked, checkpoints: [RunState.Checkpoint], kept: (end: Int64, count: Int),
         replaced: Bool = false
     ) throws(InputError) {
-        let end = try log.lastLineEnd(from: kept.end, size: log.status.size)
-        var from = end
-        var recent: (lines: RunState.RecentLines, end: Int64)? = nil
-        if kept.count < checkpoints.count {
-            let next = checkpoints[kept.count]
-            // The cut lies before the next chunk's end (had the log kept that chunk whole, it
-            // would hash the same), or before the first line fingerprinted when it is not there.
-            var bound = next.end
-            if let lines = current.recentLines, lines.start < next.end {
-                switch try LineFingerprints.cut(lines, verified: kept.end, file: log, size: log.status.size) {
-                case .found(let cut, let same):
-                    recent = (same, cut)
-                case .atOrBefore(let offset):
-                    bound = min(bound, offset)
-                case .unknown:
-                    break
-                }
-            }
-            if let recent {
-                from = recent.end
-            } else if let first = next.firstLine,
-                try Checkpoints.firstLine(of: log, from: kept.end, to: next.end) != first
-            {
-                from = kept.end
-            } else if bound <= end {
-                from = try lineStart(atOrAfter: bound)
-            }
-        }
+        let (from, recent) = try cut(
+            in: log, size: log.status.size, current: current, checkpoints: checkpoints, kept: kept)
         if recent == nil, from > kept.end {
             let what =
                 replaced
@@ -521,13 +499,128 @@ private struct Planning {
         try readCurrent(from: from, checkpoints: Array(checkpoints.prefix(kept.count)), recent: recent)
     }
 
+    /// Where what was read ends in `file` (its first `size` bytes), the log cut in place that
+    /// kept its first `kept.end` bytes (``cutInPlace(_:checkpoints:kept:replaced:)``): where
+    /// lines written since start, and the fingerprints of the lines before that point when
+    /// they found it. Without them, bytes from `kept.end` to `from` are uncertain.
+    func cut(
+        in file: LogFile, size: Int64, current: RunState.Tracked, checkpoints: [RunState.Checkpoint],
+        kept: (end: Int64, count: Int)
+    ) throws(InputError) -> (from: Int64, recent: (lines: RunState.RecentLines, end: Int64)?) {
+        let end = try file.lastLineEnd(from: kept.end, size: size)
+        guard kept.count < checkpoints.count else { return (end, nil) }
+        let next = checkpoints[kept.count]
+        // The cut lies before the next chunk's end (had the log kept that chunk whole, it
+        // would hash the same), or before the first line fingerprinted when it is not there.
+        var bound = next.end
+        if let lines = current.recentLines, lines.start < next.end {
+            switch try LineFingerprints.cut(lines, verified: kept.end, file: file, size: size) {
+            case .found(let cut, let same):
+                return (cut, (same, cut))
+            case .atOrBefore(let offset):
+                bound = min(bound, offset)
+            case .unknown:
+                break
+            }
+        }
+        if let first = next.firstLine, try Checkpoints.firstLine(of: file, from: kept.end, to: next.end) != first {
+            return (kept.end, nil)
+        }
+        return (bound <= end ? try lineStart(atOrAfter: bound, in: file) : end, nil)
+    }
+
+    /// The file read before, found under a rotated name (or a copy of it, plain or gzip): read
+    /// on from the offset, when it holds what was read up to there (as long, and its last chunk
+    /// before the offset hashing the same).
+    ///
+    /// Otherwise the log was cut in place below the offset, maybe written on, then rotated: its
+    /// old content ends where the same checks as for a live log cut in place find it (the
+    /// chunks that still hash the same, then the fingerprints of the last lines read), and it
+    /// is read from there; only bytes those cannot tell apart are an `uncertain` gap. One that
+    /// no longer starts with the first line read was emptied (or copied and truncated, the copy
+    /// not found): read whole, what the log held past the offset before that an `uncertain` gap,
+    /// as for a live log. A gzip file is decompressed to look (at most
+    /// ``LogPlanner/maxCutSearch`` bytes: beyond, what it lacks below the offset is a gap).
+    mutating func finishRotated(_ old: LogFile, _ current: RunState.Tracked) throws(InputError) {
+        claimed.insert(ObjectIdentifier(old))
+        guard current.identity.isStrong, let checkpoints = current.checkpoints, !checkpoints.isEmpty,
+            let (view, size) = content(of: old, upTo: current.offset)
+        else {
+            try readRotated(old, from: current.offset)
+            return
+        }
+        if size >= current.offset, try view.map({ v throws(InputError) in try Checkpoints.tailHolds(checkpoints, file: v) }) ?? true {
+            try readRotated(old, from: current.offset)
+            return
+        }
+        guard let content = view else {
+            // A gzip file too long to search, shorter than what was read.
+            gap(
+                old.path, 0, size,
+                "the log was cut in place below what had been read (at \(current.offset)) before it was rotated to this file, which is too long to look for the cut in (more than \(LogPlanner.maxCutSearch) bytes decompressed); its lines may have been counted before or written since, and are not read, so that nothing is counted twice",
+                uncertain: true)
+            try readRotated(old, from: size)
+            return
+        }
+        let kept = try Checkpoints.verifiedPrefix(checkpoints, file: content, size: size)
+        if kept.end == 0, let first = checkpoints[0].firstLine,
+            try Checkpoints.firstLine(of: content, from: 0, to: checkpoints[0].end) != first
+        {
+            gap(
+                current.path, current.offset, nil,
+                "the log was truncated in place (emptied, or by copytruncate whose copy was not found), then rotated to \(old.path), which starts with other lines, written since, and is read whole; what the log held past what had been read, before it was truncated, may be lost",
+                uncertain: true)
+            try readRotated(old, from: 0)
+            return
+        }
+        let (from, recent) = try cut(
+            in: content, size: size, current: current, checkpoints: checkpoints, kept: kept)
+        if recent == nil, from > kept.end {
+            gap(
+                old.path, kept.end, from,
+                "the log was cut in place below what had been read (at \(current.offset)), then rotated to this file; these bytes may hold lines counted before and lines written since, and are not read, so that nothing is counted twice",
+                uncertain: true)
+        }
+        try readRotated(old, from: from)
+    }
+
+    /// The content of `old` to look for a cut in: a plain file itself; a gzip one's
+    /// decompressed content held in memory, up to 1 MiB past `offset`, when `offset` is at
+    /// most ``LogPlanner/maxCutSearch``, else only its decompressed size (up to `offset`).
+    /// Nil when it cannot be decompressed (reading it reports the damage).
+    func content(of file: LogFile, upTo offset: Int64) -> (file: LogFile?, size: Int64)? {
+        guard file.compressed else { return (file, file.status.size) }
+        let keep = offset <= LogPlanner.maxCutSearch
+        let limit = keep ? offset + (1 << 20) : offset
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var total: Int64 = 0
+        do {
+            var source = try file.content(from: 0)
+            while total < limit {
+                let want = Int(min(Int64(buffer.count), limit - total))
+                let n = try buffer.withUnsafeMutableBytes { raw throws(InputError) in
+                    try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<want]))
+                }
+                if n == 0 { break }
+                if keep { bytes.append(contentsOf: buffer[0..<n]) }
+                total += Int64(n)
+            }
+        } catch {
+            return nil
+        }
+        guard keep else { return (nil, total) }
+        let inode = MemoryInode(number: file.status.inode, bytes: bytes)
+        return (LogFile(path: file.path, inode: inode, device: file.status.device, modified: file.status.modified), total)
+    }
+
     /// `offset` when a line starts there, else just after the `\n` that follows it (a line
     /// must end at or after `offset`: the caller's bound).
-    func lineStart(atOrAfter offset: Int64) throws(InputError) -> Int64 {
+    func lineStart(atOrAfter offset: Int64, in file: LogFile? = nil) throws(InputError) -> Int64 {
         var at = offset
-        if at > 0, try log.bytes(from: at - 1, to: at) == [0x0A] { return at }
+        if at > 0, try (file ?? log).bytes(from: at - 1, to: at) == [0x0A] { return at }
         while true {
-            let block = try log.bytes(from: at, to: at + 4096)
+            let block = try (file ?? log).bytes(from: at, to: at + 4096)
             if block.isEmpty { return at }
             if let nl = block.firstIndex(of: 0x0A) { return at + Int64(nl) + 1 }
             at += Int64(block.count)
@@ -624,6 +717,19 @@ private struct Planning {
             return file.status.device == identity.device && file.status.inode == identity.inode ? 0 : 1
         }
         return matching.min { rank($0) < rank($1) }
+    }
+
+    /// The plain file read before under a rotated name, though it no longer starts with the
+    /// bytes it had: the same device and inode, created before the last run saw it (not another
+    /// file on a reused number). It was cut in place (to empty, or below its first bytes), then
+    /// rotated. None while a rotation renamed files as they were listed.
+    func cutAndRotated(_ current: RunState.Tracked) -> LogFile? {
+        guard snapshot.missed == 0 else { return nil }
+        let id = current.identity
+        return unclaimed().first {
+            !$0.compressed && $0.status.device == id.device && $0.status.inode == id.inode
+                && ($0.born ?? Int64.min) <= current.modified
+        }
     }
 
     /// The file a short (weak) identity was read from, among the files new or changed since:

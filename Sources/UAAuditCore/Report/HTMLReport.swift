@@ -86,6 +86,16 @@ package enum HTMLReport {
             + "<div class=\"value\">\(HTMLText.escape(value))</div><div class=\"note\">\(HTMLText.escape(note))</div></div>\n"
     }
 
+    /// The hours table's `closed` cell of a run's hour: an hour closed without every log read,
+    /// or too old when first read to be alerted, says so, as the text report does.
+    static func closedText(_ hour: Report.HourEntry) -> String {
+        guard hour.closed == true else { return "no" }
+        var notes: [String] = []
+        if hour.incomplete == true { notes.append("incomplete: a log was unreadable") }
+        if hour.backfill == true { notes.append("backfill: never alerted") }
+        return notes.isEmpty ? "yes" : "yes (" + notes.joined(separator: "; ") + ")"
+    }
+
     private static func hoursTable(_ report: Report) -> String {
         let names = report.rules.order + ["other", "missing"]
         let showErrors = report.totals.errors > 0
@@ -106,7 +116,7 @@ package enum HTMLReport {
             if showErrors { html += "<td data-field=\"errors\">\(hour.errors)</td>" }
             html +=
                 "<td data-field=\"share\">\(tableShare(hour.share, report))</td><td data-field=\"alert\">\(hour.alertMark)</td>"
-            if isRun { html += "<td>\(hour.closed == true ? "yes" : "no")</td><td>\(hour.late ?? 0)</td>" }
+            if isRun { html += "<td>\(closedText(hour))</td><td>\(hour.late ?? 0)</td>" }
             html += "</tr>\n"
         }
         let t = report.totals

@@ -33,6 +33,22 @@ import Testing
         #expect(!HTMLReport.render(try Self.smallReport()).contains("0.0001%"))
     }
 
+    /// A run's hours table says which closed hours were incomplete or backfill.
+    @Test func closedHoursSayWhetherTheyWereIncompleteOrBackfill() throws {
+        var report = try Self.smallReport()
+        var hour = try #require(report.hours.first)
+        hour.closed = true
+        var hours = [hour, hour, hour, hour]
+        hours[1].incomplete = true
+        hours[2].backfill = true
+        hours[3].closed = false
+        #expect(hours.map(HTMLReport.closedText) == [
+            "yes", "yes (incomplete: a log was unreadable)", "yes (backfill: never alerted)", "no",
+        ])
+        report.hours = [hours[2]]
+        #expect(HTMLReport.render(report).contains("<td>yes (backfill: never alerted)</td><td>0</td>"))
+    }
+
     static func smallReport() throws -> Report {
         let dir = try TempDirectory()
         let path = try dir.write("small.log", Array(ReportTests.smallLog().utf8))

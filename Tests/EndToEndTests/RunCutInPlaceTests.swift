@@ -164,7 +164,7 @@ import Testing
     }
 
     /// The same with Debian's real logrotate (`create`; `create` + `compress`), on a stopped clock.
-    @Test(.requires(.logrotate), .requires(.faketime), arguments: [false, true], [150, 299])
+    @Test(.requires(.logrotate), .requires(.faketime), arguments: [false, true], [10, 150, 299])
     func aLogCutInPlaceThenRotatedByLogrotateIsReadFromTheCut(compress: Bool, line: Int) throws {
         let test = "aLogCutInPlaceThenRotatedByLogrotateIsReadFromTheCut"
         guard let logrotate = ExternalTool.find(.logrotate, test: test),
@@ -210,5 +210,29 @@ import Testing
         #expect(gaps.first?["file"] as? String == h.log + ".1")
         #expect(gaps.first?["from_offset"] as? Int == kept)
         #expect(gaps.first?["to_offset"] as? Int == gapEnd)
+    }
+
+    /// Third review, F2: the log cut inside its first chunk (its first bytes changed, its first
+    /// line kept), written on, then rotated by real logrotate with `copytruncate` (a copy, the
+    /// log emptied in place) or `compress` at once: the rotated file, found by its first line,
+    /// is read from the cut; the kept lines were counted twice (318 of 308).
+    @Test(.requires(.logrotate), .requires(.faketime), arguments: ["copytruncate", "copytruncate\n    compress", "create\n    compress"], [2, 10])
+    func aLogCutInsideItsFirstChunkThenRotatedCountsTheKeptLinesOnce(directives: String, line: Int) throws {
+        let test = "aLogCutInsideItsFirstChunkThenRotatedCountsTheKeptLinesOnce"
+        guard let logrotate = ExternalTool.find(.logrotate, test: test),
+            let faketime = ExternalTool.find(.faketime, test: test)
+        else { return }
+        let h = try RunHarness()
+        let conf = "\(h.log) {\n    rotate 5\n    \(directives)\n}\n"
+        let confPath = try h.dir.write("logrotate.conf", conf)
+        try h.append(300, hour: 10)
+        #expect(try run(h) == 300)
+        try truncate(h, to: try lineEnd(h, line))
+        try h.append(5, hour: 10, minute: 20)
+        try h.logrotate(logrotate, conf: confPath, on: "2026-11-29 11:00:00", faketime: faketime)
+        try h.append(3, hour: 10, minute: 30)
+        #expect(try run(h) == 308, "\(directives), cut at line \(line)")
+        let gaps = try h.gaps()
+        #expect(gaps.isEmpty, "\(gaps)")
     }
 }

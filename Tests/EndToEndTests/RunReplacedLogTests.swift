@@ -204,4 +204,26 @@ import Testing
         #expect(try run(h) == 307 + unread)
         #expect(try h.gaps().isEmpty)
     }
+
+    /// Third review, F1: the same restore with the old log compressed first (`gzip` deletes
+    /// `.1`, so the restored log may get the old file's inode number back): a file born after
+    /// the last modification seen is another file, whatever its number; the compressed old
+    /// file's tail and the lines written after the restore are read, each once (307 of 305,
+    /// 305 of 312 before).
+    @Test(arguments: [2, 21, 100, 300], [0, 7])
+    func aBackupRestoredAfterTheOldLogWasCompressedIsReadOnce(backupLines: Int, tail: Int) throws {
+        let h = try RunHarness()
+        try h.append(backupLines, hour: 10)
+        let backup = try Data(contentsOf: URL(fileURLWithPath: h.log))
+        try h.append(300 - backupLines, hour: 10, minute: 15)
+        #expect(try run(h) == 300)
+        #expect(rename(h.log, h.log + ".1") == 0)
+        try h.append(tail, hour: 10, minute: 20, to: h.log + ".1")
+        try h.gzip("access.log.1")
+        try backup.write(to: URL(fileURLWithPath: h.log))
+        try h.append(5, hour: 10, minute: 30)
+        #expect(try run(h) == 305 + tail, "backup of \(backupLines) lines, \(tail) more in the old file")
+        let gaps = try h.gaps()
+        #expect(gaps.isEmpty, "\(gaps)")
+    }
 }

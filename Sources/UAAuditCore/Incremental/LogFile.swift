@@ -22,6 +22,9 @@ package final class LogFile: Sendable {
     /// A format of another compressor than gzip, found by its first bytes (opened with
     /// `detectingCompression`): the content is not text `run` can read.
     package let otherCompression: CompressionFormat?
+    /// Mostly holes (``SparseFile``): no log written by appending, and reading its zeros would
+    /// cost a run minutes. Never for a file held in memory.
+    package let sparse: Bool
     private let backing: Backing
 
     private enum Backing: Sendable {
@@ -76,7 +79,8 @@ package final class LogFile: Sendable {
         }
         return LogFile(
             path: path, status: status, compressed: gzip, prefix: prefix, born: BirthTime.of(fd: fd),
-            otherCompression: other, backing: .descriptor(fd))
+            otherCompression: other, sparse: SparseFile.isMostlyHoles(fd: fd, size: status.size),
+            backing: .descriptor(fd))
     }
 
     /// A file held in memory, opened as it is now (its content is the decompressed content
@@ -90,12 +94,13 @@ package final class LogFile: Sendable {
         self.fingerprint = FileIdentity.fingerprint(of: prefix)
         self.born = inode.born
         self.otherCompression = nil
+        self.sparse = false
         self.backing = .memory(inode)
     }
 
     private init(
         path: String, status: FileStatus, compressed: Bool, prefix: [UInt8], born: Int64?,
-        otherCompression: CompressionFormat?, backing: Backing
+        otherCompression: CompressionFormat?, sparse: Bool, backing: Backing
     ) {
         self.path = path
         self.status = status
@@ -104,6 +109,7 @@ package final class LogFile: Sendable {
         self.fingerprint = FileIdentity.fingerprint(of: prefix)
         self.born = born
         self.otherCompression = otherCompression
+        self.sparse = sparse
         self.backing = backing
     }
 

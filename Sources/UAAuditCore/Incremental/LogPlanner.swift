@@ -163,6 +163,11 @@ private struct Planning {
                         skipped.path, 0, nil,
                         "the log's symbolic link may have named this file between two runs: it is named like the link's targets, but whether it is dated between the last one read and the current one depends on which two-digit field is the day and which the month, and no file beside it has a day above 12 to tell; its lines are not read"
                     )
+                case .sparse:
+                    gap(
+                        skipped.path, 0, skipped.status.size,
+                        "not read as a rotated file of this log: it is mostly holes (a sparse file of \(skipped.status.size) bytes, such as truncate -s makes), which no log written by appending is, and reading its zeros would take the run minutes; remove it or move it away"
+                    )
                 case .compression(let format):
                     // Named only where lines are missing: with `delaycompress` its lines were read
                     // from the plain file before it was compressed.
@@ -209,11 +214,12 @@ private struct Planning {
     mutating func follow(_ current: RunState.Tracked, known: [RunState.KnownFile]?) throws(InputError) {
         let id = current.identity
         let fresh = unclaimed().filter { isNew($0, known: known, current: current) }
-        // A weak identity has only its inode: a file born after the last modification seen
-        // of the one read is another file on the number, freed and reused.
+        // A file born after the last modification seen of the one read is another file on the
+        // number, freed and reused (gzip deleting `.1`, then a backup restored as the log), for
+        // a strong identity too: its content then decides, as for any other inode.
         let sameFile =
             log.status.device == id.device && log.status.inode == id.inode
-            && (id.isStrong || (log.born ?? Int64.min) <= current.modified)
+            && (log.born ?? Int64.min) <= current.modified
         if sameFile, log.startsLike(id), id.isStrong || fresh.isEmpty {
             try continueCurrent(current, fresh: fresh)
             return
@@ -237,7 +243,8 @@ private struct Planning {
         }
         let old =
             id.isStrong
-            ? locate(id, offset: current.offset, among: unclaimed()) ?? cutAndRotated(current) : locateWeak(current, fresh)
+            ? locate(id, offset: current.offset, among: unclaimed()) ?? cutAndRotated(current) ?? cutThenMoved(current, known: known)
+            : locateWeak(current, fresh)
         if !sameFile, let old, id.isStrong, let checkpoints = current.checkpoints, log.startsLike(id) {
             // The old file is under a rotated name and the live log is another inode that starts
             // as it did (`cp -p` + `mv`, an editor's save keeping a backup named `.1`): a copy of
@@ -730,6 +737,25 @@ private struct Planning {
             !$0.compressed && $0.status.device == id.device && $0.status.inode == id.inode
                 && ($0.born ?? Int64.min) <= current.modified
         }
+    }
+
+    /// A rotated file new since the last run (another inode) that starts with the first line
+    /// read but not with the bytes read: the log was cut in place inside its first chunk, written
+    /// on, then rotated by a copy (`copytruncate`) or compressed at once (`compress` without
+    /// `delaycompress`). ``finishRotated(_:_:)`` then finds where its old content ends. Only
+    /// one such file: two would leave which one it is unknown.
+    func cutThenMoved(_ current: RunState.Tracked, known: [RunState.KnownFile]?) -> LogFile? {
+        guard snapshot.missed == 0, let chunk = current.checkpoints?.first, let first = chunk.firstLine else {
+            return nil
+        }
+        let limit = Int(min(chunk.end, Checkpoints.interval))
+        let matching = unclaimed().filter { file in
+            guard isNew(file, known: known, current: current) else { return false }
+            let head = Array(file.prefix.prefix(limit))
+            if let nl = head.firstIndex(of: 0x0A) { return Checkpoints.hash(Array(head[...nl])) == first }
+            return head.count == limit && Checkpoints.hash(head) == first
+        }
+        return matching.count == 1 ? matching[0] : nil
     }
 
     /// The file a short (weak) identity was read from, among the files new or changed since:

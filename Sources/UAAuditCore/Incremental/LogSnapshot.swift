@@ -213,6 +213,12 @@ package struct LogSnapshot: Sendable {
                 skipped.append(.otherOwner(file))
                 continue
             }
+            if file.sparse {
+                skipped.append(
+                    SkippedCandidate(
+                        path: file.path, status: file.status, compressed: file.compressed, cause: .sparse, file: file))
+                continue
+            }
             if let format = file.otherCompression {
                 skipped.append(.compressed(file, format))
                 continue

@@ -19,6 +19,8 @@ package struct SkippedCandidate: Sendable {
         /// A file of another compressor than gzip (found by its first bytes), which `run` cannot
         /// read: named where the lines it may hold are missing.
         case compression(CompressionFormat)
+        /// A file that is mostly holes (``SparseFile``): no log written by appending.
+        case sparse
     }
 
     package var path: String

@@ -26,10 +26,11 @@ import Testing
         #expect(
             held.stderr.contains(
                 behind
-                    ? "the clock (2026-11-24T11:40:00Z) is 119 h behind the last run's (2026-11-29T10:50:00Z): this "
-                        + "run counted what it read into its hours but closed, pruned and alerted nothing on that clock"
-                    : "the clock (2026-12-04T11:40:00Z) is 120 h ahead of the newest line read (2026-11-29T11:30:01Z), "
-                        + "more than the history window: this run counted what it read"), "\(held.stderr)")
+                    ? "the clock (2026-11-24T11:40:00Z) is 4 d 23 h behind the last run's (2026-11-29T10:50:00Z) and "
+                        + "no line read vouches for it: this run counted what it read into its hours but closed, "
+                        + "pruned and alerted nothing on that clock"
+                    : "the clock (2026-12-04T11:40:00Z) is 5 d ahead of both the last run's and the newest line "
+                        + "seen (2026-11-29T11:30:01Z): this run counted what it read"), "\(held.stderr)")
         // Nothing decided on that clock: no hour closed, none pruned, no alert, nothing lost.
         #expect(try h.hours().map(\.2) == [false, false])
         #expect(try h.ledger().isEmpty)
@@ -66,10 +67,12 @@ import Testing
         try h.append(150, hour: 11)
         try h.append(2, hour: 11, minute: 30, cls: "inconsistent")
         let behind = try run("2026-11-24 11:40:00")
-        #expect(behind.stderr.contains("is 119 h behind the last run's (2026-11-29T10:50:00Z)"), "\(behind.stderr)")
+        #expect(behind.stderr.contains("is 4 d 23 h behind the last run's (2026-11-29T10:50:00Z)"), "\(behind.stderr)")
         try h.append(150, hour: 12)
         let ahead = try run("2026-12-04 12:40:00")
-        #expect(ahead.stderr.contains("is 120 h ahead of the newest line read (2026-11-29T12:10:59Z)"), "\(ahead.stderr)")
+        #expect(
+            ahead.stderr.contains("is 5 d ahead of both the last run's and the newest line seen (2026-11-29T12:10:59Z)"),
+            "\(ahead.stderr)")
         #expect(try h.ledger().isEmpty)
         try h.append(150, hour: 13)
         #expect(try run("2026-11-29 13:20:00").status == 0)
@@ -92,7 +95,9 @@ import Testing
 
     /// A log missing past the 2-hour hold: its hours close incomplete without it. When it is
     /// back within the window with the lines that breach, the hour alerts, under its own id.
-    @Test func anIncompleteHourIsDecidedAgainWhenTheMissingLogReturns() throws {
+    /// (`heldFirst`: the run the log comes back in has a clock 80 minutes behind: it decides
+    /// nothing, and the next sane run decides on the lines it counted.)
+    @Test(arguments: [false, true]) func anIncompleteHourIsDecidedAgainWhenTheMissingLogReturns(heldFirst: Bool) throws {
         let h = try RunHarness()
         let other = h.dir.path("b.log")
         try h.append(150, hour: 10)
@@ -105,6 +110,7 @@ import Testing
         #expect(try run("2026-11-29T10:50:00Z").status == 0)
         try FileManager.default.moveItem(atPath: other, toPath: other + ".away")
         #expect(try run("2026-11-29T11:10:00Z").status == 3)
+        #expect(try run("2026-11-29T12:10:00Z").status == 3)
         #expect(try run("2026-11-29T13:20:00Z").status == 3)
         let closed = try unwrap(try h.reportJSON()["hours"] as? [[String: Any]])
         #expect(closed.first?["incomplete"] as? Bool == true)
@@ -113,6 +119,11 @@ import Testing
         // Back, with the hour's inconsistent lines it held.
         try FileManager.default.moveItem(atPath: other + ".away", toPath: other)
         try h.append(2, hour: 10, minute: 40, cls: "inconsistent", to: other)
+        if heldFirst {
+            let held = try run("2026-11-29T12:00:00Z")
+            #expect(held.stderr.contains("uaaudit_clock_held 1"), "\(held.stderr)")
+            #expect(try h.ledger().isEmpty)
+        }
         #expect(try run("2026-11-29T13:40:00Z").status == 0)
         let hours = try unwrap(try h.reportJSON()["hours"] as? [[String: Any]])
         let ten = try unwrap(hours.first { $0["hour"] as? String == "2026-11-29T10:00:00+00:00" })
@@ -123,5 +134,64 @@ import Testing
         // Decided once: the next run adds nothing.
         #expect(try run("2026-11-29T14:10:00Z").status == 0)
         #expect(try h.ledger().count == 1)
+    }
+
+    /// Third review's cases. A first run whose clock is a year ahead is believed (nothing to
+    /// check it against), but the first sane run whose lines vouch for its clock replaces it:
+    /// runs are not held for a year.
+    @Test func aFirstRunAYearAheadDoesNotHoldTheRunsAfterIt() throws {
+        let h = try RunHarness()
+        try h.append(1000, hour: 9)
+        try h.append(1000, hour: 10)
+        #expect(try h.run(now: "2027-11-29T11:10:00Z").status == 0)
+        try h.append(1000, hour: 11)
+        try h.append(5, hour: 11, minute: 30, cls: "inconsistent")
+        let sane = try h.run(now: "2026-11-29T12:10:00Z")
+        #expect(!sane.stderr.contains("the clock ("), "\(sane.stderr)")
+        #expect(try h.ledgerHours("pending") == ["2026-11-29T11:00:00+00:00"])
+        try h.append(1000, hour: 12)
+        #expect(!(try h.run(now: "2026-11-29T13:10:00Z").stderr.contains("the clock (")))
+        #expect(try h.ledger().count == 1)
+    }
+
+    /// A wrong clock for two runs in a row, the second reading no new line, is held both times;
+    /// so is a clock hours (not days) ahead, which would close an hour on part of its lines
+    /// (7 h, 30 h: a false alert at 2 of 152 that ends at 2 of 2152).
+    @Test(arguments: ["2026-12-04T12:10:00Z", "2026-11-30T17:20:00Z", "2026-11-29T18:20:00Z"])
+    func aClockAheadHoldsEveryRunUntilASaneOne(wrong: String) throws {
+        let h = try RunHarness()
+        try h.append(150, hour: 10)
+        #expect(try h.run(now: "2026-11-29T11:10:00Z").status == 0)
+        try h.append(150, hour: 11)
+        try h.append(2, hour: 11, minute: 12, cls: "inconsistent")
+        for _ in 0..<2 {
+            let held = try h.run(now: wrong)
+            #expect(held.stderr.contains("uaaudit_clock_held 1"), "\(held.stderr)")
+        }
+        #expect(try h.hours().map(\.2) == [true, false])
+        #expect(try h.ledger().isEmpty)
+        try h.append(2000, hour: 11, minute: 40)
+        let sane = try h.run(now: "2026-11-29T12:10:00Z")
+        #expect(!sane.stderr.contains("the clock ("), "\(sane.stderr)")
+        #expect(try h.hours().map(\.1) == [150, 2152])
+        #expect(try h.hours().map(\.2) == [true, true])
+        #expect(try h.ledger().isEmpty)
+    }
+
+    /// One line stamped 47 h ahead (a skewed host) read by a sane run does not vouch, later,
+    /// for a clock that far ahead: a year-ahead run is held, and the sane run after it decides.
+    @Test func aLineStampedAheadDoesNotLetAClockAheadBeBelieved() throws {
+        let h = try RunHarness()
+        try h.append(1000, hour: 10)
+        try h.appendRaw(h.line("01/Dec/2026:09:00:00 +0000", "urlsession") + "\n", to: h.log)
+        #expect(try h.run(now: "2026-11-29T11:10:00Z").status == 0)
+        try h.append(1000, hour: 11)
+        try h.append(5, hour: 11, minute: 30, cls: "inconsistent")
+        let held = try h.run(now: "2027-11-29T12:10:00Z")
+        #expect(held.stderr.contains("uaaudit_clock_held 1"), "\(held.stderr)")
+        #expect(try h.ledger().isEmpty)
+        #expect(!(try h.run(now: "2026-11-29T12:10:00Z").stderr.contains("the clock (")))
+        #expect(try h.ledgerHours("pending") == ["2026-11-29T11:00:00+00:00"])
+        #expect(try h.reportedClasses() == ["urlsession": 2001, "inconsistent": 5])
     }
 }

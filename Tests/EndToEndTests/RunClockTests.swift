@@ -184,9 +184,14 @@ import Testing
         try h.append(2, hour: 10, minute: 12, cls: "inconsistent")
         try h.append(150, hour: 11)
         #expect(try h.run(now: "2026-11-29T11:06:00Z").status == 0)
-        // Two days on (history 48 h): the pending hour 10 is kept; the healthy hour 11, read inside
-        // the window and closed only now, is shown once with its verdict (not backfill), then forgotten.
-        #expect(try h.run(now: "2026-12-01T12:00:00Z").status == 0)
+        // Two days on (history 48 h), the log quiet: a cron job down for two days looks like a
+        // clock two days ahead, and is held until a line arrives or the operator says so.
+        let held = try h.run(now: "2026-12-01T12:00:00Z")
+        #expect(held.stderr.contains("is 2 d ahead of both the last run's and the newest line seen"), "\(held.stderr)")
+        #expect(try alerts(h).map(\.2) == [true, false])
+        // Told: the pending hour 10 is kept; the healthy hour 11, read inside the window and
+        // closed only now, is shown once with its verdict (not backfill), then forgotten.
+        #expect(try h.run(now: "2026-12-01T12:00:00Z", extra: ["--trust-clock"]).status == 0)
         #expect(
             try alerts(h).map { "\($0)" } == [
                 #"("2026-11-29T10", 152, true, true)"#, #"("2026-11-29T11", 150, true, false)"#,
@@ -199,12 +204,13 @@ import Testing
         #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 152, true, true)"#])
         #expect(try totals(h)["pending_alert_hours"] as? [String] == ["2026-11-29T10:00:00+00:00"])
         // Four days after its end (2 × history_hours) it is dropped, and the run says so.
-        let expired = try h.run(now: "2026-12-03T11:00:00Z")
+        let expired = try h.run(now: "2026-12-03T11:00:00Z", extra: ["--trust-clock"])
         #expect(expired.status == 0)
         #expect(
             expired.stderr
                 == "uaaudit: the breached hour 2026-11-29T10:00:00+00:00 ended at least 2 × history_hours before the run's "
-                + "clock and is dropped unsent: run uaaudit run at least every history_hours, or raise history_hours\n"
+                + "clock and is dropped unsent: no alert channel is configured (--webhook, or \"alerts\" in the "
+                + "config; \"alerts\": [] for metrics only)\n"
         )
         #expect(try alerts(h).isEmpty)
         #expect(try h.ledger().isEmpty)

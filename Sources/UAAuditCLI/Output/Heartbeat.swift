@@ -12,6 +12,8 @@ struct Heartbeat {
     /// Set when the run used the built-in example rules on another app's traffic: the app
     /// found there, or "" when none was.
     var exampleRules: String?
+    /// The run did not believe its clock (``RunEngine/ClockHold``): nothing was decided.
+    var clockHeld = false
 
     /// Takes the counts of a computed run (`saved` is the state before it).
     mutating func read(_ outcome: RunEngine.RunOutcome, saved: RunState, generatedAt: String) {
@@ -20,6 +22,7 @@ struct Heartbeat {
         hoursClosed = outcome.closedNow.count
         gaps = outcome.state.gaps.filter { $0.detectedAt == generatedAt }.count
         alertsPending = outcome.state.alerts.pending.count
+        clockHeld = outcome.clockHold != nil
     }
 
     func line(status: ExitCode) -> String { line(status: status.rawValue) }
@@ -29,6 +32,7 @@ struct Heartbeat {
         var line =
             "run: lines \(lines), malformed \(malformed), hours closed \(hoursClosed), alerts sent \(alertsSent), "
             + "alerts pending \(alertsPending), gaps \(gaps), exit \(status)"
+        if clockHeld { line += ", clock held (no hour decided)" }
         if let app = exampleRules {
             line += ", rules: built-in examples for MyApp"
             line += app.isEmpty ? " (write yours: uaaudit rules init)" : " (unaudited app in the log: \(app))"

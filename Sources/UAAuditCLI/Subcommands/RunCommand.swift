@@ -37,6 +37,12 @@ struct RunCommand {
             "look for rotated files here too (logrotate's", "olddir; relative to each log's directory)",
         ], configKey: "rotated_dir", completion: .directory)
     static let now = OptionDef("now", value: "TIME", help: ["stand-in for the clock: 2026-11-29T18:05:00Z"])
+    static let trustClock = OptionDef(
+        "trust-clock",
+        help: [
+            "believe this run's clock (or --now) though it is", "far from the last run's and the lines' (the",
+            "clock was fixed; see docs/run.md)",
+        ])
     static let threshold = P.threshold.described([
         "alert above this share (default 0.001, or 0.1%;", "above 0.05 needs its %: 0.1 would mean 10%)",
     ])
@@ -56,8 +62,8 @@ struct RunCommand {
     /// run's own options; its --help lists those with a config key apart from the others.
     static let ownOptions =
         [
-            config, state, out, html, prom, lock, lockWait, historyHours, grace, rotatedDir, now, threshold,
-            P.minRequests, P.top,
+            config, state, out, html, prom, lock, lockWait, historyHours, grace, rotatedDir, now, trustClock,
+            threshold, P.minRequests, P.top,
         ]
     static let options: [OptionDef] =
         ownOptions

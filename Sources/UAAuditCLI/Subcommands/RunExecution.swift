@@ -125,8 +125,18 @@ struct RunExecution {
         // counted, those hours pending) is written first, so that a full or read-only state
         // directory fails here, before any message goes out, instead of sending them again on
         // every failing run. The commit after delivery records what the channels took.
+        // The room for that commit is taken first (twice the state, and 64 KiB), so that a disk
+        // that fills during delivery cannot fail it and have the next run send them again.
+        var room: AtomicFile.Reservation? = nil
         if !state.alerts.pending.isEmpty, !job.channels.isEmpty {
             CrashPoint.here("before-precommit")
+            do {
+                room = try AtomicFile.Reservation(
+                    for: job.statePath, bytes: 2 * (try state.encoded()).count + 65_536, mode: 0o600)
+            } catch {
+                console.error(commitFailure(error, beforeDelivering: true))
+                return .output
+            }
             if let failed = commit(state, before: "delivering") { return failed }
         }
         let delivery = deliver(&state, report: outcome.report, stop: stop)
@@ -142,9 +152,16 @@ struct RunExecution {
                 outcome.expiredAlerts.count == 1
                 ? "the breached hour \(first) ended"
                 : "\(outcome.expiredAlerts.count) breached hours (\(first) to \(last)) ended"
+            let why =
+                job.channels.isEmpty
+                ? "no alert channel is configured (--webhook, or \"alerts\" in the config; \"alerts\": [] "
+                    + "for metrics only)"
+                : "the channels did not take \(outcome.expiredAlerts.count == 1 ? "it" : "them") in that time "
+                    + "(uaaudit alert test checks them), or no run came to send \(outcome.expiredAlerts.count == 1 ? "it" : "them") "
+                    + "(run uaaudit run at least every history_hours, or raise history_hours)"
             console.error(
                 "\(what) at least 2 × history_hours before the run's clock and \(outcome.expiredAlerts.count == 1 ? "is" : "are") dropped unsent: "
-                    + "run uaaudit run at least every history_hours, or raise history_hours")
+                    + why)
         }
         if let hold = outcome.clockHold { console.error(RunExecution.clockNotice(hold, now: job.settings.now)) }
         if let first = outcome.unalertedBackfill.first, let last = outcome.unalertedBackfill.last {
@@ -154,7 +171,7 @@ struct RunExecution {
                     historyHours: job.settings.historyHours))
         }
         CrashPoint.here("before-commit")
-        if let failed = commit(state, before: nil) { return failed }
+        if let failed = commit(state, before: nil, into: room) { return failed }
         CrashPoint.here("after-commit")
         // Stopped during delivery: what was delivered is committed (above); the rest waits.
         let signal = stop.caught
@@ -207,19 +224,27 @@ struct RunExecution {
 
     /// Writes the state atomically (its directory fsynced); nil when done, else the status
     /// after saying why. `before` names what was held back for it ("delivering").
-    private func commit(_ state: RunState, before: String?) -> ExitCode? {
+    private func commit(_ state: RunState, before: String?, into room: AtomicFile.Reservation? = nil) -> ExitCode? {
         do {
             let bytes = try state.encoded()
-            try AtomicFile.write(bytes, to: job.statePath, mode: 0o600)
+            if let room {
+                try room.write(bytes)
+            } else {
+                try AtomicFile.write(bytes, to: job.statePath, mode: 0o600)
+            }
             return nil
         } catch {
-            let held =
-                before == nil
-                ? ""
-                : "; nothing was sent (the alerts stay pending), so that no message goes out that the state cannot record"
-            console.error("cannot commit state \(job.statePath): \(error)\(held); the previous state is untouched")
+            console.error(commitFailure(error, beforeDelivering: before != nil))
             return .output
         }
+    }
+
+    private func commitFailure(_ error: any Error, beforeDelivering: Bool) -> String {
+        let held =
+            beforeDelivering
+            ? "; nothing was sent (the alerts stay pending), so that no message goes out that the state cannot record"
+            : ""
+        return "cannot commit state \(job.statePath): \(error)\(held); the previous state is untouched"
     }
 
     /// Why a run did not believe its clock, and what it did instead.
@@ -230,20 +255,29 @@ struct RunExecution {
         case .behind(let seconds, let last):
             what =
                 "the clock (\(clock)) is \(duration(seconds)) behind the last run's "
-                + "(\(Timestamps.iso8601UTC(seconds: last)))"
-        case .ahead(let seconds, let newest):
+                + "(\(Timestamps.iso8601UTC(seconds: last))) and no line read vouches for it"
+        case .ahead(let seconds, let reference):
             what =
-                "the clock (\(clock)) is \(duration(seconds)) ahead of the newest line read "
-                + "(\(Timestamps.iso8601UTC(seconds: newest))), more than the history window"
+                "the clock (\(clock)) is \(duration(seconds)) ahead of both the last run's and the newest "
+                + "line seen (\(Timestamps.iso8601UTC(seconds: reference)))"
         }
         return what + ": this run counted what it read into its hours but closed, pruned and alerted nothing on "
-            + "that clock (uaaudit_clock_held 1); check the host's clock (NTP, the VM's, the container's) and "
-            + "--now; the next run with a sane clock decides"
+            + "that clock (uaaudit_clock_held 1). Check the host's clock (NTP, the VM's) and --now: the next "
+            + "run whose clock is sane, or that reads a line from its last hour, decides; if this clock is "
+            + "right (the last run's was wrong, or the log was quiet), run once with --trust-clock"
     }
 
+    /// A duration in the largest unit that keeps it readable: seconds, minutes, hours and
+    /// minutes, or days and hours.
     static func duration(_ seconds: Int64) -> String {
-        seconds >= 86_400 && seconds % 3600 == 0 || seconds >= 172_800
-            ? "\(seconds / 3600) h" : seconds >= 3600 ? "\(seconds / 60) min" : "\(seconds) s"
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min" }
+        if seconds < 86_400 {
+            let minutes = seconds % 3600 / 60
+            return minutes == 0 ? "\(seconds / 3600) h" : "\(seconds / 3600) h \(minutes) min"
+        }
+        let hours = seconds % 86_400 / 3600
+        return hours == 0 ? "\(seconds / 86_400) d" : "\(seconds / 86_400) d \(hours) h"
     }
 
     /// Why breached backfill hours were reported and not alerted, in one line for any number.

@@ -101,6 +101,7 @@ struct RunJob {
             alertMode: .of(channelKeys: channels.map(\.key), explicitlyNone: config.alerts?.isEmpty == true),
             host: args.value(AlertOptions.host) ?? config.host ?? alerts.host)
         settings.rotatedDirectory = args.value(R.rotatedDir) ?? config.rotatedDir
+        settings.trustClock = args.flag(R.trustClock)
         if settings.rotatedDirectory?.isEmpty == true {
             let name = args.value(R.rotatedDir) != nil ? R.rotatedDir.flag : "config rotated_dir"
             throw CLIError("\(name) takes a directory, not ''")

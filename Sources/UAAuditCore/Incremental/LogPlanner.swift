@@ -216,10 +216,11 @@ private struct Planning {
         let fresh = unclaimed().filter { isNew($0, known: known, current: current) }
         // A file born after the last modification seen of the one read is another file on the
         // number, freed and reused (gzip deleting `.1`, then a backup restored as the log), for
-        // a strong identity too: its content then decides, as for any other inode.
+        // a strong identity too when checkpoints let its content decide, as for any other inode
+        // (a state from before them keeps the number's word).
         let sameFile =
             log.status.device == id.device && log.status.inode == id.inode
-            && (log.born ?? Int64.min) <= current.modified
+            && ((log.born ?? Int64.min) <= current.modified || (id.isStrong && current.checkpoints == nil))
         if sameFile, log.startsLike(id), id.isStrong || fresh.isEmpty {
             try continueCurrent(current, fresh: fresh)
             return

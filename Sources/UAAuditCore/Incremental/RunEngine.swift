@@ -34,38 +34,6 @@ package enum RunEngine {
         package var clockHold: ClockHold? = nil
     }
 
-    /// A clock a run does not believe: well behind the last run's, or far ahead of the lines it
-    /// read. The run counts what it read into its hours, but closes, prunes and decides nothing
-    /// on that clock; the next run with a sane clock decides.
-    package enum ClockHold: Equatable, Sendable {
-        /// The clock is this many seconds behind the last run's.
-        case behind(seconds: Int64, lastRun: Int64)
-        /// The clock is this many seconds ahead of the newest line this run read.
-        case ahead(seconds: Int64, newestLine: Int64)
-    }
-
-    /// How far behind the last run's clock a run may be and still be believed (an NTP step).
-    package static let clockBehindToleranceSeconds: Int64 = 600
-
-    /// The least a clock must be ahead of the newest line read to be held, whatever the window:
-    /// hourly runs with `history_hours` 1 read lines an hour or two old as a matter of course.
-    package static let clockAheadFloorSeconds: Int64 = 6 * 3600
-
-    /// Whether to hold this run's clock: behind the last run's by more than the tolerance, or,
-    /// after a first run, ahead of the newest line it read by more than the history window
-    /// (the logs are written with the real time: lines that old, read now, mean the clock is
-    /// wrong; a first run has no last clock, and old lines then are a backfill).
-    static func clockHold(now: Int64, saved: RunState, newestRead: Int64?, historyHours: Int64) -> ClockHold? {
-        guard let last = saved.lastRunClock else { return nil }
-        if now < last - clockBehindToleranceSeconds { return .behind(seconds: last - now, lastRun: last) }
-        if let newest = newestRead, newest > (saved.newestSeen ?? Int64.min),
-            now - newest > max(historyHours * 3600, clockAheadFloorSeconds)
-        {
-            return .ahead(seconds: now - newest, newestLine: newest)
-        }
-        return nil
-    }
-
     /// The most alert-class UAs each hour keeps in the state.
     package static let uasPerHour = 200
 
@@ -104,9 +72,15 @@ package enum RunEngine {
                 logs.append(Report.LogEntry(path: log, readable: readable, error: failures.first?.description))
             }
         }
-        let hold = clockHold(
-            now: settings.now, saved: saved, newestRead: result.newest, historyHours: settings.historyHours)
-        if let newest = result.newest { state.newestSeen = max(state.newestSeen ?? newest, newest) }
+        let clock = ClockTrust.judge(
+            now: settings.now, saved: saved, newestRead: result.newest, trusted: settings.trustClock)
+        let hold = clock.hold
+        // Only a believed clock moves the newest line seen, and never past itself: a line stamped
+        // ahead (a skewed host) must not vouch for a clock that far ahead later.
+        if hold == nil, let newest = result.newest {
+            let believable = min(newest, settings.now + RunSettings.futureToleranceSeconds)
+            state.newestSeen = max(state.newestSeen ?? believable, believable)
+        }
         // Lines stamped past the horizon wait in the state; those whose hour the clock has now
         // reached (all of it) are counted with the lines this run read. A held clock reaches none.
         let unplaced = FutureLines.park(result.futureHours, in: &state, rules: configuration.rules)
@@ -119,7 +93,8 @@ package enum RunEngine {
         if hold != nil {
             readiness = .held
         } else {
-            state.lastRunClock = max(saved.lastRunClock ?? settings.now, settings.now)
+            state.lastRunClock =
+                clock.resets ? settings.now : max(saved.lastRunClock ?? settings.now, settings.now)
         }
         let before = Set(state.alerts.hours.keys)
         apply(
@@ -127,7 +102,8 @@ package enum RunEngine {
             clockBelieved: hold == nil)
         let newAlerts = state.alerts.hours.keys.filter { !before.contains($0) }.sorted(by: HourKey.isEarlier)
         state.totals = RunTotals.after(
-            state.totals, adding: result, rules: configuration.rules, now: settings.now, succeeded: errors.isEmpty,
+            state.totals, adding: result, rules: configuration.rules, now: settings.now,
+            succeeded: errors.isEmpty && hold == nil,
             generatedAt: generatedAt)
         // The hours this run read or closed: the prune below may forget some of them (backfill
         // hours, an hour that closed late and healthy), but this run's report shows them, so that
@@ -417,17 +393,19 @@ package enum RunEngine {
         close(&state, settings: settings, readiness: readiness, generatedAt: generatedAt)
     }
 
-    /// An hour closed `incomplete` (a log was missing past the hold) is decided again when lines
-    /// arrive for it, as the missing log's do when it returns: if it breaches now and has no
+    /// An hour closed `incomplete` (a log was missing past the hold) is decided again by each run
+    /// that may decide, so on the lines that arrived for it, as the missing log's do when it
+    /// returns (maybe in a run that could not decide): if it breaches now and has no
     /// alert yet, it alerts, under the id any run would give it. Once every log is read again it
     /// is no longer incomplete.
     static func redecideIncomplete(
         _ result: AuditResult, in state: inout RunState, settings: RunSettings, readiness: Readiness,
         generatedAt: String
     ) {
+        // A held clock (or a log still missing) decides nothing; the next run that may does.
+        guard readiness != .held else { return }
         let rules = settings.scan.rules
-        for key in result.hours.keys {
-            let iso = key.iso8601
+        for iso in state.hours.keys.sorted() {
             guard var hour = state.hours[iso], hour.closed, hour.incomplete == true, hour.backfill != true else {
                 continue
             }

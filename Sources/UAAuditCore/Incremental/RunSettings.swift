@@ -15,6 +15,9 @@ package struct RunSettings: Sendable {
     /// Where rotated files are looked for besides each log's own directory (logrotate's
     /// `olddir`); relative to the log's directory. `--rotated-dir`, config `rotated_dir`.
     package var rotatedDirectory: String? = nil
+    /// `--trust-clock`: this run's clock is right, whatever the last run's or the lines say
+    /// (``RunEngine/ClockTrust``); it becomes the clock later runs are checked against.
+    package var trustClock = false
 
     /// Lines stamped up to this after `now` belong to their hour without a word (clocks differ
     /// by seconds or minutes).

@@ -30,6 +30,45 @@ package enum AtomicFile {
         try temp.commit()
     }
 
+    /// Room for one later write of `path`, taken now: a temp file beside it with `bytes` bytes
+    /// allocated (posix_fallocate). ``write(_:)`` then writes into that room and commits it
+    /// without needing a free block, so a disk filled meanwhile cannot fail it with ENOSPC
+    /// (a run that delivered alerts must be able to record that it did). Not used: removed
+    /// when the value goes away (or, after a crash, by the next writer of `path`).
+    package final class Reservation {
+        private var temp: TempFile?
+        package let bytes: Int
+
+        package init(for path: String, bytes: Int, mode: mode_t = 0o644) throws(SystemError) {
+            let temp = try TempFile(target: path, mode: mode, kind: "res")
+            do {
+                try Syscalls.allocate(temp.fd, Int64(bytes))
+            } catch {
+                temp.discard()
+                throw error
+            }
+            self.temp = temp
+            self.bytes = bytes
+        }
+
+        /// Writes `content` into the room taken, cut to its length, and commits it over the
+        /// target. Content longer than the room is written too (then it may need blocks).
+        package func write(_ content: [UInt8]) throws(SystemError) {
+            guard let temp else { throw SystemError(errno: EBADF, call: "write of a used reservation") }
+            self.temp = nil
+            do {
+                try temp.append(content)
+                try Syscalls.ftruncate(temp.fd, Int64(content.count))
+            } catch {
+                temp.discard()
+                throw error
+            }
+            try temp.commit()
+        }
+
+        deinit { temp?.discard() }
+    }
+
     /// The temp file beside the target, written, then renamed over it.
     private struct TempFile {
         let target: String
@@ -37,7 +76,9 @@ package enum AtomicFile {
         let path: String
         let fd: Int32
 
-        init(target given: String, mode: mode_t) throws(SystemError) {
+        /// `kind` names the temp file (`tmp`, or `res` for a ``Reservation``), so that a
+        /// reservation and a write of the same target by one process do not share a name.
+        init(target given: String, mode: mode_t, kind: String = "tmp") throws(SystemError) {
             // The rename replaces the file a symbolic link leads to, never the link; what is
             // no regular file (stdout, a device, a directory) is refused, never replaced.
             let target: String
@@ -54,10 +95,13 @@ package enum AtomicFile {
             }
             self.target = target
             directory = AtomicFile.parentDirectory(of: target)
-            let prefix = ".\(AtomicFile.baseName(of: target)).tmp."
+            let prefix = ".\(AtomicFile.baseName(of: target)).\(kind)."
             path = "\(directory)/\(prefix)\(Syscalls.getpid())"
             Syscalls.unlink(path)
             AtomicFile.removeAbandonedTemps(in: directory, prefix: prefix)
+            if kind != "res" {
+                AtomicFile.removeAbandonedTemps(in: directory, prefix: ".\(AtomicFile.baseName(of: target)).res.")
+            }
             fd = try Syscalls.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
             // `mode` whatever the umask (a cron job's 077 must not hide the metrics from
             // node_exporter), but a file that exists keeps the bits it lacks: an operator's

@@ -116,6 +116,16 @@ package enum Syscalls {
         if Glibc.fsync(fd) != 0 { throw SystemError(errno: errno, call: "fsync") }
     }
 
+    package static func ftruncate(_ fd: Int32, _ length: Int64) throws(SystemError) {
+        if Glibc.ftruncate(fd, off_t(length)) != 0 { throw SystemError(errno: errno, call: "ftruncate") }
+    }
+
+    /// Allocates `length` bytes of the file from its start (posix_fallocate: blocks taken now).
+    package static func allocate(_ fd: Int32, _ length: Int64) throws(SystemError) {
+        let result = posix_fallocate(fd, 0, off_t(length))
+        if result != 0 { throw SystemError(errno: result, call: "posix_fallocate") }
+    }
+
     package static func rename(_ from: String, _ to: String) throws(SystemError) {
         if Glibc.rename(from, to) != 0 { throw SystemError(errno: errno, call: "rename") }
     }

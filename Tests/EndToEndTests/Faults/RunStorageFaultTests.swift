@@ -89,4 +89,36 @@ import WebhookReceiver
         #expect(ids.count == 1)
         #expect(ids.first != nil)
     }
+
+    /// Third review, F4: the disk fills while the alert is being delivered (a slow channel).
+    /// The room for the commit after delivery was taken before it, so that commit succeeds:
+    /// the delivery is recorded and the next run sends nothing again (it sent the alert twice).
+    @Test(.requires(.tmpfs)) func aDiskThatFillsDuringDeliveryDoesNotSendTheAlertTwice() throws {
+        guard let fs = try Tmpfs.mount(kib: 256, test: "run with its state on a disk filled during delivery") else {
+            return
+        }
+        let receiver = try WebhookReceiver(routes: ["/hook": [WebhookReceiver.Reply(status: 200, delay: 2)]])
+        let hook = ["--webhook", "\(receiver.baseURL)/hook", "--webhook-kind", "generic"]
+        let reports = try Scratch()
+        let h = try RunHarness(storage: fs.path, reportStorage: reports.url.path)
+        try h.append(150, hour: 10)
+        try h.append(2, hour: 10, minute: 30, cls: "inconsistent")
+        #expect(try h.run(now: "2026-11-29T10:50:00Z", extra: hook).status == 0)
+        try h.append(10, hour: 11, minute: 1)
+        let filled = DispatchSemaphore(value: 0)
+        let filler = fs.filler
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 1)
+            try? Tmpfs.fill(filler)
+            filled.signal()
+        }
+        let delivering = try h.run(now: "2026-11-29T11:06:00Z", extra: hook)
+        filled.wait()
+        #expect(delivering.status == 0, "\(delivering.stderr)")
+        #expect(try h.ledgerHours("delivered") == ["2026-11-29T10:00:00+00:00"])
+        #expect(try fs.names() == ["state.json", "state.json.lock"])
+        fs.unfill()
+        #expect(try h.run(now: "2026-11-29T11:30:00Z", extra: hook).status == 0)
+        #expect(try receiver.requests().count == 1)
+    }
 }

@@ -11,7 +11,7 @@ import Testing
         guard let promtool = ExternalTool.promtool("promtool check rules") else { return }
         let check = try ExternalTool.run(promtool, ["check", "rules", "uaaudit-rules.yml"], directory: Self.dashboards)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout == "Checking uaaudit-rules.yml\n  SUCCESS: 6 rules found\n\n")
+        #expect(check.stdout == "Checking uaaudit-rules.yml\n  SUCCESS: 8 rules found\n\n")
         let test = try ExternalTool.run(
             promtool, ["test", "rules", "uaaudit-rules.test.yml"], directory: Self.dashboards)
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")

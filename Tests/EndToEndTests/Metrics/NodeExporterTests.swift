@@ -108,7 +108,8 @@ import Testing
         #expect(
             loaded.compactMap { $0["name"] as? String } == [
                 "uaaudit:requests:increase1h", "uaaudit:inconsistent:ratio1h", "UAAuditInconsistentShareHigh",
-                "UAAuditNotRunning", "UAAuditLogUnreadable", "UAAuditLogFormatMismatch",
+                "UAAuditNotRunning", "UAAuditLogUnreadable", "UAAuditLogFormatMismatch", "UAAuditClockHeld",
+                "UAAuditAlertsExpired",
             ])
     }
 }

@@ -16,7 +16,7 @@ final class Tmpfs {
     private let scratch: Scratch
     /// The mount point.
     let path: String
-    private var filler: String { path + "/.filler" }
+    var filler: String { path + "/.filler" }
 
     private init(scratch: Scratch, path: String) {
         self.scratch = scratch
@@ -52,7 +52,10 @@ final class Tmpfs {
     func file(_ name: String) -> String { path + "/" + name }
 
     /// Takes every free block with a filler file, so that the next write gets ENOSPC.
-    func fill() throws {
+    func fill() throws { try Self.fill(filler) }
+
+    /// `fill` from another thread: only the filler's path is taken along.
+    static func fill(_ filler: String) throws {
         let fd = open(filler, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         defer { close(fd) }

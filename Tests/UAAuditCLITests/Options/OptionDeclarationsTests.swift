@@ -43,7 +43,7 @@ import UAAuditCore
 
     /// run's --help lists the options without a config key apart from those with one.
     @Test func runsHelpPutsOnlyOptionsWithAConfigKeyUnderThatHeading() {
-        #expect(Self.optionsUnder("Options:", in: RunCommand.help) == ["config", "now"])
+        #expect(Self.optionsUnder("Options:", in: RunCommand.help) == ["config", "now", "trust-clock"])
         let keyed = Self.optionsUnder("Options (each is also a config key):", in: RunCommand.help)
         #expect(
             keyed == [

@@ -194,4 +194,46 @@ import Testing
         #expect(try h.ledgerHours("pending") == ["2026-11-29T11:00:00+00:00"])
         #expect(try h.reportedClasses() == ["urlsession": 2001, "inconsistent": 5])
     }
+
+    /// Fourth review, F2: with history_hours 1, held runs outlast a breached hour's pending
+    /// window; the run that decides it keeps it pending from then, and it is sent, not dropped.
+    @Test func anHourDecidedAfterHeldRunsIsKeptPendingFromWhenItWasDecided() throws {
+        let h = try RunHarness()
+        let extra = ["--history-hours", "1"]
+        try h.append(1000, hour: 11)
+        #expect(try h.run(now: "2026-11-29T12:10:00Z", extra: extra).status == 0)
+        try h.append(970, hour: 12)
+        try h.append(30, hour: 12, minute: 30, cls: "inconsistent")
+        try h.append(200, hour: 13)
+        let held = try h.run(now: "2026-11-29T16:10:00Z", extra: extra)
+        #expect(held.stderr.contains("uaaudit_clock_held 1"), "\(held.stderr)")
+        try h.append(1200, hour: 15)
+        let decided = try h.run(now: "2026-11-29T16:10:00Z", extra: extra)
+        #expect(decided.status == 0, "\(decided.stderr)")
+        #expect(!decided.stderr.contains("dropped unsent"), "\(decided.stderr)")
+        #expect(try h.ledgerHours("pending") == ["2026-11-29T12:00:00+00:00"])
+    }
+
+    /// Fourth review, F3: a clock reset a year back (nginx stamps its lines with it too) is held
+    /// against the lines that vouch for the real one; its year-old hour is a backfill against
+    /// the last believed clock, reported, never alerted, and not "dropped unsent" (exit 4).
+    @Test func aYearOldHourReadByAHeldRunIsBackfillNotALostAlert() throws {
+        let h = try RunHarness()
+        try h.append(1400, hour: 11)
+        #expect(try h.run(now: "2026-11-29T12:10:00Z").status == 0)
+        try h.append(500, hour: 12)
+        for i in 0..<200 {
+            let second = String(format: "%02d", i % 60)
+            try h.appendRaw(
+                h.line("29/Nov/2025:13:00:\(second) +0000", i < 20 ? "inconsistent" : "urlsession") + "\n", to: h.log)
+        }
+        let held = try h.run(now: "2025-11-29T13:10:00Z")
+        #expect(held.stderr.contains("uaaudit_clock_held 1"), "\(held.stderr)")
+        try h.append(200, hour: 13)
+        let sane = try h.run(now: "2026-11-29T13:10:00Z")
+        #expect(sane.status == 0, "\(sane.stderr)")
+        #expect(!sane.stderr.contains("dropped unsent"), "\(sane.stderr)")
+        #expect(try h.ledger().isEmpty)
+        #expect(try h.reportedClasses() == ["urlsession": 2280, "inconsistent": 20])
+    }
 }

@@ -203,12 +203,16 @@ import Testing
         #expect(try h.run(now: "2026-12-01T12:30:00Z").status == 0)
         #expect(try alerts(h).map { "\($0)" } == [#"("2026-11-29T10", 152, true, true)"#])
         #expect(try totals(h)["pending_alert_hours"] as? [String] == ["2026-11-29T10:00:00+00:00"])
-        // Four days after its end (2 × history_hours) it is dropped, and the run says so.
-        let expired = try h.run(now: "2026-12-03T11:00:00Z", extra: ["--trust-clock"])
+        // Four days (2 × history_hours) after its end and after the run that decided it (11:06),
+        // it is dropped, and the run says so.
+        #expect(try h.run(now: "2026-12-03T11:05:59Z", extra: ["--trust-clock"]).stderr == "")
+        #expect(try h.ledgerHours("pending") == ["2026-11-29T10:00:00+00:00"])
+        let expired = try h.run(now: "2026-12-03T11:06:00Z")
         #expect(expired.status == 0)
         #expect(
             expired.stderr
-                == "uaaudit: the breached hour 2026-11-29T10:00:00+00:00 ended at least 2 × history_hours before the run's "
+                == "uaaudit: the breached hour 2026-11-29T10:00:00+00:00 ended and was decided at least 2 × history_hours "
+                + "before the run's "
                 + "clock and is dropped unsent: no alert channel is configured (--webhook, or \"alerts\" in the "
                 + "config; \"alerts\": [] for metrics only)\n"
         )

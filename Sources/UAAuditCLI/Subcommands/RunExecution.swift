@@ -150,8 +150,8 @@ struct RunExecution {
         if let first = outcome.expiredAlerts.first, let last = outcome.expiredAlerts.last {
             let what =
                 outcome.expiredAlerts.count == 1
-                ? "the breached hour \(first) ended"
-                : "\(outcome.expiredAlerts.count) breached hours (\(first) to \(last)) ended"
+                ? "the breached hour \(first) ended and was decided"
+                : "\(outcome.expiredAlerts.count) breached hours (\(first) to \(last)) ended and were decided"
             let why =
                 job.channels.isEmpty
                 ? "no alert channel is configured (--webhook, or \"alerts\" in the config; \"alerts\": [] "

@@ -78,7 +78,7 @@ package enum RunEngine {
         // Only a believed clock moves the newest line seen, and never past itself: a line stamped
         // ahead (a skewed host) must not vouch for a clock that far ahead later.
         if hold == nil, let newest = result.newest {
-            let believable = min(newest, settings.now + RunSettings.futureToleranceSeconds)
+            let believable = min(newest, settings.now)
             state.newestSeen = max(state.newestSeen ?? believable, believable)
         }
         // Lines stamped past the horizon wait in the state; those whose hour the clock has now
@@ -97,9 +97,15 @@ package enum RunEngine {
                 clock.resets ? settings.now : max(saved.lastRunClock ?? settings.now, settings.now)
         }
         let before = Set(state.alerts.hours.keys)
+        let backfillClock: Int64
+        switch hold {
+        case nil: backfillClock = settings.now
+        case .behind(_, let lastRun): backfillClock = lastRun
+        case .ahead(_, let reference): backfillClock = reference
+        }
         apply(
             result, to: &state, settings: settings, readiness: readiness, generatedAt: generatedAt,
-            clockBelieved: hold == nil)
+            backfillClock: backfillClock)
         let newAlerts = state.alerts.hours.keys.filter { !before.contains($0) }.sorted(by: HourKey.isEarlier)
         state.totals = RunTotals.after(
             state.totals, adding: result, rules: configuration.rules, now: settings.now,
@@ -347,16 +353,17 @@ package enum RunEngine {
     /// (``close(_:settings:readiness:generatedAt:)``).
     static func apply(
         _ result: AuditResult, to state: inout RunState, settings: RunSettings, readiness: Readiness,
-        generatedAt: String, clockBelieved: Bool = true
+        generatedAt: String, backfillClock: Int64?
     ) {
         let rules = settings.scan.rules
         let names = rules.classNames
         for (key, counts) in result.hours {
             let iso = key.iso8601
             var hour = state.hours[iso] ?? RunState.HourState()
-            // A held clock decides nothing, not even which hours are too old to alert.
-            if state.hours[iso] == nil, clockBelieved,
-                isBackfill(key, now: settings.now, historyHours: settings.historyHours)
+            // A held clock is not what hours are too old to alert against: the last believed
+            // run's clock (or the newest line seen, for a clock ahead) is.
+            if state.hours[iso] == nil, let clock = backfillClock,
+                isBackfill(key, now: clock, historyHours: settings.historyHours)
             {
                 hour.backfill = true
             }

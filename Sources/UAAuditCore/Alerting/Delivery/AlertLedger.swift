@@ -130,8 +130,9 @@ package struct AlertLedger: Codable, Equatable, Sendable {
             + (pending == 1 ? "it" : "them") + ", or \"alerts\": [] in the config for metrics only"
     }
 
-    /// How long a pending hour is kept after it ended: twice the history window, so that a
-    /// run without a channel leaves it pending for at least `history_hours`.
+    /// How long a pending hour is kept after it ended, or after it was recorded when that was
+    /// later (decided late: runs whose clock was held could not decide it): twice the history
+    /// window, so that a run without a channel leaves it pending for at least `history_hours`.
     package static func pendingLifetime(historyHours: Int64) -> Int64 { 2 * historyHours * 3600 }
 
     /// Forgets entries whose hour ended more than `historyHours` before `now` (pending ones:
@@ -143,7 +144,8 @@ package struct AlertLedger: Codable, Equatable, Sendable {
             guard let key = HourKey(iso8601: hour) else { continue }
             let end = key.startInstant + 3600
             if entry.status == .pending {
-                if end + Self.pendingLifetime(historyHours: historyHours) <= now {
+                let decided = max(end, Instant.parse(entry.recordedAt) ?? end)
+                if decided + Self.pendingLifetime(historyHours: historyHours) <= now {
                     hours[hour] = nil
                     expired.append(hour)
                 }

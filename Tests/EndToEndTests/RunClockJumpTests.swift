@@ -236,4 +236,26 @@ import Testing
         #expect(try h.ledger().isEmpty)
         #expect(try h.reportedClasses() == ["urlsession": 2280, "inconsistent": 20])
     }
+
+    /// Fourth review, F1: a clock 56 minutes ahead of the lines is believed (the lines cannot
+    /// tell it from a quiet log) and closes hour 13 on its first 200 lines, healthy. The rest of
+    /// the hour, 200 of 3000 inconsistent, arrives late: the hour is alerted then, once.
+    @Test func anHourClosedEarlyHealthyIsAlertedWhenItsLateLinesBreach() throws {
+        let h = try RunHarness()
+        try h.append(1400, hour: 11)
+        #expect(try h.run(now: "2026-11-29T12:10:00Z").status == 0)
+        try h.append(1000, hour: 12)
+        try h.append(200, hour: 13, minute: 5)
+        #expect(try h.run(now: "2026-11-29T14:06:00Z").status == 0)
+        #expect(try h.hours().map(\.2) == [true, true, true])
+        #expect(try h.ledger().isEmpty)
+        try h.append(2800, hour: 13, minute: 20)
+        try h.append(200, hour: 13, minute: 40, cls: "inconsistent")
+        #expect(try h.run(now: "2026-11-29T14:10:00Z").status == 0)
+        #expect(try h.hours().map(\.1) == [1400, 1000, 3200])
+        #expect(try h.hours().map(\.3) == [0, 0, 3000])
+        #expect(try h.ledgerHours("pending") == ["2026-11-29T13:00:00+00:00"])
+        #expect(try h.run(now: "2026-11-29T14:40:00Z").status == 0)
+        #expect(try h.ledger().count == 1)
+    }
 }

@@ -400,9 +400,10 @@ package enum RunEngine {
         close(&state, settings: settings, readiness: readiness, generatedAt: generatedAt)
     }
 
-    /// An hour closed `incomplete` (a log was missing past the hold) is decided again by each run
-    /// that may decide, so on the lines that arrived for it, as the missing log's do when it
-    /// returns (maybe in a run that could not decide): if it breaches now and has no
+    /// An hour closed healthy is decided again on the lines that arrive for it later (a lagging
+    /// log; a clock a little ahead that closed it on its first minutes), and one closed
+    /// `incomplete` (a log was missing past the hold) by each run that may decide, as the
+    /// missing log's lines may come in a run that could not: if it breaches now and has no
     /// alert yet, it alerts, under the id any run would give it. Once every log is read again it
     /// is no longer incomplete.
     static func redecideIncomplete(
@@ -412,8 +413,11 @@ package enum RunEngine {
         // A held clock (or a log still missing) decides nothing; the next run that may does.
         guard readiness != .held else { return }
         let rules = settings.scan.rules
+        let touched = Set(result.hours.keys.map(\.iso8601))
         for iso in state.hours.keys.sorted() {
-            guard var hour = state.hours[iso], hour.closed, hour.incomplete == true, hour.backfill != true else {
+            guard var hour = state.hours[iso], hour.closed, hour.backfill != true,
+                hour.incomplete == true || touched.contains(iso)
+            else {
                 continue
             }
             let breached = AlertPolicy.breaches(

@@ -98,7 +98,10 @@ import Testing
         #expect(
             heartbeats == [
                 "uaaudit: run: lines 0, malformed 0, hours closed 0, alerts sent 0, alerts pending 0, gaps 0, exit 0",
-                "uaaudit: run: lines 4, malformed 0, hours closed 0, alerts sent 0, alerts pending 0, gaps 0, exit 0",
+                // The 4 lines are late inconsistent ones for the hour the install's run closed
+                // healthy: 4 of 134 take it over the threshold, and it alerts late (pending: the
+                // installed config has no channel yet).
+                "uaaudit: run: lines 4, malformed 0, hours closed 0, alerts sent 0, alerts pending 1, gaps 0, exit 0",
             ])
         // A run that stops before its heartbeat (here a config that is not there) still leaves
         // its exit status in the log, after its message, and both reach cron's mail.

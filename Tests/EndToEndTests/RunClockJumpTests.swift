@@ -258,4 +258,29 @@ import Testing
         #expect(try h.run(now: "2026-11-29T14:40:00Z").status == 0)
         #expect(try h.ledger().count == 1)
     }
+
+    /// Fifth review: late alert-class lines read by a run that may not decide (its clock
+    /// held, or a log missing) are decided by the first run that may; and late lines never
+    /// page about an hour older than the window.
+    @Test(arguments: ["held clock", "older than the window"])
+    func lateLinesAreDecidedByTheFirstRunThatMayAndNeverPastTheWindow(_ c: String) throws {
+        let h = try RunHarness()
+        let extra = c == "held clock" ? [] : ["--history-hours", "2"]
+        try h.append(1000, hour: 10)
+        try h.append(20, hour: 11)
+        #expect(try h.run(now: "2026-11-29T11:10:00Z", extra: extra).status == 0)
+        try h.append(50, hour: 10, minute: 50, cls: "inconsistent")
+        if c == "held clock" {
+            let held = try h.run(now: "2026-11-28T12:10:00Z", extra: extra)
+            #expect(held.stderr.contains("uaaudit_clock_held 1"), "\(held.stderr)")
+            try h.append(20, hour: 12)
+            #expect(try h.run(now: "2026-11-29T12:20:00Z", extra: extra).status == 0)
+            #expect(try h.ledgerHours("pending") == ["2026-11-29T10:00:00+00:00"])
+        } else {
+            try h.append(20, hour: 14)
+            #expect(try h.run(now: "2026-11-29T14:20:00Z", extra: extra).status == 0)
+            #expect(try h.ledger().isEmpty)
+        }
+        #expect(try h.reportedClasses() == ["urlsession": 1040, "inconsistent": 50])
+    }
 }

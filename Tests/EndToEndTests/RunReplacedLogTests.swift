@@ -210,7 +210,7 @@ import Testing
     /// the last modification seen is another file, whatever its number; the compressed old
     /// file's tail and the lines written after the restore are read, each once (307 of 305,
     /// 305 of 312 before).
-    @Test(arguments: [2, 21, 100, 300], [0, 7])
+    @Test(arguments: [8, 21, 100, 300], [0, 7])
     func aBackupRestoredAfterTheOldLogWasCompressedIsReadOnce(backupLines: Int, tail: Int) throws {
         let h = try RunHarness()
         try h.append(backupLines, hour: 10)

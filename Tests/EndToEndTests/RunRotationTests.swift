@@ -365,4 +365,21 @@ import Testing
         #expect(gaps.first?["to_offset"] as? Int == 256 << 20)
         #expect((gaps.first?["reason"] as? String ?? "").hasPrefix("not read as a rotated file of this log: it is mostly holes"))
     }
+
+    /// A new generation that starts with the old one's lines byte for byte (nginx writes the
+    /// same line for the same request in the same second: a burst from one client, a probe) is
+    /// no copy of it: its lines are read. Taken for a restored copy, its 20 lines were lost.
+    @Test func aNewGenerationThatStartsWithTheOldOnesLinesIsReadWhole() throws {
+        let h = try RunHarness()
+        let burst = (0..<4).map { h.line("29/Nov/2026:10:10:0\($0) +0000", "urlsession") + "\n" }
+        let lines = (0..<30).map { burst[$0 * burst.count / 30] }
+        func write(_ count: Int) throws { try h.appendRaw(lines.prefix(count).joined(), to: h.log) }
+        try write(30)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        try h.move("access.log", "access.log.1")
+        try write(20)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 50])
+        #expect(try h.gaps().isEmpty)
+    }
 }

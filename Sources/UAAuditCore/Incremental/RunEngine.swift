@@ -378,7 +378,11 @@ package enum RunEngine {
                 hour.uas = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
                 hour.uasApproximate = true
             }
-            if hour.closed { hour.late += counts.counts[0..<(rules.classCount + 2)].reduce(0, +) }
+            if hour.closed {
+                hour.late += counts.counts[0..<(rules.classCount + 2)].reduce(0, +)
+                // Only alert-class lines can take a healthy hour over the threshold.
+                if !hour.breached, counts.counts[rules.alertIndex] > 0 { hour.redecide = true }
+            }
             var insight = hour.insight ?? HourInsight()
             insight.merge(HourInsight(counts, configuration: settings.scan))
             hour.insight = insight
@@ -400,8 +404,9 @@ package enum RunEngine {
         close(&state, settings: settings, readiness: readiness, generatedAt: generatedAt)
     }
 
-    /// An hour closed healthy is decided again on the lines that arrive for it later (a lagging
-    /// log; a clock a little ahead that closed it on its first minutes), and one closed
+    /// An hour closed healthy is decided again on the alert-class lines that arrive for it later
+    /// (a lagging log; a clock a little ahead that closed it on its first minutes), by the first
+    /// run that may decide (``RunState/HourState/redecide`` keeps them for it), and one closed
     /// `incomplete` (a log was missing past the hold) by each run that may decide, as the
     /// missing log's lines may come in a run that could not: if it breaches now and has no
     /// alert yet, it alerts, under the id any run would give it. Once every log is read again it
@@ -413,11 +418,17 @@ package enum RunEngine {
         // A held clock (or a log still missing) decides nothing; the next run that may does.
         guard readiness != .held else { return }
         let rules = settings.scan.rules
-        let touched = Set(result.hours.keys.map(\.iso8601))
         for iso in state.hours.keys.sorted() {
             guard var hour = state.hours[iso], hour.closed, hour.backfill != true,
-                hour.incomplete == true || touched.contains(iso)
+                hour.incomplete == true || hour.redecide == true
             else {
+                continue
+            }
+            hour.redecide = nil
+            // An hour older than the window is never alerted, whatever reaches it late.
+            if let key = HourKey(iso8601: iso), isBackfill(key, now: settings.now, historyHours: settings.historyHours) {
+                if readiness == .complete { hour.incomplete = nil }
+                state.hours[iso] = hour
                 continue
             }
             let breached = AlertPolicy.breaches(

@@ -203,9 +203,12 @@ package struct RunState: Codable, Equatable, Sendable {
         /// True when the hour was already older than the history window when first read
         /// (``RunEngine/isBackfill``): reported by the run that read it, never alerted, then pruned.
         package var backfill: Bool? = nil
+        /// True when late alert-class lines arrived for the hour, closed healthy, and no run has
+        /// decided it again on them yet (``RunEngine/redecideIncomplete``).
+        package var redecide: Bool? = nil
 
         enum CodingKeys: String, CodingKey {
-            case classes, errors, uas, late, closed, breached, insight, incomplete, backfill
+            case classes, errors, uas, late, closed, breached, insight, incomplete, backfill, redecide
             case outOfScope = "out_of_scope"
             case uasApproximate = "uas_approximate"
         }

@@ -53,10 +53,15 @@ extension SharedContent {
         }
     }
 
+    /// How many different lines the bytes two files share must hold to prove one a copy of the
+    /// other (``divergence(of:from:)``).
+    static let minimumDistinctLines = 8
+
     /// Where `copy` stops holding `old`'s bytes, when that proves it a copy of `old` (a backup of
     /// it, or the file `cp` made of it) and not a new generation of the log: nil when the two
-    /// share fewer than ``FileIdentity/minimumEvidenceBytes`` bytes of lines, or only one line
-    /// repeated (a health probe's, the same first lines of every generation).
+    /// share fewer than ``FileIdentity/minimumEvidenceBytes`` bytes of lines, or fewer than
+    /// ``minimumDistinctLines`` different lines (a health probe's, a burst in one second: the
+    /// same first lines of every generation), or when `copy` holds nothing past them.
     ///
     /// `from` is the end of those shared bytes: `copy`'s lines before it are `old`'s, counted
     /// when `old` is. What follows in `copy` was written to it after it was copied, unless its
@@ -65,23 +70,24 @@ extension SharedContent {
     static func divergence(of copy: LogFile, from old: LogFile) throws(InputError) -> (from: Int64, edited: Bool)? {
         let shared = try lineEnd(of: old, copy, from: 0)
         guard shared >= Int64(FileIdentity.minimumEvidenceBytes) else { return nil }
-        var first: [UInt8]? = nil
-        var oneLine = true
+        // A new generation can start with the old one's lines byte for byte: nginx writes the
+        // same line for the same request in the same second (a probe, a burst from one client).
+        // Only lines enough of which differ prove a copy; taking a new generation for one loses
+        // its lines, while missing a copy of a few lines counts those few twice.
+        var seen = Set<[UInt8]>()
         try forEachLine(of: copy, from: 0, to: shared) { line in
-            if first == nil {
-                first = line
-                return true
-            }
-            oneLine = line == first
-            return oneLine
+            seen.insert(line)
+            return seen.count < minimumDistinctLines
         }
-        guard !oneLine else { return nil }
+        guard seen.count >= minimumDistinctLines else { return nil }
         var next: [UInt8]? = nil
         try forEachLine(of: copy, from: shared, to: nil) { line in
             next = line
             return false
         }
-        guard let next else { return (shared, false) }
+        // All of it shared: no line written since proves it a copy rather than a new generation
+        // that starts as the old one did (a burst in the same second as the old one's start).
+        guard let next else { return nil }
         var held = false
         try forEachLine(of: old, from: 0, to: nil) { line in
             held = line == next

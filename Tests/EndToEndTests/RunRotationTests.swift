@@ -371,7 +371,12 @@ import Testing
     /// no copy of it: its lines are read. Taken for a restored copy, its 20 lines were lost.
     @Test func aNewGenerationThatStartsWithTheOldOnesLinesIsReadWhole() throws {
         let h = try RunHarness()
-        let burst = (0..<4).map { h.line("29/Nov/2026:10:10:0\($0) +0000", "urlsession") + "\n" }
+        // A page's assets in one second: 10 different lines, one time (a new generation cannot
+        // repeat old lines stamped at two seconds: it is written after them).
+        let burst = (0..<10).map {
+            h.line("29/Nov/2026:10:10:05 +0000", "urlsession").replacingOccurrences(of: "/api/v2/me", with: "/a\($0).js")
+                + "\n"
+        }
         let lines = (0..<30).map { burst[$0 * burst.count / 30] }
         func write(_ count: Int) throws { try h.appendRaw(lines.prefix(count).joined(), to: h.log) }
         try write(30)
@@ -380,6 +385,22 @@ import Testing
         try write(20)
         #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
         #expect(try h.reportedClasses() == ["urlsession": 50])
+        #expect(try h.gaps().isEmpty)
+    }
+
+    /// Sixth review, F1: all that was read (5 lines of one second) repeated at the start of the
+    /// new generation, then other lines: no copy put aside (`cp -p` + `mv`), a rotation; its
+    /// 5 first lines were lost.
+    @Test func aBurstRepeatedAcrossARotationIsReadTwice() throws {
+        let h = try RunHarness()
+        let probe = h.line("29/Nov/2026:10:10:05 +0000", "urlsession") + "\n"
+        try h.appendRaw(String(repeating: probe, count: 5), to: h.log)
+        #expect(try h.run(now: "2026-11-29T10:15:00Z").status == 0)
+        try h.move("access.log", "access.log.1")
+        try h.appendRaw(String(repeating: probe, count: 5), to: h.log)
+        try h.append(100, hour: 10, minute: 20)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 110])
         #expect(try h.gaps().isEmpty)
     }
 }

@@ -91,10 +91,14 @@ package enum LogPlanner {
         return known
     }
 
+    /// `clock` reads the times lines are stamped with: bytes alike prove a copy only when the
+    /// lines they hold span two seconds (``LineClock``); nil takes bytes alike as proof.
     package static func plan(
-        logPath: String, saved: RunState.LogState?, snapshot: LogSnapshot, detectedAt: String
+        logPath: String, saved: RunState.LogState?, snapshot: LogSnapshot, detectedAt: String,
+        clock: LineClock? = nil
     ) -> LogPlan {
         var planning = Planning(logPath: logPath, snapshot: snapshot, detectedAt: detectedAt)
+        planning.clock = clock
         do {
             try planning.run(saved)
         } catch {
@@ -111,6 +115,7 @@ private struct Planning {
     let snapshot: LogSnapshot
     let detectedAt: String
     var plan = LogPlan()
+    var clock: LineClock? = nil
     var claimed: Set<ObjectIdentifier> = []
     /// Rotated files new since the last run in another compressor's format, which `run` cannot
     /// read: named in the gaps of lines not found, which they may hold.
@@ -253,8 +258,11 @@ private struct Planning {
             // file's tail is read too, but the bytes the two hold alike only once.
             let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
             // (One that matches only some first chunks may be a new generation that starts
-            // alike, the same probe lines first: a rotation, as below.)
-            if kept.end == current.offset, kept.count == checkpoints.count {
+            // alike, the same probe lines first: a rotation, as below. So may one that holds
+            // all that was read when that was written in one second: a burst repeated.)
+            if kept.end == current.offset, kept.count == checkpoints.count,
+                try SharedContent.provesCopy(log, upTo: current.offset, clock: clock)
+            {
                 try copiedAside(current, old: old, checkpoints: checkpoints)
                 return
             }
@@ -264,11 +272,14 @@ private struct Planning {
             // inode (a restore, rsync, cp + mv, an editor's save by rename). Its content
             // decides: the same bytes up to the offset are the same log, read on from there.
             let kept = try Checkpoints.verifiedPrefix(checkpoints, file: log, size: log.status.size)
-            if log.startsLike(id), kept.end == current.offset, kept.count == checkpoints.count {
+            let whole = log.startsLike(id) && kept.end == current.offset && kept.count == checkpoints.count
+            if whole, try SharedContent.provesCopy(log, upTo: current.offset, clock: clock) {
                 try continueCurrent(current, fresh: fresh)
                 return
             }
-            if kept.end > 0, snapshot.missed == 0 {
+            // All that was read, but not proven (written in one second): a new generation that
+            // started as the old one did, read whole below.
+            if kept.end > 0, snapshot.missed == 0, !whole {
                 try replacedAndChanged(current, checkpoints: checkpoints, kept: kept)
                 try readNew(fresh.filter { !isCopy($0) })
                 return
@@ -276,7 +287,7 @@ private struct Planning {
             // Shorter than the first chunk read, or changed inside it (a backup of the log's
             // first lines restored): the first bytes cannot prove it, the first line can, as
             // for a log cut in place.
-            if snapshot.missed == 0, let first = checkpoints.first?.firstLine,
+            if !whole, snapshot.missed == 0, let first = checkpoints.first?.firstLine,
                 try Checkpoints.firstLine(of: log, from: 0, to: checkpoints[0].end) == first
             {
                 try cutInPlace(current, checkpoints: checkpoints, kept: kept, replaced: true)
@@ -309,7 +320,7 @@ private struct Planning {
                 // starts with lines written after the rotation): a copy of it, shorter than what
                 // was read (a backup restored while the old file is kept under a rotated name).
                 // (A file that cannot be read to compare, a damaged gzip one, proves nothing.)
-                if !sameFile { restored = (try? SharedContent.divergence(of: log, from: old)) ?? nil }
+                if !sameFile { restored = (try? SharedContent.divergence(of: log, from: old, clock: clock)) ?? nil }
             }
         } else if sameFile {
             gap(
@@ -369,7 +380,9 @@ private struct Planning {
     /// the rules for files new since the last run.
     mutating func readCopies(of old: LogFile, _ id: FileIdentity, known: [RunState.KnownFile]?) throws(InputError) {
         for copy in unclaimed() where copy.startsLike(id) && !wasSeenUnchanged(copy, known: known) {
-            guard let shared = (try? SharedContent.divergence(of: copy, from: old)) ?? nil else { continue }
+            guard let shared = (try? SharedContent.divergence(of: copy, from: old, clock: clock)) ?? nil else {
+                continue
+            }
             claimed.insert(ObjectIdentifier(copy))
             guard shared.edited else {
                 try readRotated(copy, from: shared.from)

@@ -191,7 +191,9 @@ package enum RunEngine {
                 }
                 return .failed([error], readable: false)
             }
-            var plan = LogPlanner.plan(logPath: log, saved: saved, snapshot: snapshot, detectedAt: generatedAt)
+            var plan = LogPlanner.plan(
+                logPath: log, saved: saved, snapshot: snapshot, detectedAt: generatedAt,
+                clock: LineClock(format: configuration.format))
             guard plan.errors.isEmpty else { return .failed(plan.errors, readable: true) }
             var changed = plan.changed
             var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)

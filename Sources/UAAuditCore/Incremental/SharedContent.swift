@@ -59,35 +59,41 @@ extension SharedContent {
 
     /// Where `copy` stops holding `old`'s bytes, when that proves it a copy of `old` (a backup of
     /// it, or the file `cp` made of it) and not a new generation of the log: nil when the two
-    /// share fewer than ``FileIdentity/minimumEvidenceBytes`` bytes of lines, or fewer than
-    /// ``minimumDistinctLines`` different lines (a health probe's, a burst in one second: the
-    /// same first lines of every generation), or when `copy` holds nothing past them.
+    /// share fewer than ``FileIdentity/minimumEvidenceBytes`` bytes of lines, or lines all
+    /// stamped in one second (`clock`; without it, fewer than ``minimumDistinctLines``
+    /// different lines, or `copy` holding nothing past them): a health probe's, a burst, the
+    /// same first lines of every generation.
     ///
     /// `from` is the end of those shared bytes: `copy`'s lines before it are `old`'s, counted
     /// when `old` is. What follows in `copy` was written to it after it was copied, unless its
     /// first line is one `old` holds too (a copy edited, a line taken out): then `edited`, and
     /// `copy` from `from` to its end may hold lines counted before and lines written since.
-    static func divergence(of copy: LogFile, from old: LogFile) throws(InputError) -> (from: Int64, edited: Bool)? {
+    static func divergence(of copy: LogFile, from old: LogFile, clock: LineClock? = nil) throws(InputError) -> (from: Int64, edited: Bool)? {
         let shared = try lineEnd(of: old, copy, from: 0)
         guard shared >= Int64(FileIdentity.minimumEvidenceBytes) else { return nil }
         // A new generation can start with the old one's lines byte for byte: nginx writes the
-        // same line for the same request in the same second (a probe, a burst from one client).
-        // Only lines enough of which differ prove a copy; taking a new generation for one loses
-        // its lines, while missing a copy of a few lines counts those few twice.
-        var seen = Set<[UInt8]>()
-        try forEachLine(of: copy, from: 0, to: shared) { line in
-            seen.insert(line)
-            return seen.count < minimumDistinctLines
+        // same line for the same request in the same second (a probe, a burst from one client,
+        // a page's assets). Taking one for a copy loses its lines; missing a copy counts its
+        // lines twice. With the log's format, shared lines stamped at two seconds prove a copy
+        // (``LineClock``); without it, 8 different shared lines and a line of its own do.
+        if let clock {
+            guard try provesCopy(copy, upTo: shared, clock: clock) else { return nil }
+        } else {
+            var seen = Set<[UInt8]>()
+            try forEachLine(of: copy, from: 0, to: shared) { line in
+                seen.insert(line)
+                return seen.count < minimumDistinctLines
+            }
+            guard seen.count >= minimumDistinctLines else { return nil }
         }
-        guard seen.count >= minimumDistinctLines else { return nil }
         var next: [UInt8]? = nil
         try forEachLine(of: copy, from: shared, to: nil) { line in
             next = line
             return false
         }
-        // All of it shared: no line written since proves it a copy rather than a new generation
-        // that starts as the old one did (a burst in the same second as the old one's start).
-        guard let next else { return nil }
+        // All of it shared: without the format, no line written since proves it a copy rather
+        // than a new generation that starts as the old one did.
+        guard let next else { return clock == nil ? nil : (shared, false) }
         var held = false
         try forEachLine(of: old, from: 0, to: nil) { line in
             held = line == next

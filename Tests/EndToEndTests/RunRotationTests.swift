@@ -403,4 +403,26 @@ import Testing
         #expect(try h.reportedClasses() == ["urlsession": 110])
         #expect(try h.gaps().isEmpty)
     }
+
+    /// Seventh review: a real copy put aside (`cp -p` + `mv`, the old file kept as `.1`) whose
+    /// read lines span two seconds is a copy, though its first line is malformed: the time
+    /// comes from the first and last lines that parse. It was read whole (counted twice).
+    @Test func aCopyWithAMalformedFirstLineIsStillACopy() throws {
+        let h = try RunHarness()
+        try h.appendRaw(
+            "garbage line x\n" + h.line("29/Nov/2026:10:10:05 +0000", "urlsession") + "\n"
+                + h.line("29/Nov/2026:10:10:06 +0000", "urlsession") + "\n", to: h.log)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        let copy = h.dir.path("t")
+        try FileManager.default.copyItem(atPath: h.log, toPath: copy)
+        let modified = try FileManager.default.attributesOfItem(atPath: h.log)[.modificationDate]
+        try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: copy)
+        try h.move("access.log", "access.log.1")
+        try h.move("t", "access.log")
+        try h.append(1, hour: 10, minute: 20)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
+        #expect(try h.reportedClasses() == ["urlsession": 3])
+        let totals = try unwrap(try h.reportJSON()["totals"] as? [String: Any])
+        #expect(totals["malformed"] as? Int == 1)
+    }
 }

@@ -32,27 +32,37 @@ extension SharedContent {
     /// clock (planner tests on lines without a format), whole bytes are taken as proof.
     static func provesCopy(_ file: LogFile, upTo end: Int64, clock: LineClock?) throws(InputError) -> Bool {
         guard let clock else { return true }
-        var first: [UInt8]? = nil
-        var last: [UInt8]? = nil
+        // The first and last of them whose time parses: a malformed line (a request cut, a
+        // garbage line) at either end proves nothing either way.
+        var first: Int64? = nil
+        var last: Int64? = nil
+        var looked = 0
         if file.compressed {
             try forEachLine(of: file, from: 0, to: end) { line in
-                if first == nil { first = line }
-                last = line
+                if let t = clock.instant(line) {
+                    if first == nil { first = t }
+                    last = t
+                }
                 return true
             }
         } else {
             try forEachLine(of: file, from: 0, to: end) { line in
-                first = line
-                return false
+                looked += 1
+                first = clock.instant(line)
+                return first == nil && looked < 1000
             }
-            let tail = try file.bytes(from: max(0, end - 65_536), to: end)
-            if let nl = tail.lastIndex(of: 0x0A) {
-                let before = tail[..<nl].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-                // A line longer than the tail read: its start is not in it, and proves nothing.
-                if before > 0 || end <= 65_536 { last = Array(tail[before...nl]) }
+            let tail = try file.bytes(from: max(0, end - 1_048_576), to: end)
+            var lines = tail.split(separator: 0x0A, omittingEmptySubsequences: true)
+            // A first piece cut by the tail's start is no whole line.
+            if end > 1_048_576, !lines.isEmpty { lines.removeFirst() }
+            for line in lines.reversed() {
+                if let t = clock.instant(Array(line)) {
+                    last = t
+                    break
+                }
             }
         }
         guard let first, let last else { return false }
-        return clock.spansTwoSeconds(first, last)
+        return first != last
     }
 }

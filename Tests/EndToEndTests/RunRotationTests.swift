@@ -325,10 +325,7 @@ import Testing
         try h.append(300, hour: 10)
         #expect(try h.run(now: "2026-11-29T11:10:00Z").status == 0)
         try h.append(5, hour: 10, minute: 20)
-        let copy = h.dir.path("t")
-        try FileManager.default.copyItem(atPath: h.log, toPath: copy)
-        let modified = try FileManager.default.attributesOfItem(atPath: h.log)[.modificationDate]
-        try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: copy)
+        try h.copyPreservingTime(to: "t")
         try h.move("access.log", "access.log.1")
         try h.move("t", "access.log")
         try h.append(7, hour: 10, minute: 30)
@@ -413,10 +410,7 @@ import Testing
             "garbage line x\n" + h.line("29/Nov/2026:10:10:05 +0000", "urlsession") + "\n"
                 + h.line("29/Nov/2026:10:10:06 +0000", "urlsession") + "\n", to: h.log)
         #expect(try h.run(now: "2026-11-29T10:30:00Z").status == 0)
-        let copy = h.dir.path("t")
-        try FileManager.default.copyItem(atPath: h.log, toPath: copy)
-        let modified = try FileManager.default.attributesOfItem(atPath: h.log)[.modificationDate]
-        try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: copy)
+        try h.copyPreservingTime(to: "t")
         try h.move("access.log", "access.log.1")
         try h.move("t", "access.log")
         try h.append(1, hour: 10, minute: 20)

@@ -355,7 +355,7 @@ package enum RunEngine {
     /// (``close(_:settings:readiness:generatedAt:)``).
     static func apply(
         _ result: AuditResult, to state: inout RunState, settings: RunSettings, readiness: Readiness,
-        generatedAt: String, backfillClock: Int64?
+        generatedAt: String, backfillClock: Int64
     ) {
         let rules = settings.scan.rules
         let names = rules.classNames
@@ -364,8 +364,7 @@ package enum RunEngine {
             var hour = state.hours[iso] ?? RunState.HourState()
             // A held clock is not what hours are too old to alert against: the last believed
             // run's clock (or the newest line seen, for a clock ahead) is.
-            if state.hours[iso] == nil, let clock = backfillClock,
-                isBackfill(key, now: clock, historyHours: settings.historyHours)
+            if state.hours[iso] == nil, isBackfill(key, now: backfillClock, historyHours: settings.historyHours)
             {
                 hour.backfill = true
             }

@@ -58,6 +58,14 @@ final class RunHarness {
         try handle.close()
     }
 
+    /// `cp -p log copy`: a copy of the log in the harness directory, with the log's time.
+    func copyPreservingTime(to name: String) throws {
+        let copy = dir.path(name)
+        try FileManager.default.copyItem(atPath: log, toPath: copy)
+        let modified = try FileManager.default.attributesOfItem(atPath: log)[.modificationDate]
+        try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: copy)
+    }
+
     func move(_ from: String, _ to: String) throws {
         try FileManager.default.moveItem(atPath: dir.path(from), toPath: dir.path(to))
     }

@@ -61,7 +61,7 @@ struct DoctorApps {
         return nil
     }
 
-    func render() -> String {
+    func render(givenRules: String? = nil) -> String {
         let detection = sample.detection
         let sampled = sample.reads.reduce(0) { $0 + $1.parsed }
         let logs = sample.reads.map(\.path)
@@ -88,7 +88,10 @@ struct DoctorApps {
         if detection.found > 5 { out += "  (\(detection.found - 5) more)\n" }
         out += "\n"
         // The verdict's prose is wrapped to 80 columns; its indented command lines are kept whole.
-        for line in verdict().split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+        let verdict =
+            givenRules.map { "The config below names the rules you gave, \($0), and doctor writes none.\n" }
+            ?? verdict()
+        for line in verdict.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
             if line.hasPrefix(" ") || line.isEmpty {
                 out += line + "\n"
             } else {

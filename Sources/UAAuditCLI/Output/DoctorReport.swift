@@ -29,6 +29,11 @@ struct DoctorReport {
     /// The apps in the chosen logs' last lines and the rules for the operator's (nil when no
     /// format fits, so nothing could be read).
     var apps: DoctorApps?
+    /// What nginx's own UA rules do to the app's UAs (nil without rules to take them from).
+    var nginxRules: DoctorNginxRules?
+    /// The rules the operator gave (`--rules`, or those of `--config`), as an absolute path: the
+    /// config names them, and doctor writes no rules of its own.
+    var givenRules: String?
 
     /// The Debian package's cron wrapper, whose presence tells an installed package.
     static let packagedWrapper = "/usr/lib/uaaudit/uaaudit-cron.sh"
@@ -190,7 +195,8 @@ struct DoctorReport {
             }
             out += "  \(what) (\(log.place)): skipped\n"
         }
-        if let apps { out += apps.render() }
+        if let apps { out += apps.render(givenRules: givenRules) }
+        if let nginxRules { out += nginxRules.render() }
         out += "\n"
         out += advice()
         return out
@@ -270,7 +276,11 @@ struct DoctorReport {
                 name: definition.name, string: definition.string,
                 escape: definition.escape == .default ? nil : definition.escape)
         }
-        if let apps, apps.rulesFile != nil { config.rules = apps.rulesPath }
+        if let givenRules {
+            config.rules = givenRules
+        } else if let apps, apps.rulesFile != nil {
+            config.rules = apps.rulesPath
+        }
         config.state = stateDir + "/state.json"
         config.report = stateDir + "/report.json"
         config.html = stateDir + "/report.html"

@@ -31,8 +31,15 @@ struct DoctorCommand {
         help: ["your app, as it names itself in its UA: its rules", "are written whatever the traffic holds"])
     static let bundle = OptionDef(
         "bundle", value: "NAME", help: ["a bundle name of the app's defaults (rules init)"], repeatable: true)
+    static let rules = AuditOptions.rulesFile.described([
+        "try the app's UAs in FILE (its examples, and the", "log's UAs it classes) against nginx's own UA rules",
+    ])
+    static let config = OptionDef(
+        "config", value: "FILE", help: ["as --rules, with the rules a uaaudit config names"], completion: .file)
+    static let json = OptionDef("json", help: ["print what doctor found as one JSON object"])
     static let options = [
-        nginxConf, nginx, writeConfig, stateDir, prom, lines, sample, app, bundle, CommonOptions.help,
+        nginxConf, nginx, writeConfig, stateDir, prom, lines, sample, app, bundle, rules, config, json,
+        CommonOptions.help,
     ]
 
     static let spec = CommandSpec(
@@ -60,6 +67,16 @@ struct DoctorCommand {
             the next (and 1% of all, and 10, and no other has more clients), its rules
             (rules init) go to rules.json beside the --write-config file, and the config
             names them; otherwise the apps are listed and --app NAME chooses.
+            Then it tries the app's UAs (the rules' examples and the most frequent UAs of
+            each class in those lines; the rules of --rules, of --config's config, or
+            the ones it writes) against nginx's own UA rules, evaluated as nginx does:
+            maps on the UA (exact keys, then regexes in order, then default; chains of
+            maps), if ($http_user_agent ...) and if on map and set variables, return
+            codes and limit_req/limit_conn zones keyed on them, in every server and
+            location. Each rule that refuses one of the app's UAs is named with its
+            file:line (the original file's, from nginx -T too), the if and return that
+            act on it, the server and location, the UAs and what the log shows of them.
+            These are advice: they do not change the exit status.
             """, options: options, actions: ["-"])
 
     static let help = """
@@ -108,6 +125,17 @@ struct DoctorCommand {
                     + "write to a new path and compare, or move the old file away first")
             return .usage
         }
+        if args.value(Self.rules) != nil, args.value(Self.config) != nil {
+            console.error("give either --rules FILE or --config FILE (whose rules doctor tries), not both")
+            return .usage
+        }
+        var givenRules: (rules: RuleSet, source: String)?
+        do throws(CLIError) {
+            givenRules = try Self.givenRules(args)
+        } catch {
+            console.error(error.message)
+            return .usage
+        }
         let rulesPath = DoctorApps.rulesPath(
             besideConfig: args.value(Self.writeConfig),
             workingDirectory: FileManager.default.currentDirectoryPath)
@@ -120,7 +148,7 @@ struct DoctorCommand {
                     + "give the config another name, such as uaaudit.json (nothing was written)")
             return .usage
         }
-        if args.value(Self.writeConfig) != nil, (try? Syscalls.linkStatus(rulesPath)) != nil {
+        if args.value(Self.writeConfig) != nil, givenRules == nil, (try? Syscalls.linkStatus(rulesPath)) != nil {
             console.error(
                 "--write-config: \(rulesPath) exists and doctor writes the app's rules there; it does not "
                     + "overwrite files: write the config to another directory, or move the old rules away first")
@@ -161,6 +189,7 @@ struct DoctorCommand {
         examination.stateDir = args.value(Self.stateDir) ?? "/var/lib/uaaudit"
         examination.prom = args.value(Self.prom) ?? "/var/lib/prometheus/node-exporter/uaaudit.prom"
         examination.packaged = DoctorReport.isPackaged(environment: environment)
+        examination.givenRules = givenRules.map { ExplainLinks.absolute($0.source) }
         if let chosen = examination.chosen, let format = try? chosen.definition.compile(),
             sampleCount > 0 || args.value(Self.app) != nil
         {
@@ -168,15 +197,34 @@ struct DoctorCommand {
                 logs: chosen.logs, format: format, lines: sampleCount, app: args.value(Self.app),
                 bundles: args.all(Self.bundle), rulesPath: rulesPath)
         }
-        // Paths and names come from nginx's config: control bytes in them are shown escaped.
-        console.out(TerminalText.escapeKeepingLines(examination.render()))
+        let sample = examination.apps?.sample
+        if let (rules, source) = givenRules
+            ?? examination.apps?.rulesFile.flatMap({ file in
+                (try? file.compile(path: examination.apps?.rulesPath ?? "rules.json")).map {
+                    ($0, "the rules doctor writes")
+                }
+            })
+        {
+            examination.nginxRules = DoctorNginxRules.examine(
+                tree: tree, rules: rules, rulesSource: source, sample: sampleCount > 0 ? sample : nil)
+        } else {
+            // No app rules: the UA rules are counted, and the way to try them said.
+            examination.nginxRules = DoctorNginxRules.examine(
+                tree: tree, rules: RuleSet.builtin(), rulesSource: "", sample: nil, tryUAs: false)
+        }
+        if args.flag(Self.json) {
+            console.out(examination.json())
+        } else {
+            // Paths and names come from nginx's config: control bytes in them are shown escaped.
+            console.out(TerminalText.escapeKeepingLines(examination.render()))
+        }
         if let path = args.value(Self.writeConfig) {
             guard let config = examination.configJSON() else {
                 console.error("no config written to \(path): no access_log has a format to audit (see above)")
                 return .formatMismatch
             }
             // The rules first: the config never names a file that is not there.
-            if let apps = examination.apps, let rules = apps.rulesFile {
+            if examination.givenRules == nil, let apps = examination.apps, let rules = apps.rulesFile {
                 guard let bytes = try? rules.encoded(),
                     OutputFile.write(bytes, to: apps.rulesPath, what: "rules", console: console)
                 else {
@@ -191,6 +239,34 @@ struct DoctorCommand {
             console.note("wrote \(path)")
         }
         return examination.status
+    }
+
+    /// The rules of `--rules FILE`, or of the config `--config FILE` names; nil for neither.
+    static func givenRules(_ args: Arguments) throws(CLIError) -> (rules: RuleSet, source: String)? {
+        if let path = args.value(rules) {
+            do {
+                return (try RulesFile.load(path: path), path)
+            } catch {
+                throw CLIError(error.description)
+            }
+        }
+        guard let path = args.value(config) else { return nil }
+        let loaded: RunConfig
+        do {
+            loaded = try RunConfig.load(path: path)
+        } catch {
+            throw CLIError(String(describing: error))
+        }
+        guard let rulesPath = loaded.rules else {
+            throw CLIError(
+                "--config \(path) names no \"rules\": its audit uses the built-in example rules, written for "
+                    + "an app called MyApp; give the app's rules with --rules FILE")
+        }
+        do {
+            return (try RulesFile.load(path: rulesPath), rulesPath)
+        } catch {
+            throw CLIError(error.description)
+        }
     }
 
     /// Runs `nginx -T`; nil (after saying why) when it cannot.

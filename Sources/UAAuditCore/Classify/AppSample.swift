@@ -11,6 +11,10 @@ package struct AppSample: Sendable {
 
     package var reads: [Read]
     package var detection: AppDetection
+    /// Requests per UA in the lines read (missing UAs left out).
+    package var requests: [String: Int64] = [:]
+    /// Requests per UA and status, when the format logs `$status`.
+    package var statuses: [String: [Int: Int64]] = [:]
 
     /// Bytes read from the end of each log at most, whatever the line count asked for.
     package static let maxWindow = 8 << 20
@@ -24,6 +28,8 @@ package struct AppSample: Sendable {
         }
         var clients: [String: Set<UInt64>] = [:]
         var counts: [String: Int64] = [:]
+        var statuses: [String: [Int: Int64]] = [:]
+        let statusField = format.variableNames.firstIndex(of: "status")
         var requests: Int64 = 0
         var reads: [Read] = []
         let window = min(max(lines, 256) << 10, maxWindow)
@@ -32,19 +38,21 @@ package struct AppSample: Sendable {
                 let tail = try LogTail.lastLines(path: path, count: lines, window: window)
                 var parsed = 0
                 for line in tail {
-                    let read = line.withUnsafeBytes { bytes -> (ua: String?, client: UInt64?)? in
+                    let read = line.withUnsafeBytes { bytes -> (ua: String?, client: UInt64?, status: Int?)? in
                         guard tokenizer.match(bytes) else { return nil }
                         let client = clientField.map { ByteHash.hash(tokenizer.field($0)) }
+                        let status = statusField.flatMap { Int(String(decoding: tokenizer.field($0), as: UTF8.self)) }
                         let raw = tokenizer.field(tokenizer.userAgentField)
-                        if Classifier.isMissing(raw: raw) { return (nil, client) }
+                        if Classifier.isMissing(raw: raw) { return (nil, client, status) }
                         let ua = String(decoding: Unescape.decode(Array(raw), mode: format.escape), as: UTF8.self)
-                        return (ua, client)
+                        return (ua, client, status)
                     }
                     guard let read else { continue }
                     parsed += 1
                     requests += 1
                     if let ua = read.ua {
                         counts[ua, default: 0] += 1
+                        if let status = read.status { statuses[ua, default: [:]][status, default: 0] += 1 }
                         if let client = read.client { clients[ua, default: []].insert(client) }
                     }
                 }
@@ -56,6 +64,6 @@ package struct AppSample: Sendable {
         let detection = AppDetection.detect(
             counts.map { (ua: $0.key, count: $0.value) }, requests: requests,
             clients: clientField == nil ? nil : clients)
-        return AppSample(reads: reads, detection: detection)
+        return AppSample(reads: reads, detection: detection, requests: counts, statuses: statuses)
     }
 }

@@ -10,14 +10,15 @@ package final class Pattern: @unchecked Sendable {
 
     /// Compiles `source`, or the equivalent that ``LinearForms`` knows for it unless `linear` is
     /// false (for the tests that compare the two); the error carries PCRE2's message and the
-    /// offset in the pattern.
-    package init(_ source: String, linear: Bool = true) throws(PatternError) {
+    /// offset in the pattern. `caseless` compiles it as nginx compiles a `~*` regex.
+    package init(_ source: String, linear: Bool = true, caseless: Bool = false) throws(PatternError) {
         self.source = source
         var errorCode: Int32 = 0
         var errorOffset = 0
         let bytes = Array(((linear ? LinearForms.known[source] : nil) ?? source).utf8)
         let compiled = bytes.withUnsafeBufferPointer { buf in
-            pcre2_compile_8(buf.baseAddress, buf.count, 0, &errorCode, &errorOffset, nil)
+            pcre2_compile_8(
+                buf.baseAddress, buf.count, caseless ? UInt32(PCRE2_CASELESS) : 0, &errorCode, &errorOffset, nil)
         }
         guard let compiled else {
             throw PatternError(pattern: source, message: Pattern.message(for: errorCode), offset: errorOffset)

@@ -1,0 +1,151 @@
+import UAAuditCore
+
+/// What nginx's own UA rules do to the app's UAs (`doctor`): the findings of
+/// ``NginxUAAudit`` with the rules they were tried for and what the log shows of them.
+struct DoctorNginxRules {
+    var audit: NginxUAAudit
+    var rules: RuleSet
+    /// Where the rules came from, for the heading (`--rules FILE`, the config's, doctor's own).
+    var rulesSource: String
+    var tested: [NginxUAAudit.TestedUA]
+    /// UA → status → requests in the lines read, and how many lines that was.
+    var statuses: [String: [Int: Int64]]
+    var linesRead: Int
+
+    /// False when there were no app rules to take UAs from: the rules are only counted.
+    var triedUAs = true
+
+    static func examine(
+        tree: NginxConfigTree, rules: RuleSet, rulesSource: String, sample: AppSample?, tryUAs: Bool = true
+    ) -> DoctorNginxRules {
+        guard tryUAs else {
+            return DoctorNginxRules(
+                audit: NginxUAAudit.evaluate(tree, uas: []), rules: rules, rulesSource: rulesSource, tested: [],
+                statuses: [:], linesRead: 0, triedUAs: false)
+        }
+        let tested = AppUAs.select(rules: rules, seen: sample?.requests ?? [:])
+        return DoctorNginxRules(
+            audit: NginxUAAudit.evaluate(tree, uas: tested), rules: rules, rulesSource: rulesSource,
+            tested: tested, statuses: sample?.statuses ?? [:],
+            linesRead: sample?.reads.reduce(0) { $0 + $1.parsed } ?? 0)
+    }
+
+    private var counted: String {
+        "\(audit.uaMaps) map\(audit.uaMaps == 1 ? "" : "s") on the UA (\(audit.uaMapEntries) entries), "
+            + "\(audit.uaConditions) if\(audit.uaConditions == 1 ? "" : "s") on it or on what it decides"
+    }
+
+    /// The classes a finding's UAs are in, in the rules' order.
+    func classes(of finding: NginxUAAudit.Finding) -> [String] {
+        rules.classNames.filter { name in finding.uas.contains { $0.className == name } }
+    }
+
+    /// Whether the finding refuses UAs of a class the app sends on purpose (not the alert class).
+    func hitsAppClass(_ finding: NginxUAAudit.Finding) -> Bool {
+        classes(of: finding).contains { $0 != rules.alertClass }
+    }
+
+    /// Requests of each of the finding's classes that got its status in the lines read.
+    func logged(_ finding: NginxUAAudit.Finding) -> [(className: String, requests: Int64)] {
+        guard !statuses.isEmpty else { return [] }
+        let counts = AppUAs.requests(rules: rules, statuses: statuses, status: finding.status)
+        return classes(of: finding).map { ($0, counts[$0] ?? 0) }
+    }
+
+    /// The findings, those that refuse one of the app's own classes first.
+    var ordered: [NginxUAAudit.Finding] {
+        audit.findings.filter(hitsAppClass) + audit.findings.filter { !hitsAppClass($0) }
+    }
+
+    func render() -> String {
+        guard triedUAs else {
+            // Nothing to say when no rule reads the UA and no app rules were given.
+            if audit.uaMaps + audit.uaConditions == 0 { return "" }
+            return "\nnginx's own UA rules: " + counted + ".\n"
+                + wrap(
+                    "Give the app's rules (--rules FILE, or --app NAME for doctor to write them) to try its UAs "
+                        + "against them.", first: "  ", rest: "  ")
+        }
+        let examples = tested.filter(\.example).count
+        var heading = "nginx's own UA rules, tried on \(tested.count) of the app's UAs (\(examples) from the "
+        heading += "examples of \(rulesSource)"
+        heading += linesRead > 0 ? ", the rest the most frequent of each class in the last \(linesRead) lines):" : "):"
+        var out = "\n" + wrap(heading, first: "", rest: "")
+        out += "  " + counted + "\n"
+        if tested.isEmpty {
+            out += "  no UA to try: the rules have no examples of their classes and the log none of them\n"
+        }
+        for finding in ordered { out += render(finding) }
+        if audit.findings.isEmpty, !tested.isEmpty {
+            out += "  none refuses or rate-limits any of them\n"
+        }
+        for note in audit.dependsOn {
+            out += wrap(
+                "\(note.place): an if on the UA that also depends on "
+                    + "\(note.variables.joined(separator: ", ")), which uaaudit cannot know: taken as false",
+                first: "  note: ", rest: "    ")
+        }
+        for problem in audit.problems { out += wrap(problem, first: "  not evaluated: ", rest: "    ") }
+        if let headline = ordered.first, hitsAppClass(headline) {
+            let names = classes(of: headline).filter { $0 != rules.alertClass }.joined(separator: " and ")
+            out += wrap(
+                "nginx itself refuses the app's \(names) UAs (\(what(headline.action))): change the entry "
+                    + "at \(headline.decidedBy.first?.place.description ?? headline.actedOnBy.place.description), "
+                    + "or the app's UA, before any other audit figure can be trusted.",
+                first: "  ", rest: "  ")
+        }
+        return out
+    }
+
+    private func what(_ action: NginxUAAudit.Finding.Action) -> String {
+        switch action {
+        case .returns(let code): "return \(code)"
+        case .rateLimited(let zone, let status): "rate-limited in zone \(zone), \(status) over the limit"
+        }
+    }
+
+    private func render(_ finding: NginxUAAudit.Finding) -> String {
+        let server = finding.server.isEmpty ? "(no server_name)" : finding.server
+        let scope =
+            finding.locations.isEmpty
+            ? "every location of server \(server) (\(finding.serverPlace))"
+            : "server \(server) (\(finding.serverPlace)), location\(finding.locations.count == 1 ? "" : "s") "
+                + finding.locations.joined(separator: ", ")
+        var out = wrap(
+            "\(what(finding.action)) for \(classes(of: finding).joined(separator: ", ")) UAs, in \(scope):",
+            first: "  ", rest: "    ")
+        for line in finding.decidedBy {
+            out += wrap("\(line.place)  \(line.text)", first: "    decided by ", rest: "      ")
+        }
+        if finding.decidedBy.isEmpty {
+            out += "    decided by no entry: the map's default (none written: the empty string)\n"
+        }
+        var acting: [NginxUAAudit.Line] = []
+        if let condition = finding.condition, !finding.decidedBy.contains(condition) { acting.append(condition) }
+        if let last = acting.last, last.place == finding.actedOnBy.place {
+            // `if (…) { return 403; }` on one line: that line once.
+            acting[acting.count - 1].text += " { \(finding.actedOnBy.text); }"
+        } else {
+            acting.append(finding.actedOnBy)
+        }
+        for line in acting { out += wrap("\(line.place)  \(line.text)", first: "    acted on by ", rest: "      ") }
+        for tested in finding.uas.prefix(5) {
+            out += wrap("\(tested.ua)  [\(tested.className)]", first: "    UA ", rest: "       ")
+        }
+        if finding.uas.count > 5 { out += "    and \(finding.uas.count - 5) more of the UAs tried\n" }
+        let counts = logged(finding)
+        if !counts.isEmpty {
+            let parts = counts.map { "\($0.requests) \($0.className) request\($0.requests == 1 ? "" : "s")" }
+            out += wrap(
+                "in the last \(linesRead) lines: \(parts.joined(separator: ", ")) got \(finding.status)",
+                first: "    ", rest: "      ")
+        }
+        return out
+    }
+
+    private func wrap(_ text: String, first: String, rest: String) -> String {
+        let lines = TerminalText.wrapped(text, indent: "", width: 80 - first.count)
+        guard let head = lines.first else { return "" }
+        return ([first + head] + lines.dropFirst().map { rest + $0 }).joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,80 @@
+/// Runs a level's rewrite-module directives (`set`, `if`, `return`, `break`) in order for one
+/// request, as nginx's server-rewrite and rewrite phases do.
+///
+/// An `if` whose condition holds runs its block; what the block sets carries the condition's
+/// reasons (a `set $block 1` inside `if ($http_user_agent ~* darwin)` is decided by that `if`).
+/// A condition that cannot be told from the UA alone is taken as false and, when the UA takes
+/// part in it, noted. `rewrite` depends on the URI and is passed over.
+struct NginxRewrite {
+    /// How a level's directives ended.
+    enum Stop {
+        /// `return CODE`, with the reasons of the conditions around it and the `if` it is in.
+        case returned(code: Int, at: NginxPlace, because: NginxValue, inIf: NginxPlace?)
+        /// `break`: the level's remaining rewrite directives do not run.
+        case broke
+    }
+
+    /// An `if` that reads a UA-derived value but also something uaaudit cannot know.
+    struct Undecided: Equatable {
+        var place: NginxPlace
+        var dependsOn: [String]
+    }
+
+    let blocks: NginxBlocks
+    var undecided: [Undecided] = []
+
+    init(blocks: NginxBlocks) { self.blocks = blocks }
+
+    mutating func run(
+        _ directives: [NginxConfigTree.Located], request: inout NginxRequest, around: NginxValue = .known(""),
+        inIf: NginxPlace? = nil
+    ) -> Stop? {
+        for directive in directives {
+            let words = directive.words
+            switch words.first {
+            case "set" where words.count == 3 && words[1].hasPrefix("$"):
+                var value = request.evaluate(words[2])
+                value.absorb(around)
+                request.assigned[NginxMap.lowered(String(words[1].dropFirst()))] = value
+            case "if":
+                let condition = NginxCondition(words: words)
+                let (holds, value) = request.holds(condition)
+                let place = NginxPlace(directive)
+                guard let holds else {
+                    if value.fromUA, !value.dependsOn.isEmpty {
+                        let note = Undecided(place: place, dependsOn: value.dependsOn)
+                        if !undecided.contains(note) { undecided.append(note) }
+                    }
+                    continue
+                }
+                guard holds else { continue }
+                var reasons = around
+                reasons.absorb(value)
+                // A test of the UA itself is decided by the `if`'s own line.
+                if case .regex(let name, _, _, _, _) = condition, name == "http_user_agent" {
+                    reasons.because.append(place)
+                } else if case .equals(let name, _, _) = condition, name == "http_user_agent" {
+                    reasons.because.append(place)
+                } else if case .truthy(let name) = condition, name == "http_user_agent" {
+                    reasons.because.append(place)
+                }
+                if let stop = run(blocks.inside(directive), request: &request, around: reasons, inIf: place) {
+                    return stop
+                }
+            case "return" where words.count >= 2:
+                return .returned(code: Self.code(words), at: NginxPlace(directive), because: around, inIf: inIf)
+            case "break":
+                return .broke
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// `return CODE [TEXT]`, or `return URL` (302).
+    static func code(_ words: [String]) -> Int {
+        if let code = Int(words[1]), (0...999).contains(code) { return code }
+        return 302
+    }
+}

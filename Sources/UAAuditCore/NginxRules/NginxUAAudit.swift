@@ -1,0 +1,240 @@
+/// Which of nginx's own UA rules refuse which of the app's UAs: `map`s on the UA, `if`s on it
+/// or on variables derived from it, and `limit_req`/`limit_conn` zones keyed on such a variable,
+/// evaluated for each UA the way nginx evaluates them for a request (``NginxMap``,
+/// ``NginxRewrite``), in every `server` and `location`.
+package struct NginxUAAudit: Sendable {
+    /// A UA to try, and the class the audit's rules give it.
+    package struct TestedUA: Equatable, Sendable {
+        package var ua: String
+        package var className: String
+        /// Requests with this UA in the lines read (0 for a rules file's example).
+        package var requests: Int64
+        /// True for a rules file's example (false: taken from the log).
+        package var example: Bool
+
+        package init(ua: String, className: String, requests: Int64 = 0, example: Bool = true) {
+            self.ua = ua
+            self.className = className
+            self.requests = requests
+            self.example = example
+        }
+    }
+
+    /// A configuration line and what it says.
+    package struct Line: Hashable, Sendable, Comparable {
+        package var place: NginxPlace
+        package var text: String
+
+        package static func < (a: Line, b: Line) -> Bool { a.place < b.place }
+    }
+
+    /// A rule of nginx's configuration that refuses (or rate-limits) some of the UAs tried.
+    package struct Finding: Equatable, Sendable {
+        package enum Action: Equatable, Sendable {
+            /// `return CODE`.
+            case returns(Int)
+            /// A `limit_req`/`limit_conn` zone whose key the UA makes non-empty: the status
+            /// nginx answers with over the limit.
+            case rateLimited(zone: String, status: Int)
+        }
+        package var action: Action
+        /// The map entries or conditions that decide it, in configuration order.
+        package var decidedBy: [Line]
+        /// The `if` that acts on it, if any, and the `return` or `limit_req` line.
+        package var condition: Line?
+        package var actedOnBy: Line
+        /// `server_name`s of the server it applies in, and that server's line.
+        package var server: String
+        package var serverPlace: NginxPlace
+        /// The locations it applies in; empty: every location (a server-level rule).
+        package var locations: [String]
+        /// The UAs it hits, in the order tried.
+        package var uas: [TestedUA]
+
+        package var status: Int {
+            switch action {
+            case .returns(let code): code
+            case .rateLimited(_, let status): status
+            }
+        }
+    }
+
+    package var findings: [Finding] = []
+    /// Conditions that read the UA together with something uaaudit cannot know.
+    package var dependsOn: [(place: NginxPlace, variables: [String])] = []
+    /// Rules that could not be evaluated (a regex nginx would refuse, a match limit).
+    package var problems: [String] = []
+    /// How many UA rules the configuration has: maps whose source is derived from the UA (and
+    /// their entries), and `if`s that read a UA-derived variable.
+    package var uaMaps = 0
+    package var uaMapEntries = 0
+    package var uaConditions = 0
+    package var tried = 0
+
+    /// Evaluates `tree`'s UA rules for each of `uas`.
+    package static func evaluate(_ tree: NginxConfigTree, uas: [TestedUA]) -> NginxUAAudit {
+        let blocks = NginxBlocks(tree)
+        let maps = NginxMap.all(in: blocks)
+        var byVariable: [String: NginxMap] = [:]
+        for map in maps where byVariable[map.variable] == nil { byVariable[map.variable] = map }
+        // Several directives may share a line (`if (…) { return 403; }`): each is told by its word.
+        var texts: [NginxPlace: [[String]]] = [:]
+        for directive in tree.directives { texts[NginxPlace(directive), default: []].append(directive.words) }
+        func line(_ place: NginxPlace, _ word: String? = nil) -> Line {
+            let all = texts[place] ?? []
+            let words = all.first { word == nil || $0.first == word } ?? all.first ?? []
+            return Line(place: place, text: words.joined(separator: " "))
+        }
+
+        var audit = NginxUAAudit()
+        audit.tried = uas.count
+        let derived = uaDerived(maps: maps, directives: tree.directives)
+        for map in maps where derived.contains(map.variable) {
+            audit.uaMaps += 1
+            audit.uaMapEntries += map.entries.count + (map.defaultPlace == nil ? 0 : 1)
+            for entry in map.entries where entry.problem != nil {
+                audit.problems.append(
+                    NginxRulesError.badRegex(place: entry.place, message: entry.problem ?? "").description)
+            }
+        }
+        audit.uaConditions =
+            tree.directives.filter {
+                $0.words.first == "if" && NginxCondition(words: $0.words).variable.map(derived.contains) == true
+            }.count
+        let settable = Set(
+            tree.directives.compactMap { directive -> String? in
+                guard directive.words.first == "set", directive.words.count == 3, directive.words[1].hasPrefix("$")
+                else { return nil }
+                return NginxMap.lowered(String(directive.words[1].dropFirst()))
+            })
+        let zones = LimitZones(blocks: blocks)
+        let matcher = PatternMatcher()
+        var rewrite = NginxRewrite(blocks: blocks)
+        var found: [Finding] = []
+        for server in blocks.servers {
+            let inside = blocks.inside(server)
+            let names = inside.filter { $0.words.first == "server_name" }.flatMap { $0.words.dropFirst() }
+            let serverName = names.joined(separator: " ")
+            for tested in uas {
+                var request = NginxRequest(ua: tested.ua, maps: byVariable, settable: settable, matcher: matcher)
+                let atServer = rewrite.run(inside, request: &request)
+                audit.note(request.problems)
+                var base = Finding(
+                    action: .returns(0), decidedBy: [], condition: nil, actedOnBy: line(NginxPlace(server), "server"),
+                    server: serverName, serverPlace: NginxPlace(server), locations: [], uas: [tested])
+                if case .returned(let code, let at, let because, let inIf) = atServer {
+                    if because.fromUA {
+                        base.action = .returns(code)
+                        base.decidedBy = because.because.map { line($0) }
+                        base.condition = inIf.map { line($0, "if") }
+                        base.actedOnBy = line(at, "return")
+                        found.append(base)
+                    }
+                    continue
+                }
+                for (location, parents) in blocks.locations(in: server) {
+                    var here = request
+                    var finding = base
+                    finding.locations = [location.words.dropFirst().joined(separator: " ")]
+                    let stop = rewrite.run(blocks.inside(location), request: &here)
+                    defer { audit.note(here.problems) }
+                    if case .returned(let code, let at, let because, let inIf) = stop {
+                        if because.fromUA {
+                            finding.action = .returns(code)
+                            finding.decidedBy = because.because.map { line($0) }
+                            finding.condition = inIf.map { line($0, "if") }
+                            finding.actedOnBy = line(at, "return")
+                            found.append(finding)
+                        }
+                        continue
+                    }
+                    for limit in zones.limits(for: [location] + parents.reversed() + [server]) {
+                        var key = here.evaluate(limit.key)
+                        guard key.fromUA, key.text?.isEmpty != true else { continue }
+                        key.because.sort()
+                        finding.action = .rateLimited(zone: limit.zone, status: limit.status)
+                        finding.decidedBy = key.because.map { line($0) }
+                        finding.condition = nil
+                        finding.actedOnBy = line(limit.place, limit.directive)
+                        found.append(finding)
+                    }
+                }
+            }
+        }
+        audit.findings = group(found)
+        audit.dependsOn = rewrite.undecided.map { ($0.place, $0.dependsOn) }
+        return audit
+    }
+
+    private mutating func note(_ errors: [NginxRulesError]) {
+        for error in errors where !problems.contains(error.description) { problems.append(error.description) }
+    }
+
+    /// One finding per rule, server and action, with every location and UA it hits.
+    static func group(_ found: [Finding]) -> [Finding] {
+        var result: [Finding] = []
+        for finding in found {
+            if let i = result.firstIndex(where: {
+                $0.action == finding.action && $0.decidedBy == finding.decidedBy && $0.condition == finding.condition
+                    && $0.actedOnBy == finding.actedOnBy && $0.serverPlace == finding.serverPlace
+            }) {
+                for location in finding.locations where !result[i].locations.contains(location) {
+                    result[i].locations.append(location)
+                }
+                for ua in finding.uas where !result[i].uas.contains(ua) { result[i].uas.append(ua) }
+            } else {
+                result.append(finding)
+            }
+        }
+        return result
+    }
+
+    /// The variables the UA decides: maps whose source reads `$http_user_agent` or another such
+    /// variable, and variables `set` from one or inside an `if` on one.
+    static func uaDerived(maps: [NginxMap], directives: [NginxConfigTree.Located]) -> Set<String> {
+        var derived: Set<String> = ["http_user_agent"]
+        func reads(_ source: String) -> Bool {
+            NginxTemplate.pieces(source).contains {
+                if case .variable(let name) = $0 { return derived.contains(name) }
+                return false
+            }
+        }
+        var grew = true
+        while grew {
+            grew = false
+            for map in maps where !derived.contains(map.variable) && reads(map.source) {
+                derived.insert(map.variable)
+                grew = true
+            }
+            for directive in directives where directive.words.first == "set" && directive.words.count == 3 {
+                let name = NginxMap.lowered(String(directive.words[1].dropFirst()))
+                guard !derived.contains(name) else { continue }
+                let inUAIf =
+                    directive.context.last.map { block in
+                        directives.contains {
+                            NginxBlocks.id(of: $0) == block && $0.words.first == "if"
+                                && NginxCondition(words: $0.words).variable.map(derived.contains) == true
+                        }
+                    } ?? false
+                if reads(directive.words[2]) || inUAIf {
+                    derived.insert(name)
+                    grew = true
+                }
+            }
+        }
+        return derived
+    }
+}
+
+extension NginxUAAudit {
+    /// The value `$variable` takes in the `http` context for a request with `ua` (its maps
+    /// followed), nil when it depends on more than the UA: what `return 200 $variable` in a
+    /// location without rewrite directives answers.
+    package static func value(of variable: String, ua: String, in tree: NginxConfigTree) -> NginxValue {
+        let maps = NginxMap.all(in: NginxBlocks(tree))
+        var byVariable: [String: NginxMap] = [:]
+        for map in maps where byVariable[map.variable] == nil { byVariable[map.variable] = map }
+        var request = NginxRequest(ua: ua, maps: byVariable, settable: [], matcher: PatternMatcher())
+        return request.variable(NginxMap.lowered(variable))
+    }
+}

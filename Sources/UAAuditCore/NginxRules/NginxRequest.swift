@@ -14,8 +14,10 @@ struct NginxRequest {
     /// What could not be evaluated (a regex nginx would refuse, a match limit).
     var problems: [NginxRulesError] = []
 
+    /// `ua` is taken as nginx stores the header: without the spaces and tabs around it.
     init(ua: String, maps: [String: NginxMap], settable: Set<String>, matcher: PatternMatcher) {
-        self.ua = ua
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        self.ua = String(ua.drop(while: blank).reversed().drop(while: blank).reversed())
         self.maps = maps
         self.settable = settable
         self.matcher = matcher

@@ -11,7 +11,11 @@ final class LiveNginx {
     /// Starts nginx with `logFormats` (log_format directives) and `accessLogs` (access_log
     /// directives; `LOGS/` stands for the log folder); by default the ua_log format to access.log.
     /// `locations` replaces the default `location / { return 200 "ok\n"; }`.
-    init(binary: String, logFormats: String? = nil, accessLogs: String? = nil, locations: String? = nil) throws {
+    /// `http` is put in the http block before the server (maps, zones).
+    init(
+        binary: String, logFormats: String? = nil, accessLogs: String? = nil, locations: String? = nil,
+        http: String = ""
+    ) throws {
         dir = try Scratch()
         try FileManager.default.createDirectory(atPath: dir.path("logs"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir.path("tmp"), withIntermediateDirectories: true)
@@ -35,6 +39,7 @@ final class LiveNginx {
                 uwsgi_temp_path \(dir.path("tmp"));
                 scgi_temp_path \(dir.path("tmp"));
                 \(logFormats ?? LiveNginx.uaLogFormat)
+                \(http)
                 server {
                     listen 127.0.0.1:\(port);
                     \(accessLogs?.replacingOccurrences(of: "LOGS/", with: dir.path("logs") + "/") ?? "access_log \(log) ua_log;")
@@ -117,6 +122,28 @@ final class LiveNginx {
             throw LiveNginxError.failed("curl \(path) from \(source)")
         }
         return status
+    }
+
+    /// One GET of `path` with `ua` (none when empty): the status and the body. nginx's 444
+    /// closes the connection without an answer, which curl reports as status 52: 444 here.
+    func answer(_ path: String, ua: String) throws -> (status: Int, body: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        let body = dir.path("body-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: body) }
+        p.arguments =
+            ["-s", "-o", body, "-w", "%{http_code}", "-H", ua.isEmpty ? "User-Agent:" : "User-Agent: \(ua)"]
+            + ["http://127.0.0.1:\(port)\(path)"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        if p.terminationStatus == 52 { return (444, "") }
+        guard p.terminationStatus == 0, let status = Int(String(decoding: data, as: UTF8.self)) else {
+            throw LiveNginxError.failed("curl \(path) with UA \(ua)")
+        }
+        return (status, (try? String(contentsOfFile: body, encoding: .utf8)) ?? "")
     }
 
     /// Waits until nginx has written `lines` lines in all.

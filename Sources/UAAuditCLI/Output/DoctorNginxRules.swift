@@ -143,9 +143,27 @@ struct DoctorNginxRules {
         return out
     }
 
+    /// `text` in lines of 80 columns, the first after `first`, the others after `rest`. A word
+    /// longer than a line (a path) stays whole on a line of its own, up to ``longestWord``
+    /// columns: the place a finding names is never cut, a hostile UA is.
     private func wrap(_ text: String, first: String, rest: String) -> String {
-        let lines = TerminalText.wrapped(text, indent: "", width: 80 - first.count)
-        guard let head = lines.first else { return "" }
-        return ([first + head] + lines.dropFirst().map { rest + $0 }).joined(separator: "\n") + "\n"
+        var lines: [String] = []
+        var line = first
+        var fresh = true
+        for word in TerminalText.escape(text).split(separator: " ") {
+            let piece = TerminalText.escape(String(word), limit: Self.longestWord)
+            if !fresh, TerminalText.columns(line) + 1 + TerminalText.columns(piece) > 80 {
+                lines.append(line)
+                line = rest
+                fresh = true
+            }
+            line += (fresh ? "" : " ") + piece
+            fresh = false
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The most columns a word of a finding is shown with.
+    static let longestWord = 400
 }

@@ -83,7 +83,7 @@ package struct NginxUAAudit: Sendable {
         func line(_ place: NginxPlace, _ word: String? = nil) -> Line {
             let all = texts[place] ?? []
             let words = all.first { word == nil || $0.first == word } ?? all.first ?? []
-            return Line(place: place, text: words.joined(separator: " "))
+            return Line(place: place, text: NginxUAAudit.text(of: words))
         }
 
         var audit = NginxUAAudit()
@@ -164,6 +164,30 @@ package struct NginxUAAudit: Sendable {
         audit.findings = group(found)
         audit.dependsOn = rewrite.undecided.map { ($0.place, $0.dependsOn) }
         return audit
+    }
+
+    /// A directive as it could be written: words quoted where nginx needs them quoted, an `if`'s
+    /// condition in its parentheses.
+    static func text(of words: [String]) -> String {
+        func quoted(_ word: String) -> String {
+            let special = word.isEmpty || word.contains { " \t\n;{}\"'".contains($0) }
+            guard special else { return word }
+            // Other backslashes stay as written: nginx keeps `\b` in a quoted word as `\b`.
+            return "\"" + word.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\\\"") + "\""
+        }
+        guard words.first == "if" else { return words.map(quoted).joined(separator: " ") }
+        var inner = Array(words.dropFirst())
+        if inner.first == "(" {
+            inner.removeFirst()
+        } else if let head = inner.first, head.hasPrefix("(") {
+            inner[0] = String(head.dropFirst())
+        }
+        if inner.last == ")" {
+            inner.removeLast()
+        } else if let tail = inner.last, tail.hasSuffix(")") {
+            inner[inner.count - 1] = String(tail.dropLast())
+        }
+        return "if (" + inner.map(quoted).joined(separator: " ") + ")"
     }
 
     private mutating func note(_ errors: [NginxRulesError]) {

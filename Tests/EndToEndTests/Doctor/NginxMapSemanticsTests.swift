@@ -182,7 +182,8 @@ import UAAuditCore
             return "nginx.conf:\((lines[start...].firstIndex { $0.contains(text) } ?? -1) + 1)"
         }
         let got = audit.findings.map { finding in
-            let places = finding.decidedBy.map(\.place) + [finding.condition?.place, finding.actedOnBy.place].compactMap { $0 }
+            let places =
+                finding.decidedBy.map(\.place) + [finding.condition?.place, finding.actedOnBy.place].compactMap { $0 }
             let named = places.map { "\(($0.file as NSString).lastPathComponent):\($0.line)" }
             return named.joined(separator: " ") + " \(finding.status) \(finding.locations) "
                 + "\(finding.uas.map { Self.rewriteUAs.firstIndex(of: $0.ua) ?? -1 })"

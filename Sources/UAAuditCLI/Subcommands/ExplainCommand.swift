@@ -9,9 +9,15 @@ struct ExplainCommand {
         "the hour's report entry as one JSON object, with", "the report's threshold, min_requests,",
         "alert_class and report_id (keys sorted)",
     ])
+    static let nginxRules = OptionDef(
+        "nginx-rules", value: "CONF",
+        help: [
+            "nginx.conf (its includes followed) whose own UA", "rules are checked against the hour's top",
+            "alert-class UAs when they were refused (4xx)",
+        ], completion: .file)
     static let options: [OptionDef] =
         AuditOptions.formatOptions + AuditOptions.ruleOptions + InsightOptions.options + [
-            P.threshold, P.minRequests, P.top, P.threads, P.maxLineBytes, json, CommonOptions.help,
+            P.threshold, P.minRequests, P.top, P.threads, P.maxLineBytes, json, nginxRules, CommonOptions.help,
         ]
 
     static let spec = CommandSpec(
@@ -36,7 +42,7 @@ struct ExplainCommand {
         \(spec.about)
 
         Output:
-        \(OptionHelp.render([json]))
+        \(OptionHelp.render([json, nginxRules]))
 
         Options for logs (as scan; see uaaudit scan --help):
         \(AuditOptions.formatHelp)
@@ -131,8 +137,23 @@ struct ExplainCommand {
             console.out(bytes: [UInt8](bytes) + [0x0A])
             return .success
         }
+        var tree: NginxConfigTree?
+        if let path = args.value(ExplainCommand.nginxRules) {
+            do {
+                tree = try NginxConfigTree.load(path: path)
+            } catch {
+                console.error("\(ExplainCommand.nginxRules.flag) \(path): \(error)")
+                return .usage
+            }
+        }
         let palette = Palette.forStandardOutput(isTerminal: console.stdoutIsTerminal, environment: environment)
-        console.out(ExplainPage.render(hour, of: report, source: inputs.joined(separator: " "), palette: palette))
+        var page = ExplainPage.render(hour, of: report, source: inputs.joined(separator: " "), palette: palette)
+        if let tree,
+            let pointer = ExplainNginxPointer.line(hour, alertClass: report.rules.alertClass, tree: tree)
+        {
+            page += "\n" + palette.strong("What nginx refuses itself") + "\n" + pointer
+        }
+        console.out(page)
         return .success
     }
 
@@ -191,7 +212,8 @@ struct ExplainCommand {
         if inputs.count == 1, inputs[0] != "-", ExplainCommand.isReport(inputs[0]) {
             // A report is shown as it was made: options for logs would be silently ignored.
             let ignored = ExplainCommand.options.filter {
-                $0.name != ExplainCommand.json.name && $0.name != CommonOptions.help.name && args.given($0)
+                $0.name != ExplainCommand.json.name && $0.name != CommonOptions.help.name
+                    && $0.name != ExplainCommand.nginxRules.name && args.given($0)
             }
             if !ignored.isEmpty {
                 return .failure(

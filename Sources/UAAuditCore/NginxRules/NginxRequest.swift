@@ -10,7 +10,9 @@ struct NginxRequest {
     let settable: Set<String>
     let matcher: PatternMatcher
     var assigned: [String: NginxValue] = [:]
-    private var cache: [String: NginxValue] = [:]
+    /// Map values of this request; those of maps no `set` variable reaches are the same in
+    /// every server and location, and are handed from one request for this UA to the next.
+    var cache: [String: NginxValue] = [:]
     /// What could not be evaluated (a regex nginx would refuse, a match limit).
     var problems: [NginxRulesError] = []
 

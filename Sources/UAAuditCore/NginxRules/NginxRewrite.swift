@@ -22,6 +22,13 @@ struct NginxRewrite {
 
     let blocks: NginxBlocks
     var undecided: [Undecided] = []
+    /// Each `if`'s condition, compiled once (its regex is PCRE2-compiled and JIT-compiled).
+    private var conditions: [ConditionKey: NginxCondition] = [:]
+
+    private struct ConditionKey: Hashable {
+        var place: NginxPlace
+        var words: [String]
+    }
 
     init(blocks: NginxBlocks) { self.blocks = blocks }
 
@@ -37,9 +44,11 @@ struct NginxRewrite {
                 value.absorb(around)
                 request.assigned[NginxMap.lowered(String(words[1].dropFirst()))] = value
             case "if":
-                let condition = NginxCondition(words: words)
-                let (holds, value) = request.holds(condition)
                 let place = NginxPlace(directive)
+                let key = ConditionKey(place: place, words: words)
+                let condition = conditions[key] ?? NginxCondition(words: words)
+                conditions[key] = condition
+                let (holds, value) = request.holds(condition)
                 guard let holds else {
                     if value.fromUA, !value.dependsOn.isEmpty {
                         let note = Undecided(place: place, dependsOn: value.dependsOn)

@@ -107,6 +107,9 @@ package struct NginxUAAudit: Sendable {
                 else { return nil }
                 return NginxMap.lowered(String(directive.words[1].dropFirst()))
             })
+        let pure = pureMaps(maps, settable: settable)
+        // Per UA, the values of the maps that no `set` reaches: computed once, not per server.
+        var shared: [String: [String: NginxValue]] = [:]
         let zones = LimitZones(blocks: blocks)
         let matcher = PatternMatcher()
         var rewrite = NginxRewrite(blocks: blocks)
@@ -115,9 +118,18 @@ package struct NginxUAAudit: Sendable {
             let inside = blocks.inside(server)
             let names = inside.filter { $0.words.first == "server_name" }.flatMap { $0.words.dropFirst() }
             let serverName = names.joined(separator: " ")
+            // Each location with the limits that apply in it: the same for every UA.
+            let locations = blocks.locations(in: server).map { location, parents in
+                (
+                    location, inside: blocks.inside(location),
+                    limits: zones.limits(for: [location] + parents.reversed() + [server])
+                )
+            }
             for tested in uas {
                 var request = NginxRequest(ua: tested.ua, maps: byVariable, settable: settable, matcher: matcher)
+                request.cache = shared[tested.ua] ?? [:]
                 let atServer = rewrite.run(inside, request: &request)
+                shared[tested.ua] = request.cache.filter { pure.contains($0.key) }
                 audit.note(request.problems)
                 var base = Finding(
                     action: .returns(0), decidedBy: [], condition: nil, actedOnBy: line(NginxPlace(server), "server"),
@@ -132,11 +144,11 @@ package struct NginxUAAudit: Sendable {
                     }
                     continue
                 }
-                for (location, parents) in blocks.locations(in: server) {
+                for (location, locationDirectives, limits) in locations {
                     var here = request
                     var finding = base
                     finding.locations = [location.words.dropFirst().joined(separator: " ")]
-                    let stop = rewrite.run(blocks.inside(location), request: &here)
+                    let stop = rewrite.run(locationDirectives, request: &here)
                     defer { audit.note(here.problems) }
                     if case .returned(let code, let at, let because, let inIf) = stop {
                         if because.fromUA {
@@ -148,7 +160,7 @@ package struct NginxUAAudit: Sendable {
                         }
                         continue
                     }
-                    for limit in zones.limits(for: [location] + parents.reversed() + [server]) {
+                    for limit in limits {
                         var key = here.evaluate(limit.key)
                         guard key.fromUA, key.text?.isEmpty != true else { continue }
                         key.because.sort()
@@ -211,6 +223,29 @@ package struct NginxUAAudit: Sendable {
             }
         }
         return result
+    }
+
+    /// The maps whose value depends on no `set` variable, through their sources, values and the
+    /// maps they read: the same for a UA wherever it is looked up.
+    static func pureMaps(_ maps: [NginxMap], settable: Set<String>) -> Set<String> {
+        func variables(_ map: NginxMap) -> [String] {
+            ([map.source, map.defaultValue] + map.entries.map(\.value)).flatMap { text in
+                NginxTemplate.pieces(text).compactMap { piece -> String? in
+                    if case .variable(let name) = piece { return name }
+                    return nil
+                }
+            }
+        }
+        var impure = settable
+        var grew = true
+        while grew {
+            grew = false
+            for map in maps where !impure.contains(map.variable) && variables(map).contains(where: impure.contains) {
+                impure.insert(map.variable)
+                grew = true
+            }
+        }
+        return Set(maps.map(\.variable)).subtracting(impure)
     }
 
     /// The variables the UA decides: maps whose source reads `$http_user_agent` or another such

@@ -54,9 +54,12 @@ package enum NginxConfig {
     struct Directive {
         var words: [String]
         var line: Int
-        /// The blocks it is in, outermost first, each as `NAME@FILE:LINE` of the directive that
-        /// opens it (`http@nginx.conf:12`): within this file.
+        /// The blocks it is in, outermost first, each as `NAME@FILE:LINE#N` of the directive that
+        /// opens it (`http@nginx.conf:12#0`; N counts the blocks of the file, so that two blocks
+        /// opened on one line are two): within this file.
         var context: [String] = []
+        /// The id of the block this directive opens, if it opens one.
+        var opens: String? = nil
     }
 
     /// Splits config text into directives (blocks are flattened: `http {` is a directive too).
@@ -83,8 +86,11 @@ package enum NginxConfig {
         var line = 1
         var i = 0
         var blocks: [String] = []
-        func flush() {
-            if !words.isEmpty { directives.append(Directive(words: words, line: startLine, context: blocks)) }
+        var opened = 0
+        func flush(opening: String? = nil) {
+            if !words.isEmpty {
+                directives.append(Directive(words: words, line: startLine, context: blocks, opens: opening))
+            }
             words = []
         }
         while i < text.count {
@@ -113,9 +119,13 @@ package enum NginxConfig {
                         throw FormatError.configSyntax(path: path, line: line, message: "unexpected \"}\"")
                     }
                 }
-                let opened = b == UInt8(ascii: "{") ? "\(words[0])@\(path):\(startLine)" : nil
-                flush()
-                if let opened { blocks.append(opened) }
+                var opening: String?
+                if b == UInt8(ascii: "{") {
+                    opening = "\(words[0])@\(path):\(startLine)#\(opened)"
+                    opened += 1
+                }
+                flush(opening: opening)
+                if let opening { blocks.append(opening) }
                 i += 1
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
                 if words.isEmpty { startLine = line }

@@ -12,6 +12,8 @@ package struct NginxConfigTree: Sendable {
         /// The blocks it is in, outermost first (`http@FILE:LINE`, `server@FILE:LINE`), through
         /// the includes that brought it in.
         package var context: [String] = []
+        /// The id of the block it opens (as its directives' `context` names it), if any.
+        package var opens: String? = nil
         package var place: String { "\(file):\(line)" }
     }
 
@@ -116,6 +118,36 @@ package struct NginxConfigTree: Sendable {
             throw FormatError.configSyntax(
                 path: "nginx -T output", line: 1, message: "no '# configuration file' line: is this nginx -T output?")
         }
+        // A comment in a file can read like a header. A dumped file that nothing includes, or
+        // one whose file ends inside a block, was such a comment: it goes back into the file it
+        // was in, and the files are read again.
+        while true {
+            let opened = OpenedFiles()
+            let fake: Int
+            do {
+                let tree = try read(files, main: main, opened: opened)
+                guard let unread = files.indices.dropFirst().first(where: { !opened.names.contains(files[$0].0) })
+                else { return tree }
+                fake = unread
+            } catch {
+                guard case .configSyntax(let path, _, let message) = error, message.hasPrefix("unexpected end of file"),
+                    let index = files.firstIndex(where: { $0.0 == path }), index + 1 < files.count
+                else { throw error }
+                fake = index + 1
+            }
+            files[fake - 1].1 += Array("# configuration file \(files[fake].0):\n".utf8) + files[fake].1
+            files.remove(at: fake)
+        }
+    }
+
+    /// The files a reading opened, in order.
+    private final class OpenedFiles {
+        var names: Set<String> = []
+    }
+
+    private static func read(_ files: [(String, [UInt8])], main: String, opened: OpenedFiles) throws(FormatError)
+        -> NginxConfigTree
+    {
         let table = Dictionary(files, uniquingKeysWith: { first, _ in first })
         let names = table.keys.sorted()
         let reader = Reader(
@@ -124,6 +156,7 @@ package struct NginxConfigTree: Sendable {
                 guard let bytes = table[file] else {
                     throw FormatError.unreadableConfig(path: file, reason: "not in the nginx -T output")
                 }
+                opened.names.insert(file)
                 return bytes
             },
             identity: { $0 })
@@ -171,7 +204,7 @@ package struct NginxConfigTree: Sendable {
         var servers: [String: [String]] = [:]
         for directive in directives where directive.words.first == "server" {
             guard let http = directive.context.last, http.hasPrefix("http@") else { continue }
-            servers[http, default: []].append("server@\(directive.file):\(directive.line)")
+            servers[http, default: []].append(directive.opens ?? "")
         }
         return logs.map { directive in
             let target = directive.words[1]
@@ -236,7 +269,8 @@ package struct NginxConfigTree: Sendable {
                 }
                 result.append(
                     Located(
-                        words: directive.words, file: file, line: directive.line, context: context + directive.context))
+                        words: directive.words, file: file, line: directive.line, context: context + directive.context,
+                        opens: directive.opens))
             }
             return result
         }

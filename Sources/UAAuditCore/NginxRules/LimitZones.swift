@@ -9,6 +9,7 @@ struct LimitZones {
         var zone: String
         var key: String
         var place: NginxPlace
+        var written: String
         var status: Int
         /// `limit_req` or `limit_conn`.
         var directive: String
@@ -40,6 +41,9 @@ struct LimitZones {
         var result: [Limit] = []
         for kind in ["limit_req", "limit_conn"] {
             guard let level = contents.first(where: { $0.contains { $0.words.first == kind } }) else { continue }
+            // `limit_req_dry_run on`: counted, never rejected.
+            let dryRun = contents.lazy.compactMap { $0.last(where: { $0.words.first == kind + "_dry_run" }) }.first
+            if dryRun?.words.dropFirst().first == "on" { continue }
             let status =
                 contents.lazy.compactMap { $0.last(where: { $0.words.first == kind + "_status" }) }
                 .first.flatMap { $0.words.count == 2 ? Int($0.words[1]) : nil } ?? 503
@@ -50,7 +54,9 @@ struct LimitZones {
                     : directive.words[1]
                 guard let name, let zone = keys[name], zone.kind == kind else { continue }
                 result.append(
-                    Limit(zone: name, key: zone.key, place: NginxPlace(directive), status: status, directive: kind))
+                    Limit(
+                        zone: name, key: zone.key, place: NginxPlace(directive),
+                        written: NginxUAAudit.text(of: directive.words), status: status, directive: kind))
             }
         }
         return result

@@ -2,7 +2,8 @@
 /// `server`, `location`, `if` and `map` block holds, in the order nginx reads it.
 ///
 /// ``NginxConfigTree`` keeps directives flat, each with the blocks it is in; this regroups
-/// them by their innermost block (`NAME@FILE:LINE` of the directive that opens it).
+/// them by the whole chain of blocks they are in, so that a file included in two places (a
+/// bot blocker's `if` in two servers) gives two blocks, and two blocks on one line are two.
 package struct NginxBlocks: Sendable {
     package typealias Directive = NginxConfigTree.Located
 
@@ -11,13 +12,16 @@ package struct NginxBlocks: Sendable {
 
     package init(_ tree: NginxConfigTree) {
         var children: [String: [Directive]] = [:]
-        for directive in tree.directives { children[directive.context.last ?? "", default: []].append(directive) }
+        for directive in tree.directives {
+            children[directive.context.joined(separator: "\u{1}"), default: []].append(directive)
+        }
         self.children = children
     }
 
-    /// The id a block opened by `directive` gives its directives' context.
+    /// The chain of blocks of the directives inside the block `directive` opens.
     package static func id(of directive: Directive) -> String {
-        "\(directive.words.first ?? "")@\(directive.file):\(directive.line)"
+        (directive.context + [directive.opens ?? "\(directive.file):\(directive.line) opens none"])
+            .joined(separator: "\u{1}")
     }
 
     /// The directives inside the block `directive` opens (empty for a simple directive).

@@ -19,6 +19,8 @@ package struct NginxMap: Sendable {
         package var key: String
         package var value: String
         package var place: NginxPlace
+        /// The entry as it could be written (`"~*\bWord\b" 3`).
+        package var written: String
         var pattern: Pattern?
         /// Why the regex does not compile, if so (nginx refuses such a configuration).
         package var problem: String?
@@ -30,8 +32,13 @@ package struct NginxMap: Sendable {
     package var place: NginxPlace
     package var hostnames = false
     package var entries: [Entry] = []
+    /// The exact keys (lowercased) and their entry's index, the first of equal ones.
+    private var exact: [String: Int] = [:]
     package var defaultValue = ""
     package var defaultPlace: NginxPlace?
+    package var defaultWritten = ""
+    /// The `map SOURCE $VARIABLE` line as written.
+    package var written: String
 
     /// Every `map` of the `http` blocks.
     package static func all(in blocks: NginxBlocks) -> [NginxMap] {
@@ -46,14 +53,17 @@ package struct NginxMap: Sendable {
         source = directive.words[1]
         variable = String(directive.words[2].dropFirst()).lowercased()
         place = NginxPlace(directive)
+        written = NginxUAAudit.text(of: directive.words)
         hostnames = inside.contains { $0.words == ["hostnames"] }
         for line in inside where line.words.count == 2 {
             var key = line.words[0]
             let value = line.words[1]
             let at = NginxPlace(line)
+            let text = NginxUAAudit.text(of: line.words)
             if key == "default" {
                 defaultValue = value
                 defaultPlace = at
+                defaultWritten = text
                 continue
             }
             if key.count > 1, key.hasPrefix("~") {
@@ -63,7 +73,7 @@ package struct NginxMap: Sendable {
                     key.removeFirst()
                     caseless = true
                 }
-                var entry = Entry(kind: .regex(caseless: caseless), key: key, value: value, place: at)
+                var entry = Entry(kind: .regex(caseless: caseless), key: key, value: value, place: at, written: text)
                 do {
                     entry.pattern = try Pattern(key, linear: false, caseless: caseless)
                 } catch {
@@ -87,10 +97,17 @@ package struct NginxMap: Sendable {
             }
             // A second equal key is a configuration nginx refuses ("conflicting parameter").
             let lowered = NginxMap.lowered(key)
-            if kind == .exact, entries.contains(where: { $0.kind == .exact && $0.key == lowered }) { continue }
-            entries.append(Entry(kind: kind, key: lowered, value: value, place: at))
+            if kind == .exact {
+                guard exact[lowered] == nil else { continue }
+                exact[lowered] = entries.count
+            }
+            entries.append(Entry(kind: kind, key: lowered, value: value, place: at, written: text))
         }
     }
+
+    /// The limits nginx's regexes run under: PCRE2's defaults, which nginx does not change. A
+    /// regex of a `map` that hits them gives the map's default; one of an `if`, a 500.
+    package static let nginxLimits = MatchLimits(matchLimit: 10_000_000, heapLimitKiB: 20_000)
 
     /// ASCII letters lowercased, as nginx's `ngx_hash_strlow` does (other bytes kept).
     static func lowered(_ text: String) -> String {
@@ -101,7 +118,7 @@ package struct NginxMap: Sendable {
     package func lookup(_ subject: String, matcher: PatternMatcher) -> Result<Entry?, NginxRulesError> {
         var lowered = NginxMap.lowered(subject)
         if hostnames, lowered.hasSuffix(".") { lowered.removeLast() }
-        if let exact = entries.first(where: { $0.kind == .exact && $0.key == lowered }) { return .success(exact) }
+        if let index = exact[lowered] { return .success(entries[index]) }
         if hostnames {
             // nginx's wildcard hashes: the longest mask that fits wins.
             let masks = entries.filter { entry in
@@ -125,7 +142,9 @@ package struct NginxMap: Sendable {
             switch outcome {
             case .match: return .success(entry)
             case .noMatch: continue
-            case .failed(let why): return .failure(.matchFailed(place: entry.place, message: why))
+            case .failed(let why):
+                // ngx_http_map_find gives up on an error, and the map's default is used.
+                return .failure(.matchFailed(place: entry.place, message: why))
             }
         }
         return .success(nil)

@@ -62,21 +62,52 @@ struct NginxRequest {
         switch map.lookup(subject, matcher: matcher) {
         case .failure(let problem):
             problems.append(problem)
-            var unknown = source
-            unknown.text = nil
-            unknown.dependsOn.append("\(problem.place)")
-            return unknown
+            guard case .matchFailed = problem else {
+                var unknown = source
+                unknown.text = nil
+                unknown.dependsOn.append("\(problem.place)")
+                return unknown
+            }
+            // A regex that fails to finish: nginx stops looking and takes the default.
+            var value = evaluate(map.defaultValue, depth: depth)
+            var decided = source
+            decided.because.append(
+                NginxUAAudit.Line(
+                    place: problem.place, text: "(matching stopped: the map's default, as nginx takes it)"))
+            value.absorb(decided)
+            return value
         case .success(let entry):
             var value = evaluate(entry?.value ?? map.defaultValue, depth: depth)
             var decided = source
-            decided.because.append(entry?.place ?? map.defaultPlace ?? map.place)
+            if let entry {
+                decided.because.append(NginxUAAudit.Line(place: entry.place, text: entry.written))
+            } else if let place = map.defaultPlace {
+                decided.because.append(NginxUAAudit.Line(place: place, text: map.defaultWritten))
+            } else {
+                decided.because.append(NginxUAAudit.Line(place: map.place, text: map.written + " (no default: \"\")"))
+            }
             value.absorb(decided)
             return value
         }
     }
 
-    /// Whether `condition` holds: nil when it cannot be told from the UA.
-    mutating func holds(_ condition: NginxCondition) -> (holds: Bool?, value: NginxValue) {
+    /// Whether `condition` holds: nil when it cannot be told from the UA alone, or when its regex
+    /// does not finish (`failed`: nginx then answers 500).
+    mutating func holds(_ condition: NginxCondition) -> (holds: Bool?, value: NginxValue, failed: Bool) {
+        if case .regex(let name, let pattern, _, let negated, _) = condition {
+            let value = variable(name)
+            guard let text = value.text, let pattern else { return (nil, value, false) }
+            switch Array(text.utf8).withUnsafeBytes({ matcher.search(pattern, in: $0) }) {
+            case .match: return (!negated, value, false)
+            case .noMatch: return (negated, value, false)
+            case .failed: return (nil, value, true)
+            }
+        }
+        let (holds, value) = test(condition)
+        return (holds, value, false)
+    }
+
+    private mutating func test(_ condition: NginxCondition) -> (holds: Bool?, value: NginxValue) {
         switch condition {
         case .truthy(let name):
             let value = variable(name)
@@ -88,14 +119,8 @@ struct NginxRequest {
             value.absorb(other)
             guard let text = value.text, let expected = other.text else { return (nil, value) }
             return ((text == expected) != negated, value)
-        case .regex(let name, let pattern, _, let negated, _):
-            let value = variable(name)
-            guard let text = value.text, let pattern else { return (nil, value) }
-            switch Array(text.utf8).withUnsafeBytes({ matcher.search(pattern, in: $0) }) {
-            case .match: return (!negated, value)
-            case .noMatch: return (negated, value)
-            case .failed: return (nil, value)
-            }
+        case .regex:
+            return (nil, NginxValue(text: nil))
         case .other:
             return (nil, NginxValue(text: nil))
         }

@@ -9,9 +9,11 @@ struct NginxRewrite {
     /// How a level's directives ended.
     enum Stop {
         /// `return CODE`, with the reasons of the conditions around it and the `if` it is in.
-        case returned(code: Int, at: NginxPlace, because: NginxValue, inIf: NginxPlace?)
+        case returned(code: Int, at: NginxUAAudit.Line, because: NginxValue, inIf: NginxUAAudit.Line?)
         /// `break`: the level's remaining rewrite directives do not run.
         case broke
+        /// `rewrite`: what follows depends on the URI, which uaaudit does not know.
+        case rewritten
     }
 
     /// An `if` that reads a UA-derived value but also something uaaudit cannot know.
@@ -34,7 +36,7 @@ struct NginxRewrite {
 
     mutating func run(
         _ directives: [NginxConfigTree.Located], request: inout NginxRequest, around: NginxValue = .known(""),
-        inIf: NginxPlace? = nil
+        inIf: NginxUAAudit.Line? = nil
     ) -> Stop? {
         for directive in directives {
             let words = directive.words
@@ -48,7 +50,16 @@ struct NginxRewrite {
                 let key = ConditionKey(place: place, words: words)
                 let condition = conditions[key] ?? NginxCondition(words: words)
                 conditions[key] = condition
-                let (holds, value) = request.holds(condition)
+                let (holds, value, failed) = request.holds(condition)
+                if failed, value.fromUA {
+                    // nginx answers 500 when an `if`'s regex fails (PCRE2's match limit).
+                    var reasons = around
+                    reasons.absorb(value)
+                    let line = NginxUAAudit.Line(place: place, text: NginxUAAudit.text(of: words))
+                    reasons.because.append(line)
+                    let at = NginxUAAudit.Line(place: place, text: "(the regex does not finish: nginx answers 500)")
+                    return .returned(code: 500, at: at, because: reasons, inIf: nil)
+                }
                 guard let holds else {
                     if value.fromUA, !value.dependsOn.isEmpty {
                         let note = Undecided(place: place, dependsOn: value.dependsOn)
@@ -60,20 +71,22 @@ struct NginxRewrite {
                 var reasons = around
                 reasons.absorb(value)
                 // A test of the UA itself is decided by the `if`'s own line.
-                if case .regex(let name, _, _, _, _) = condition, name == "http_user_agent" {
-                    reasons.because.append(place)
-                } else if case .equals(let name, _, _) = condition, name == "http_user_agent" {
-                    reasons.because.append(place)
-                } else if case .truthy(let name) = condition, name == "http_user_agent" {
-                    reasons.because.append(place)
-                }
-                if let stop = run(blocks.inside(directive), request: &request, around: reasons, inIf: place) {
+                let line = NginxUAAudit.Line(place: place, text: NginxUAAudit.text(of: words))
+                if condition.variable == "http_user_agent" { reasons.because.append(line) }
+                if let stop = run(blocks.inside(directive), request: &request, around: reasons, inIf: line) {
                     return stop
                 }
             case "return" where words.count >= 2:
-                return .returned(code: Self.code(words), at: NginxPlace(directive), because: around, inIf: inIf)
+                let at = NginxUAAudit.Line(place: NginxPlace(directive), text: NginxUAAudit.text(of: words))
+                return .returned(code: Self.code(words), at: at, because: around, inIf: inIf)
             case "break":
                 return .broke
+            case "rewrite":
+                if around.fromUA {
+                    let note = Undecided(place: NginxPlace(directive), dependsOn: ["the URI (rewrite)"])
+                    if !undecided.contains(note) { undecided.append(note) }
+                }
+                return .rewritten
             default:
                 continue
             }

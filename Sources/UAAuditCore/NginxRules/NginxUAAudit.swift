@@ -76,15 +76,8 @@ package struct NginxUAAudit: Sendable {
         let blocks = NginxBlocks(tree)
         let maps = NginxMap.all(in: blocks)
         var byVariable: [String: NginxMap] = [:]
-        for map in maps where byVariable[map.variable] == nil { byVariable[map.variable] = map }
-        // Several directives may share a line (`if (…) { return 403; }`): each is told by its word.
-        var texts: [NginxPlace: [[String]]] = [:]
-        for directive in tree.directives { texts[NginxPlace(directive), default: []].append(directive.words) }
-        func line(_ place: NginxPlace, _ word: String? = nil) -> Line {
-            let all = texts[place] ?? []
-            let words = all.first { word == nil || $0.first == word } ?? all.first ?? []
-            return Line(place: place, text: NginxUAAudit.text(of: words))
-        }
+        // A second map of one variable replaces the first's handler: nginx uses the last.
+        for map in maps { byVariable[map.variable] = map }
 
         var audit = NginxUAAudit()
         audit.tried = uas.count
@@ -111,7 +104,7 @@ package struct NginxUAAudit: Sendable {
         // Per UA, the values of the maps that no `set` reaches: computed once, not per server.
         var shared: [String: [String: NginxValue]] = [:]
         let zones = LimitZones(blocks: blocks)
-        let matcher = PatternMatcher()
+        let matcher = PatternMatcher(limits: NginxMap.nginxLimits)
         var rewrite = NginxRewrite(blocks: blocks)
         var found: [Finding] = []
         for server in blocks.servers {
@@ -132,18 +125,21 @@ package struct NginxUAAudit: Sendable {
                 shared[tested.ua] = request.cache.filter { pure.contains($0.key) }
                 audit.note(request.problems)
                 var base = Finding(
-                    action: .returns(0), decidedBy: [], condition: nil, actedOnBy: line(NginxPlace(server), "server"),
+                    action: .returns(0), decidedBy: [], condition: nil,
+                    actedOnBy: Line(place: NginxPlace(server), text: "server"),
                     server: serverName, serverPlace: NginxPlace(server), locations: [], uas: [tested])
                 if case .returned(let code, let at, let because, let inIf) = atServer {
                     if because.fromUA {
                         base.action = .returns(code)
-                        base.decidedBy = because.because.map { line($0) }
-                        base.condition = inIf.map { line($0, "if") }
-                        base.actedOnBy = line(at, "return")
+                        base.decidedBy = because.because
+                        base.condition = inIf
+                        base.actedOnBy = at
                         found.append(base)
                     }
                     continue
                 }
+                // After a `rewrite` the location depends on the URI: nothing more is claimed.
+                if case .rewritten = atServer { continue }
                 for (location, locationDirectives, limits) in locations {
                     var here = request
                     var finding = base
@@ -153,21 +149,22 @@ package struct NginxUAAudit: Sendable {
                     if case .returned(let code, let at, let because, let inIf) = stop {
                         if because.fromUA {
                             finding.action = .returns(code)
-                            finding.decidedBy = because.because.map { line($0) }
-                            finding.condition = inIf.map { line($0, "if") }
-                            finding.actedOnBy = line(at, "return")
+                            finding.decidedBy = because.because
+                            finding.condition = inIf
+                            finding.actedOnBy = at
                             found.append(finding)
                         }
                         continue
                     }
+                    if case .rewritten = stop { continue }
                     for limit in limits {
                         var key = here.evaluate(limit.key)
                         guard key.fromUA, key.text?.isEmpty != true else { continue }
                         key.because.sort()
                         finding.action = .rateLimited(zone: limit.zone, status: limit.status)
-                        finding.decidedBy = key.because.map { line($0) }
+                        finding.decidedBy = key.because
                         finding.condition = nil
-                        finding.actedOnBy = line(limit.place, limit.directive)
+                        finding.actedOnBy = Line(place: limit.place, text: limit.written)
                         found.append(finding)
                     }
                 }
@@ -271,7 +268,7 @@ package struct NginxUAAudit: Sendable {
                 let inUAIf =
                     directive.context.last.map { block in
                         directives.contains {
-                            NginxBlocks.id(of: $0) == block && $0.words.first == "if"
+                            $0.opens == block && $0.words.first == "if"
                                 && NginxCondition(words: $0.words).variable.map(derived.contains) == true
                         }
                     } ?? false
@@ -292,8 +289,9 @@ extension NginxUAAudit {
     package static func value(of variable: String, ua: String, in tree: NginxConfigTree) -> NginxValue {
         let maps = NginxMap.all(in: NginxBlocks(tree))
         var byVariable: [String: NginxMap] = [:]
-        for map in maps where byVariable[map.variable] == nil { byVariable[map.variable] = map }
-        var request = NginxRequest(ua: ua, maps: byVariable, settable: [], matcher: PatternMatcher())
+        for map in maps { byVariable[map.variable] = map }
+        var request = NginxRequest(
+            ua: ua, maps: byVariable, settable: [], matcher: PatternMatcher(limits: NginxMap.nginxLimits))
         return request.variable(NginxMap.lowered(variable))
     }
 }

@@ -6,7 +6,7 @@
 /// whether the UA took part in deciding it.
 package struct NginxValue: Equatable, Sendable {
     package var text: String?
-    package var because: [NginxPlace] = []
+    package var because: [NginxUAAudit.Line] = []
     package var fromUA = false
     /// The variables it depends on that uaaudit cannot know, when `text` is nil.
     package var dependsOn: [String] = []
@@ -15,7 +15,7 @@ package struct NginxValue: Equatable, Sendable {
 
     /// Joins `other`'s reasons into this value's.
     mutating func absorb(_ other: NginxValue) {
-        for place in other.because where !because.contains(place) { because.append(place) }
+        for line in other.because where !because.contains(line) { because.append(line) }
         fromUA = fromUA || other.fromUA
         for name in other.dependsOn where !dependsOn.contains(name) { dependsOn.append(name) }
     }

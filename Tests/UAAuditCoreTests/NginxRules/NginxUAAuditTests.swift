@@ -186,3 +186,112 @@ import Testing
         }
     }
 }
+
+/// What a non-author's review found (issue 33): blocks on one line, a second map of a variable,
+/// `rewrite`, a regex nginx gives up on, `limit_req_dry_run`, a comment that reads like
+/// `nginx -T`'s header.
+@Suite struct NginxUAAuditReviewTests {
+    @Test func blocksOnOneLineAreTwoBlocks() throws {
+        let tree = try NginxUAAuditTests.tree(
+            """
+            map $http_user_agent $big { default 0; "~MyApp" 1; }
+            server { location /a/ { location /a/x/ { if ($big) { return 418; } } } }
+            server { server_name b.test; } server { server_name c.test; if ($http_user_agent ~ Mozilla) { return 403; } }
+            server { location /a/ { if ($big) { return 401; } } location /b/ { if ($http_user_agent ~ Mozilla) { return 402; } } }
+            """)
+        let audit = NginxUAAudit.evaluate(
+            tree, uas: [.init(ua: "MyApp/1", className: "x"), .init(ua: "Mozilla/5.0 Other/1", className: "x")])
+        let got = audit.findings.map { "\($0.server) \($0.locations) \($0.status) \($0.uas.map(\.ua))" }
+        #expect(
+            got
+                == [
+                    "[\"/a/x/\"] 418 [\"MyApp/1\"]", "c.test [] 403 [\"Mozilla/5.0 Other/1\"]",
+                    " [\"/a/\"] 401 [\"MyApp/1\"]", " [\"/b/\"] 402 [\"Mozilla/5.0 Other/1\"]",
+                ].map { $0.hasPrefix("[") ? " " + $0 : $0 })
+        #expect(audit.findings.map { $0.decidedBy.map(\.text) }.last == ["if ($http_user_agent ~ Mozilla)"])
+    }
+
+    @Test func theLastMapOfAVariableIsTheOneNginxUses() throws {
+        let tree = try NginxUAAuditTests.tree(
+            """
+            map $http_user_agent $dup { "~MyApp/3" 1; }
+            map $http_user_agent $dup { "~Mozilla" 1; }
+            """)
+        #expect(NginxUAAudit.value(of: "dup", ua: "MyApp/3", in: tree).text == "")
+        #expect(NginxUAAudit.value(of: "dup", ua: "Mozilla/5.0", in: tree).text == "1")
+    }
+
+    @Test func afterARewriteNothingIsClaimedAndARewriteInAUAIfIsNoted() throws {
+        let tree = try NginxUAAuditTests.tree(
+            """
+            server {
+                location /rw/ {
+                    if ($http_user_agent ~ Mozilla) { rewrite ^ /c break; }
+                    if ($http_user_agent ~ iPhone) { return 403; }
+                }
+            }
+            """)
+        let audit = NginxUAAudit.evaluate(
+            tree, uas: [.init(ua: "Mozilla/5.0 (iPhone)", className: "x"), .init(ua: "App (iPhone)", className: "x")])
+        #expect(audit.findings.map { $0.uas.map(\.ua) } == [["App (iPhone)"]])
+        #expect(
+            audit.dependsOn.map { "\($0.place) \($0.variables)" } == ["/etc/nginx/nginx.conf:5 [\"the URI (rewrite)\"]"]
+        )
+    }
+
+    @Test func aRegexThatDoesNotFinishIsA500InAnIfAndTheDefaultInAMap() throws {
+        let tree = try NginxUAAuditTests.tree(
+            """
+            map $http_user_agent $v { default 1; "~^MyApp/1 (a|a)+$" 0; }
+            server {
+                location /if/ { if ($http_user_agent ~ "(a|a)+$") { return 403; } }
+            }
+            """)
+        let ua = "MyApp/1 " + String(repeating: "a", count: 40) + "!"
+        #expect(NginxUAAudit.value(of: "v", ua: ua, in: tree).text == "1")
+        let audit = NginxUAAudit.evaluate(tree, uas: [.init(ua: ua, className: "x")])
+        #expect(
+            audit.findings.map { "\($0.status) \($0.locations) \($0.decidedBy.map(\.place.line))" } == [
+                "500 [\"/if/\"] [5]"
+            ])
+    }
+
+    @Test func aDryRunLimitRejectsNothing() throws {
+        let tree = try NginxUAAuditTests.tree(
+            """
+            map $http_user_agent $k { default ""; "~bot" 1; }
+            limit_req_zone $k zone=z:1m rate=1r/m;
+            server {
+                limit_req zone=z;
+                location /dry/ { limit_req_dry_run on; }
+                location /wet/ { }
+            }
+            """)
+        let audit = NginxUAAudit.evaluate(tree, uas: [.init(ua: "a bot", className: "x")])
+        #expect(audit.findings.map(\.locations) == [["/wet/"]])
+    }
+
+    @Test func aCommentThatReadsLikeTheDumpsHeaderStaysInItsFile() throws {
+        let dump = """
+            # configuration file /etc/nginx/nginx.conf:
+            events {}
+            http {
+                include /etc/nginx/conf.d/*.conf;
+            }
+
+            # configuration file /etc/nginx/conf.d/a.conf:
+            map $http_user_agent $v {
+            # configuration file /tmp/fake.conf:
+                default 0;
+                "~MyApp" 1;
+            }
+
+            # configuration file /etc/nginx/conf.d/empty.conf:
+
+            """
+        let tree = try NginxConfigTree.fromDump(Array(dump.utf8))
+        let value = NginxUAAudit.value(of: "v", ua: "MyApp/1", in: tree)
+        #expect(value.text == "1")
+        #expect(value.because.map(\.place.description) == ["/etc/nginx/conf.d/a.conf:4"])
+    }
+}

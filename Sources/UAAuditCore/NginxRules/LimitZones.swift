@@ -34,20 +34,47 @@ struct LimitZones {
         }
     }
 
+    /// What one level says of a kind of limit: its directives, its status and dry-run settings.
+    private struct Level {
+        var limits: [NginxConfigTree.Located] = []
+        var status: Int?
+        var dryRun: Bool?
+    }
+
+    /// Each level's, by kind, read once: a server of 5,000 locations is not read 5,000 times.
+    private final class Levels {
+        var byBlock: [String: [String: Level]] = [:]
+    }
+    private let levels = Levels()
+
+    private func level(_ directives: [NginxConfigTree.Located], id: String, kind: String) -> Level {
+        if let known = levels.byBlock[id]?[kind] { return known }
+        var level = Level()
+        for directive in directives {
+            switch directive.words.first {
+            case kind where directive.words.count >= 2: level.limits.append(directive)
+            case kind + "_status" where directive.words.count == 2: level.status = Int(directive.words[1])
+            case kind + "_dry_run" where directive.words.count == 2: level.dryRun = directive.words[1] == "on"
+            default: continue
+            }
+        }
+        levels.byBlock[id, default: [:]][kind] = level
+        return level
+    }
+
     /// The limits that apply in the innermost of `levels` (a location, its parents, its server),
     /// then `http`.
-    func limits(for levels: [NginxConfigTree.Located]) -> [Limit] {
-        let contents = levels.map { blocks.inside($0) } + [http]
+    func limits(for blocksIn: [NginxConfigTree.Located]) -> [Limit] {
+        let chain =
+            blocksIn.map { (blocks.inside($0), NginxBlocks.id(of: $0)) } + [(http, "http")]
         var result: [Limit] = []
         for kind in ["limit_req", "limit_conn"] {
-            guard let level = contents.first(where: { $0.contains { $0.words.first == kind } }) else { continue }
+            let read = chain.map { level($0.0, id: $0.1, kind: kind) }
+            guard let own = read.first(where: { !$0.limits.isEmpty }) else { continue }
             // `limit_req_dry_run on`: counted, never rejected.
-            let dryRun = contents.lazy.compactMap { $0.last(where: { $0.words.first == kind + "_dry_run" }) }.first
-            if dryRun?.words.dropFirst().first == "on" { continue }
-            let status =
-                contents.lazy.compactMap { $0.last(where: { $0.words.first == kind + "_status" }) }
-                .first.flatMap { $0.words.count == 2 ? Int($0.words[1]) : nil } ?? 503
-            for directive in level where directive.words.first == kind && directive.words.count >= 2 {
+            if read.lazy.compactMap(\.dryRun).first == true { continue }
+            let status = read.lazy.compactMap(\.status).first ?? 503
+            for directive in own.limits {
                 let name =
                     kind == "limit_req"
                     ? directive.words.first(where: { $0.hasPrefix("zone=") }).map { String($0.dropFirst(5)) }

@@ -30,7 +30,7 @@ package struct NginxUAAudit: Sendable {
 
     /// A rule of nginx's configuration that refuses (or rate-limits) some of the UAs tried.
     package struct Finding: Equatable, Sendable {
-        package enum Action: Equatable, Sendable {
+        package enum Action: Hashable, Sendable {
             /// `return CODE`.
             case returns(Int)
             /// A `limit_req`/`limit_conn` zone whose key the UA makes non-empty: the status
@@ -205,19 +205,32 @@ package struct NginxUAAudit: Sendable {
 
     /// One finding per rule, server and action, with every location and UA it hits.
     static func group(_ found: [Finding]) -> [Finding] {
+        struct Key: Hashable {
+            var action: Finding.Action
+            var decidedBy: [Line]
+            var condition: Line?
+            var actedOnBy: Line
+            var server: NginxPlace
+        }
         var result: [Finding] = []
+        var index: [Key: Int] = [:]
+        var locations: [Set<String>] = []
+        var uas: [Set<String>] = []
         for finding in found {
-            if let i = result.firstIndex(where: {
-                $0.action == finding.action && $0.decidedBy == finding.decidedBy && $0.condition == finding.condition
-                    && $0.actedOnBy == finding.actedOnBy && $0.serverPlace == finding.serverPlace
-            }) {
-                for location in finding.locations where !result[i].locations.contains(location) {
-                    result[i].locations.append(location)
-                }
-                for ua in finding.uas where !result[i].uas.contains(ua) { result[i].uas.append(ua) }
-            } else {
+            let key = Key(
+                action: finding.action, decidedBy: finding.decidedBy, condition: finding.condition,
+                actedOnBy: finding.actedOnBy, server: finding.serverPlace)
+            guard let i = index[key] else {
+                index[key] = result.count
                 result.append(finding)
+                locations.append(Set(finding.locations))
+                uas.append(Set(finding.uas.map(\.ua)))
+                continue
             }
+            for location in finding.locations where locations[i].insert(location).inserted {
+                result[i].locations.append(location)
+            }
+            for ua in finding.uas where uas[i].insert(ua.ua).inserted { result[i].uas.append(ua) }
         }
         return result
     }

@@ -69,7 +69,10 @@ struct DoctorNginxRules {
         let examples = tested.filter(\.example).count
         var heading = "nginx's own UA rules, tried on \(tested.count) of the app's UAs (\(examples) from the "
         heading += "examples of \(rulesSource)"
-        heading += linesRead > 0 ? ", the rest the most frequent of each class in the last \(linesRead) lines):" : "):"
+        if tested.count > examples {
+            heading += ", \(tested.count - examples) the most frequent of their classes in the last \(linesRead) lines"
+        }
+        heading += "):"
         var out = "\n" + wrap(heading, first: "", rest: "")
         out += "  " + counted + "\n"
         if tested.isEmpty {
@@ -81,8 +84,12 @@ struct DoctorNginxRules {
         }
         for note in audit.dependsOn {
             out += wrap(
-                "\(note.place): an if on the UA that also depends on "
-                    + "\(note.variables.joined(separator: ", ")), which uaaudit cannot know: taken as false",
+                note.variables == ["the URI (rewrite)"]
+                    ? "\(note.place): a rewrite under a rule on the UA: where it leads depends on the URI; "
+                        + "nothing is claimed after it"
+                    : "\(note.place): an if on the UA that also depends on "
+                        + "\(note.variables.joined(separator: ", ")), which uaaudit does not evaluate (another "
+                        + "variable, a regex capture): taken as false",
                 first: "  note: ", rest: "    ")
         }
         for problem in audit.problems { out += wrap(problem, first: "  not evaluated: ", rest: "    ") }

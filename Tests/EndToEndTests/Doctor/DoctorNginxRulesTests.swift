@@ -116,8 +116,7 @@ import Testing
             flat(section)
                 == flat(
                     """
-                    , tried on 3 of the app's UAs (3 from the examples of \(cosmos), the rest the most frequent of
-                    each class in the last 26 lines):
+                    , tried on 3 of the app's UAs (3 from the examples of \(cosmos)):
                       2 maps on the UA (\(Self.words.count + 4) entries), 3 ifs on it or on what it decides
                       return 444 for webview, urlsession, inconsistent UAs, in every location of
                         server (no server_name) (\(conf):\(server)):

@@ -11,7 +11,8 @@ package enum NginxCondition: Sendable {
     /// A condition that does not read a variable (a file test) or that nginx would refuse.
     case other(String)
 
-    package init(words: [String]) {
+    /// The words of an `if` directive between its parentheses.
+    static func inside(_ words: [String]) -> [String] {
         var words = Array(words.dropFirst())
         if words.first == "(" {
             words.removeFirst()
@@ -23,6 +24,11 @@ package enum NginxCondition: Sendable {
         } else if let last = words.last, last.hasSuffix(")") {
             words[words.count - 1] = String(last.dropLast())
         }
+        return words
+    }
+
+    package init(words: [String]) {
+        let words = Self.inside(words)
         guard let left = words.first, left.hasPrefix("$"), left.count > 1 else {
             self = .other(words.joined(separator: " "))
             return

@@ -124,18 +124,12 @@ package struct NginxUAAudit: Sendable {
                 let atServer = rewrite.run(inside, request: &request)
                 shared[tested.ua] = request.cache.filter { pure.contains($0.key) }
                 audit.note(request.problems)
-                var base = Finding(
+                let base = Finding(
                     action: .returns(0), decidedBy: [], condition: nil,
                     actedOnBy: Line(place: NginxPlace(server), text: "server"),
                     server: serverName, serverPlace: NginxPlace(server), locations: [], uas: [tested])
-                if case .returned(let code, let at, let because, let inIf) = atServer {
-                    if because.fromUA {
-                        base.action = .returns(code)
-                        base.decidedBy = because.because
-                        base.condition = inIf
-                        base.actedOnBy = at
-                        found.append(base)
-                    }
+                if case .returned = atServer {
+                    if let finding = base.returning(atServer) { found.append(finding) }
                     continue
                 }
                 // After a `rewrite` the location depends on the URI: nothing more is claimed.
@@ -146,14 +140,8 @@ package struct NginxUAAudit: Sendable {
                     finding.locations = [location.words.dropFirst().joined(separator: " ")]
                     let stop = rewrite.run(locationDirectives, request: &here)
                     defer { audit.note(here.problems) }
-                    if case .returned(let code, let at, let because, let inIf) = stop {
-                        if because.fromUA {
-                            finding.action = .returns(code)
-                            finding.decidedBy = because.because
-                            finding.condition = inIf
-                            finding.actedOnBy = at
-                            found.append(finding)
-                        }
+                    if case .returned = stop {
+                        if let returned = finding.returning(stop) { found.append(returned) }
                         continue
                     }
                     if case .rewritten = stop { continue }
@@ -185,17 +173,7 @@ package struct NginxUAAudit: Sendable {
             return "\"" + word.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\\\"") + "\""
         }
         guard words.first == "if" else { return words.map(quoted).joined(separator: " ") }
-        var inner = Array(words.dropFirst())
-        if inner.first == "(" {
-            inner.removeFirst()
-        } else if let head = inner.first, head.hasPrefix("(") {
-            inner[0] = String(head.dropFirst())
-        }
-        if inner.last == ")" {
-            inner.removeLast()
-        } else if let tail = inner.last, tail.hasSuffix(")") {
-            inner[inner.count - 1] = String(tail.dropLast())
-        }
+        let inner = NginxCondition.inside(words)
         return "if (" + inner.map(quoted).joined(separator: " ") + ")"
     }
 
@@ -306,5 +284,18 @@ extension NginxUAAudit {
         var request = NginxRequest(
             ua: ua, maps: byVariable, settable: [], matcher: PatternMatcher(limits: NginxMap.nginxLimits))
         return request.variable(NginxMap.lowered(variable))
+    }
+}
+
+extension NginxUAAudit.Finding {
+    /// This finding with the `return` a level stopped at, when the UA decided it.
+    func returning(_ stop: NginxRewrite.Stop?) -> Self? {
+        guard case .returned(let code, let at, let because, let inIf) = stop, because.fromUA else { return nil }
+        var finding = self
+        finding.action = .returns(code)
+        finding.decidedBy = because.because
+        finding.condition = inIf
+        finding.actedOnBy = at
+        return finding
     }
 }

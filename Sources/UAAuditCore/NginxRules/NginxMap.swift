@@ -34,6 +34,9 @@ package struct NginxMap: Sendable {
     package var entries: [Entry] = []
     /// The exact keys (lowercased) and their entry's index, the first of equal ones.
     private var exact: [String: Int] = [:]
+    /// The regex entries' indexes, in the order written; the masks' (with `hostnames`).
+    private var regexes: [Int] = []
+    private var masks: [Int] = []
     package var defaultValue = ""
     package var defaultPlace: NginxPlace?
     package var defaultWritten = ""
@@ -79,6 +82,7 @@ package struct NginxMap: Sendable {
                 } catch {
                     entry.problem = "\(error.message) at offset \(error.offset)"
                 }
+                regexes.append(entries.count)
                 entries.append(entry)
                 continue
             }
@@ -100,6 +104,8 @@ package struct NginxMap: Sendable {
             if kind == .exact {
                 guard exact[lowered] == nil else { continue }
                 exact[lowered] = entries.count
+            } else {
+                masks.append(entries.count)
             }
             entries.append(Entry(kind: kind, key: lowered, value: value, place: at, written: text))
         }
@@ -121,7 +127,7 @@ package struct NginxMap: Sendable {
         if let index = exact[lowered] { return .success(entries[index]) }
         if hostnames {
             // nginx's wildcard hashes: the longest mask that fits wins.
-            let masks = entries.filter { entry in
+            let masks = masks.map { entries[$0] }.filter { entry in
                 switch entry.kind {
                 case .prefixMask(let bare):
                     return lowered.hasSuffix(entry.key) || (bare && "." + lowered == entry.key)
@@ -133,8 +139,8 @@ package struct NginxMap: Sendable {
         }
         guard !subject.isEmpty else { return .success(nil) }
         let bytes = Array(subject.utf8)
-        for entry in entries {
-            guard case .regex = entry.kind else { continue }
+        for index in regexes {
+            let entry = entries[index]
             guard let pattern = entry.pattern else {
                 return .failure(.badRegex(place: entry.place, message: entry.problem ?? ""))
             }

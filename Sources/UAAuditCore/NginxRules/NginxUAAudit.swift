@@ -121,8 +121,8 @@ package struct NginxUAAudit: Sendable {
             for tested in uas {
                 var request = NginxRequest(ua: tested.ua, maps: byVariable, settable: settable, matcher: matcher)
                 request.cache = shared[tested.ua] ?? [:]
+                defer { shared[tested.ua] = request.cache.filter { pure.contains($0.key) } }
                 let atServer = rewrite.run(inside, request: &request)
-                shared[tested.ua] = request.cache.filter { pure.contains($0.key) }
                 audit.note(request.problems)
                 let base = Finding(
                     action: .returns(0), decidedBy: [], condition: nil,
@@ -139,7 +139,13 @@ package struct NginxUAAudit: Sendable {
                     var finding = base
                     finding.locations = [location.words.dropFirst().joined(separator: " ")]
                     let stop = rewrite.run(locationDirectives, request: &here)
-                    defer { audit.note(here.problems) }
+                    defer {
+                        audit.note(here.problems)
+                        // What a location looked up of the maps no `set` reaches, the next need not.
+                        for (name, value) in here.cache where pure.contains(name) && request.cache[name] == nil {
+                            request.cache[name] = value
+                        }
+                    }
                     if case .returned = stop {
                         if let returned = finding.returning(stop) { found.append(returned) }
                         continue

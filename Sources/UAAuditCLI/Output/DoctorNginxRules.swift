@@ -85,8 +85,8 @@ struct DoctorNginxRules {
         for note in audit.dependsOn {
             out += wrap(
                 note.variables == ["the URI (rewrite)"]
-                    ? "\(note.place): a rewrite under a rule on the UA: where it leads depends on the URI; "
-                        + "nothing is claimed after it"
+                    ? "\(note.place): a rewrite with a flag: whether it stops the rules after it depends on "
+                        + "the URI; nothing is claimed after it"
                     : "\(note.place): an if on the UA that also depends on "
                         + "\(note.variables.joined(separator: ", ")), which uaaudit does not evaluate (another "
                         + "variable, a regex capture): taken as false",

@@ -12,7 +12,7 @@ struct NginxRewrite {
         case returned(code: Int, at: NginxUAAudit.Line, because: NginxValue, inIf: NginxUAAudit.Line?)
         /// `break`: the level's remaining rewrite directives do not run.
         case broke
-        /// `rewrite`: what follows depends on the URI, which uaaudit does not know.
+        /// A `rewrite` with a flag: what follows depends on the URI, which uaaudit does not know.
         case rewritten
     }
 
@@ -38,7 +38,7 @@ struct NginxRewrite {
         _ directives: [NginxConfigTree.Located], request: inout NginxRequest, around: NginxValue = .known(""),
         inIf: NginxUAAudit.Line? = nil
     ) -> Stop? {
-        for directive in directives {
+        for (index, directive) in directives.enumerated() {
             let words = directive.words
             switch words.first {
             case "set" where words.count == 3 && words[1].hasPrefix("$"):
@@ -81,8 +81,13 @@ struct NginxRewrite {
                 return .returned(code: Self.code(words), at: at, because: around, inIf: inIf)
             case "break":
                 return .broke
-            case "rewrite":
-                if around.fromUA {
+            case "rewrite" where words.count >= 3:
+                // Without a flag nginx goes on with the next directive, matched or not. With
+                // `last`, `break`, `redirect` or `permanent` it stops when the URI matches, which
+                // uaaudit cannot tell: nothing after it is claimed, and an `if` there is noted.
+                guard let flag = words.last, ["last", "break", "redirect", "permanent"].contains(flag), words.count == 4
+                else { continue }
+                if around.fromUA || directives[(index + 1)...].contains(where: { $0.words.first == "if" }) {
                     let note = Undecided(place: NginxPlace(directive), dependsOn: ["the URI (rewrite)"])
                     if !undecided.contains(note) { undecided.append(note) }
                 }

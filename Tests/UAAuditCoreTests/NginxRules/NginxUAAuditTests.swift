@@ -239,6 +239,19 @@ import Testing
         )
     }
 
+    @Test func aRewriteWithoutAFlagGoesOnAndOneWithAFlagThatStopsIsNoted() throws {
+        let tree = try NginxUAAuditTests.tree(
+            """
+            server {
+                location /r2 { rewrite ^/r2(.*)$ /r2$1; if ($http_user_agent ~ Darwin) { return 403; } }
+                location /r5 { rewrite ^/nomatch$ /zz last; if ($http_user_agent ~ Darwin) { return 406; } }
+            }
+            """)
+        let audit = NginxUAAudit.evaluate(tree, uas: [.init(ua: "A/1 CFNetwork/1 Darwin/23", className: "x")])
+        #expect(audit.findings.map { "\($0.status) \($0.locations)" } == ["403 [\"/r2\"]"])
+        #expect(audit.dependsOn.map { "\($0.place)" } == ["/etc/nginx/nginx.conf:5"])
+    }
+
     @Test func aRegexThatDoesNotFinishIsA500InAnIfAndTheDefaultInAMap() throws {
         let tree = try NginxUAAuditTests.tree(
             """

@@ -11,8 +11,6 @@ struct LimitZones {
         var place: NginxPlace
         var written: String
         var status: Int
-        /// `limit_req` or `limit_conn`.
-        var directive: String
     }
 
     private var keys: [String: (key: String, kind: String)] = [:]
@@ -83,7 +81,7 @@ struct LimitZones {
                 result.append(
                     Limit(
                         zone: name, key: zone.key, place: NginxPlace(directive),
-                        written: NginxUAAudit.text(of: directive.words), status: status, directive: kind))
+                        written: NginxUAAudit.text(of: directive.words), status: status))
             }
         }
         return result

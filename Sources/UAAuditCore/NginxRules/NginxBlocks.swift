@@ -30,7 +30,7 @@ package struct NginxBlocks: Sendable {
     /// The directives at the top level of the configuration.
     package var top: [Directive] { children[""] ?? [] }
 
-    /// Every `http` block, then every `server` block inside them, in order.
+    /// The `http` blocks, in order.
     package var httpBlocks: [Directive] { top.filter { $0.words.first == "http" } }
 
     /// The directives of every `http` block, in order.

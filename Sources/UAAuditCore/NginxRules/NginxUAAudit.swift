@@ -69,7 +69,6 @@ package struct NginxUAAudit: Sendable {
     package var uaMaps = 0
     package var uaMapEntries = 0
     package var uaConditions = 0
-    package var tried = 0
 
     /// Evaluates `tree`'s UA rules for each of `uas`.
     package static func evaluate(_ tree: NginxConfigTree, uas: [TestedUA]) -> NginxUAAudit {
@@ -80,7 +79,6 @@ package struct NginxUAAudit: Sendable {
         for map in maps { byVariable[map.variable] = map }
 
         var audit = NginxUAAudit()
-        audit.tried = uas.count
         let derived = uaDerived(maps: maps, directives: tree.directives)
         for map in maps where derived.contains(map.variable) {
             audit.uaMaps += 1

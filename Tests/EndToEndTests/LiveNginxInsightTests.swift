@@ -103,7 +103,7 @@ import WebhookReceiver
         #expect(clients.exact && clients.splitShare == 0.8)
         #expect(clients.examples.count == 3)
         #expect(clients.examples.allSatisfy { $0.hasPrefix("#") && $0.count == 13 })
-        #expect(clients.examples[0] == ClientKeyText.display("127.0.0.2", full: false))
+        #expect(clients.examples[0] == ClientSalt.standard.display("127.0.0.2"))
 
         // By device: A and D are split; E1 and E2 are two devices; the request without an id has no key.
         let byDevice = try Tool.run(

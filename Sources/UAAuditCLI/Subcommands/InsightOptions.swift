@@ -15,6 +15,12 @@ enum InsightOptions {
     static let showClientKeys = OptionDef(
         "show-client-keys", help: ["show split clients' keys in full (default: hashed)"],
         configKey: "insight.show_client_keys")
+    static let clientSaltFile = OptionDef(
+        "client-salt-file", value: "FILE",
+        help: [
+            "hash client keys with the salt in FILE: the same", "file on every host whose reports are merged",
+            "(default: the documented default salt)",
+        ], configKey: "insight.client_salt_file")
     static let baselineHours = OptionDef(
         "baseline-hours", value: "N",
         help: ["hours before an hour that UA families and shares", "are compared with (default 24; 0: no drift)"],
@@ -28,7 +34,7 @@ enum InsightOptions {
         help: ["alert when an app class's share falls by more", "than X of its baseline share (e.g. 50%)"],
         configKey: "insight.alert_share_drop")
 
-    static let options = [clientKey, appClasses, showClientKeys, baselineHours, alertNewFamily, alertShareDrop]
+    static let options = [clientKey, appClasses, showClientKeys, clientSaltFile, baselineHours, alertNewFamily, alertShareDrop]
 
     static let help = OptionHelp.render(options)
 
@@ -60,6 +66,13 @@ enum InsightOptions {
             settings.appClasses = list
         }
         settings.showClientKeys = args.flag(showClientKeys) || config?.showClientKeys == true
+        if let path = saltFile(args, config: config) {
+            do {
+                settings.salt = try ClientSalt(file: path)
+            } catch {
+                throw CLIError("the client salt file \(error.path): \(error.reason)")
+            }
+        }
         if let hours = try args.integer(baselineHours, ConfigValues.baselineHours) ?? config?.baselineHours {
             guard (0...24 * 366).contains(hours) else {
                 throw CLIError("baseline hours must be 0 to 8784, not \(hours)")
@@ -70,6 +83,11 @@ enum InsightOptions {
             alertNewFamily, args.value(alertNewFamily) ?? config?.alertNewFamily?.text)
         settings.shareDrop = try share(alertShareDrop, args.value(alertShareDrop) ?? config?.alertShareDrop?.text)
         return settings
+    }
+
+    /// The salt file the flag or the config names.
+    static func saltFile(_ args: Arguments, config: RunConfig.InsightChoice?) -> String? {
+        args.value(clientSaltFile) ?? config?.clientSaltFile
     }
 
     private static func share(_ option: OptionDef, _ text: String?) throws(CLIError) -> Double? {

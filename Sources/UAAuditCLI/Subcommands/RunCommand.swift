@@ -109,8 +109,8 @@ struct RunCommand {
         \(AuditOptions.rulesHelp)
 
         Split clients and UA drift (config: the "insight" object with client_key,
-        app_classes, show_client_keys, baseline_hours, alert_new_family,
-        alert_share_drop; the baseline is the state's earlier hours):
+        app_classes, show_client_keys, client_salt_file, baseline_hours,
+        alert_new_family, alert_share_drop; the baseline is the state's earlier hours):
         \(InsightOptions.help)
 
         Alerts (added to the config's "alerts"; the pending hours in as few messages

@@ -143,6 +143,7 @@ struct RunJob {
                 args.value(R.config).map { .init("the config", $0) },
                 (args.value(AuditOptions.rulesFile) ?? config.rules).map { .init("the rules file", $0) },
                 nginxConf.map { .init("the nginx config", $0) },
+                InsightOptions.saltFile(args, config: config.insight).map { .init("the client salt file", $0) },
             ].compactMap { $0 } + OutputGuard.otherReads(nginxConf: nginxConf, channels: channels),
             state: state, outputs: outputs)
         try OutputGuard.checkRotation(outputs: [state] + outputs, logs: logs)
@@ -176,6 +177,7 @@ struct RunJob {
         add(I.clientKey, args.value(I.clientKey) ?? insight?.clientKey)
         add(I.appClasses, args.value(I.appClasses) ?? insight?.appClasses?.joined(separator: ","))
         if scan.insight.showClientKeys { words.append(I.showClientKeys.flag) }
+        add(I.clientSaltFile, I.saltFile(args, config: insight).map(ExplainLinks.absolute))
         add(I.baselineHours, args.value(I.baselineHours) ?? insight?.baselineHours.map { "\($0)" })
         add(I.alertNewFamily, args.value(I.alertNewFamily) ?? insight?.alertNewFamily?.text)
         add(I.alertShareDrop, args.value(I.alertShareDrop) ?? insight?.alertShareDrop?.text)

@@ -97,6 +97,7 @@ struct ScanCommand {
                 readOnly: [
                     args.value(AuditOptions.rulesFile).map { .init("the rules file", $0) },
                     args.value(AuditOptions.nginxConf).map { .init("the nginx config", $0) },
+                    args.value(InsightOptions.clientSaltFile).map { .init("the client salt file", $0) },
                 ].compactMap { $0 }
                     + OutputGuard.otherReads(nginxConf: args.value(AuditOptions.nginxConf), channels: alerts.channels),
                 outputs: outputs)

@@ -70,6 +70,8 @@ package struct RunConfig: Codable, Equatable, Sendable {
         package var clientKey: String?
         package var appClasses: [String]?
         package var showClientKeys: Bool?
+        /// A file holding the salt client keys are hashed with (``ClientSalt``).
+        package var clientSaltFile: String?
         package var baselineHours: Int?
         /// Shares written like the threshold (`"5%"`, `0.05`).
         package var alertNewFamily: ThresholdText?
@@ -79,6 +81,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
             case clientKey = "client_key"
             case appClasses = "app_classes"
             case showClientKeys = "show_client_keys"
+            case clientSaltFile = "client_salt_file"
             case baselineHours = "baseline_hours"
             case alertNewFamily = "alert_new_family"
             case alertShareDrop = "alert_share_drop"

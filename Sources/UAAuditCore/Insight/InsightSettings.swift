@@ -19,6 +19,8 @@ package struct InsightSettings: Sendable, Equatable {
     /// Alerts when an app class's share of an hour falls by more than this fraction of its
     /// baseline share (0.5: from 58% to under 29%) (nil: off).
     package var shareDrop: Double?
+    /// What client keys are hashed with (``ClientSalt``): the default, or the fleet's own.
+    package var salt: ClientSalt
 
     package static let defaultClientKey = "remote_addr"
     package static let defaultAppClasses = ["urlsession", "webview"]
@@ -26,8 +28,9 @@ package struct InsightSettings: Sendable, Equatable {
     package init(
         clientKey: String? = InsightSettings.defaultClientKey, appClasses: [String] = InsightSettings.defaultAppClasses,
         showClientKeys: Bool = false, maxClients: Int = ClientSet.maxEntries, baselineHours: Int = 24,
-        newFamilyShare: Double? = nil, shareDrop: Double? = nil
+        newFamilyShare: Double? = nil, shareDrop: Double? = nil, salt: ClientSalt = .standard
     ) {
+        self.salt = salt
         self.clientKey = clientKey
         self.appClasses = appClasses
         self.showClientKeys = showClientKeys

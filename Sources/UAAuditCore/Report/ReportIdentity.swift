@@ -83,6 +83,8 @@ package enum ReportIdentity {
         var baselineHours: Int
         var newFamilyShare: Double?
         var shareDrop: Double?
+        /// The client salt's fingerprint; absent for the default salt (so ids stay as they were).
+        var clientSalt: String?
         /// Present when a source has no identity: the report's content stands for it.
         var content: String?
     }
@@ -104,6 +106,7 @@ package enum ReportIdentity {
             sampleLimit: configuration.sampleLimit, clientKey: insight.clientKey, appClasses: insight.appClasses,
             showClientKeys: insight.showClientKeys, maxClients: insight.maxClients,
             baselineHours: insight.baselineHours, newFamilyShare: insight.newFamilyShare, shareDrop: insight.shareDrop,
+            clientSalt: insight.salt.isStandard ? nil : insight.salt.fingerprint,
             content: sources.contains { $0.path == nil && $0.content == nil } ? contentID(report) : nil)
         return "scan-" + digest(encoded(basis))
     }

@@ -26,7 +26,7 @@ struct AuditSink: LineSink {
     /// Lines not yet added to the progress counter (bytes are counted by the source, see ``ProgressSource``).
     var pendingLines = 0
     private let pathScratch: UnsafeMutableBufferPointer<UInt8>?
-    private let shortKeyTerms = ByteHash.shortKeyTerms
+    private let shortKeyTerms: ByteHash.ShortKeyTerms
 
     init(worker: Worker, tally: Tally) {
         tokenizer = worker.tokenizer
@@ -48,6 +48,7 @@ struct AuditSink: LineSink {
         futureAfter = worker.configuration.futureAfter
         clientBits = worker.configuration.clientBits
         clients = tally.clients.map { ClientSample.Noter($0) }
+        shortKeyTerms = ByteHash.shortKeyTerms(seed: worker.configuration.insight.salt.seed)
     }
 
     @inline(__always)

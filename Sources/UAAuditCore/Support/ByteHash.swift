@@ -1,4 +1,5 @@
 import CUAScan
+import Synchronization
 
 /// A fast 64-bit hash of a byte string: four independent multiply-xorshift lanes over
 /// 32-byte blocks, so a 150-byte UA costs a few dozen cycles.
@@ -66,34 +67,49 @@ package enum ByteHash {
 }
 
 extension ByteHash {
-    /// What ``hash(_:seed:)`` with seed 0 mixes in for a key of 8 to 31 bytes from the two
-    /// lanes that only 32-byte blocks reach: it depends on the key's length alone, so it is
-    /// worked out once, by length (``hash(_:shortKeyTerms:)`` reads it instead of two mixes).
-    /// One table for the process (``shortKeyTerms``), never written after it is made.
+    /// What ``hash(_:seed:)`` with one seed mixes in for a key of 8 to 31 bytes from the two
+    /// lanes that only 32-byte blocks reach: it depends on the seed and the key's length alone,
+    /// so it is worked out once, by length (``hash(_:shortKeyTerms:)`` reads it instead of two
+    /// mixes). One table per seed for the process (``shortKeyTerms(seed:)``), never written
+    /// after it is made, never freed (a process uses one or two seeds).
     struct ShortKeyTerms: @unchecked Sendable {
         fileprivate let values: UnsafeMutablePointer<UInt64>
+        let seed: UInt64
 
-        fileprivate init() {
+        fileprivate init(seed: UInt64) {
+            self.seed = seed
             values = .allocate(capacity: 32)
             let m: UInt64 = 0x9E37_79B9_7F4A_7C15
             for n in 0..<32 {
-                let a = UInt64(n) &* m
+                let a = seed ^ (UInt64(n) &* m)
                 values[n] = (mix(a ^ 0x1319_8A2E_0370_7344) &* 3) ^ (mix(a ^ 0xA409_3822_299F_31D0) &* 5)
             }
         }
     }
 
-    static let shortKeyTerms = ShortKeyTerms()
+    static let shortKeyTerms = ShortKeyTerms(seed: 0)
+    private static let seededTerms = Mutex<[UInt64: ShortKeyTerms]>([:])
 
-    /// ``hash(_:seed:)`` with seed 0, the same value, for the client key hashed on every line: a
-    /// key of 8 to 31 bytes (an IP address) takes its length's part from `terms`, two mixes
-    /// fewer; any other goes to ``hash(_:seed:)``.
+    /// The table of `seed` (the client salt's, ``ClientSalt/seed``).
+    static func shortKeyTerms(seed: UInt64) -> ShortKeyTerms {
+        if seed == 0 { return shortKeyTerms }
+        return seededTerms.withLock { tables in
+            if let found = tables[seed] { return found }
+            let made = ShortKeyTerms(seed: seed)
+            tables[seed] = made
+            return made
+        }
+    }
+
+    /// ``hash(_:seed:)`` with the table's seed, the same value, for the client key hashed on
+    /// every line: a key of 8 to 31 bytes (an IP address) takes its length's part from
+    /// `terms`, two mixes fewer; any other goes to ``hash(_:seed:)``.
     @inline(__always)
     static func hash(_ bytes: UnsafeRawBufferPointer, shortKeyTerms terms: ShortKeyTerms) -> UInt64 {
         let n = bytes.count
-        guard n >= 8, n < 32, let p = bytes.baseAddress else { return hash(bytes) }
+        guard n >= 8, n < 32, let p = bytes.baseAddress else { return hash(bytes, seed: terms.seed) }
         let m: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var a = UInt64(n) &* m
+        var a = terms.seed ^ (UInt64(n) &* m)
         var b = a ^ 0x243F_6A88_85A3_08D3
         var i = 0
         while i + 8 <= n {

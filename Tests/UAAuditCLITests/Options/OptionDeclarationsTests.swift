@@ -63,6 +63,7 @@ import UAAuditCore
                 "alerts[].url_file", "format.escape", "format.name", "format.nginx_conf", "format.string",
                 "grace_seconds", "history_hours", "host", "html", "insight.alert_new_family",
                 "insight.alert_share_drop", "insight.app_classes", "insight.baseline_hours", "insight.client_key",
+                "insight.client_salt_file",
                 "insight.show_client_keys", "lock", "lock_wait_seconds", "logs", "min_requests", "prom", "report",
                 "rotated_dir", "rules", "state", "threshold", "top", "version",
             ])

@@ -119,7 +119,11 @@ import WebhookReceiver
         #expect(pasted.status == 0, "\(pasted.stderr)")
         let explained = try unwrap(JSONSerialization.jsonObject(with: Data(pasted.out.utf8)) as? [String: Any])
         #expect(explained["min_requests"] as? Int == 50)
-        let entry = try unwrap(explained["hour"] as? [String: Any])
+        var entry = try unwrap(explained["hour"] as? [String: Any])
+        // What only merge needs (every family of the hour) is in reports, not in messages.
+        var drift = try unwrap(entry["drift"] as? [String: Any])
+        #expect(drift.removeValue(forKey: "families") != nil)
+        entry["drift"] = drift
         #expect(entry["alert"] as? Bool == false)
         #expect((entry["drift"] as? [String: Any])?["alert"] as? Bool == true)
         for key in ["requests", "classes", "alert", "drift"] {

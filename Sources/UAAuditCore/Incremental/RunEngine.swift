@@ -451,7 +451,7 @@ package enum RunEngine {
     static func driftAlert(_ iso: String, in state: RunState, settings: RunSettings) -> Bool {
         let inputs = RunReport.insightInputs(state: state, rules: settings.scan.rules)
         guard let i = inputs.firstIndex(where: { $0.key.iso8601 == iso }) else { return false }
-        return InsightReport.drift(at: i, in: inputs, configuration: settings.scan).alert
+        return InsightReport.drift(at: i, in: inputs, policy: DriftPolicy(settings.scan)).alert
     }
 
     /// Forgets what is older than the history window (but never an hour an alert still waits for).

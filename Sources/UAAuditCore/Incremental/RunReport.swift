@@ -66,6 +66,7 @@ package enum RunReport {
             rules: rules.summary, threshold: configuration.threshold.value, minRequests: configuration.minRequests,
             totals: totals,
             hours: hours, malformedSamples: state.malformedSamples, gaps: state.gaps, logs: logs)
+        InsightReport.describe(&report, configuration: configuration)
         // A run report covers the state's hours, not only the bytes this run read: it is
         // known by its content, without generated_at and without what this run happened to
         // read (its sources and which logs it could read), so a run killed and redone gives

@@ -15,6 +15,54 @@ package struct ClientSet: Equatable, Sendable {
     package private(set) var examples: [String] = []
     /// The counts of a closed hour, whose masks are no longer kept.
     package private(set) var frozen: ClientCounts?
+    /// A closed hour's ``reportSample``, kept when its masks go so that its reports stay mergeable.
+    private var frozenSample: ReportSample?
+
+    /// The most clients an hour's report sample holds (``reportSample``).
+    package static let reportSampleLimit = 4_096
+
+    /// The clients a report carries so that `merge` can count split clients across hosts: the
+    /// set's entries sampled at the finest level, from the set's own, that keeps at most
+    /// ``reportSampleLimit``. A client is kept at level L when its hash starts with L zero bits,
+    /// on every host alike, so the union of several hosts' samples at the coarsest of their
+    /// levels is a uniform sample of the union of their clients.
+    package struct ReportSample: Equatable, Sendable {
+        package var level: Int
+        package var masks: ClientMasks
+
+        package init(level: Int, masks: ClientMasks) {
+            self.level = level
+            self.masks = masks
+        }
+
+        /// Thinned level by level until it holds at most `limit`.
+        package mutating func thin(toAtMost limit: Int) {
+            while masks.count > limit, level < 64 {
+                level += 1
+                let l = level
+                masks.keepPrefix { ClientSample.keeps($0, level: l) }
+            }
+        }
+
+        /// The union with `other`, at the coarser level, thinned to at most `limit`.
+        package mutating func formUnion(_ other: ReportSample, limit: Int) {
+            var theirs = other.masks
+            let to = max(level, other.level)
+            if to > level { masks.keepPrefix { ClientSample.keeps($0, level: to) } }
+            if to > other.level { theirs.keepPrefix { ClientSample.keeps($0, level: to) } }
+            level = to
+            masks.formUnion(theirs)
+            thin(toAtMost: limit)
+        }
+    }
+
+    /// Nil for a closed hour of a state written before closed hours kept their sample.
+    package var reportSample: ReportSample? {
+        if frozen != nil { return frozenSample }
+        var sample = ReportSample(level: level, masks: masks)
+        sample.thin(toAtMost: ClientSet.reportSampleLimit)
+        return sample
+    }
 
     package init() {}
 
@@ -74,7 +122,14 @@ package struct ClientSet: Equatable, Sendable {
             // A closed hour's set has no masks left: counts can only be added (not deduplicated).
             var mine = counts
             mine.add(theirs)
+            var sample = reportSample
+            if let theirs = other.reportSample {
+                sample?.formUnion(theirs, limit: ClientSet.reportSampleLimit)
+            } else {
+                sample = nil
+            }
             frozen = mine
+            frozenSample = sample
             masks = ClientMasks()
         } else {
             if other.level > level { raise(to: other.level) }
@@ -88,6 +143,7 @@ package struct ClientSet: Equatable, Sendable {
 
     /// Keeps the counts and drops the masks (a closed hour gets no new clients to deduplicate).
     package mutating func freeze() {
+        frozenSample = reportSample
         frozen = counts
         masks = ClientMasks()
     }
@@ -152,7 +208,11 @@ package struct ClientCounts: Codable, Equatable, Sendable {
 }
 
 extension ClientSet: Codable {
-    enum CodingKeys: String, CodingKey { case level, clients, examples, counts }
+    enum CodingKeys: String, CodingKey {
+        case level, clients, examples, counts
+        case sampleLevel = "sample_level"
+        case sample
+    }
 
     /// Masks are stored as base64 of (hash, little-endian, 8 bytes; mask, 1 byte), sorted by hash.
     package func encode(to encoder: Encoder) throws {
@@ -161,15 +221,40 @@ extension ClientSet: Codable {
         try c.encode(examples, forKey: .examples)
         if let frozen {
             try c.encode(frozen, forKey: .counts)
+            if let frozenSample {
+                try c.encode(frozenSample.level, forKey: .sampleLevel)
+                try c.encode(Self.encode(frozenSample.masks), forKey: .sample)
+            }
             return
         }
+        try c.encode(Self.encode(masks), forKey: .clients)
+    }
+
+    private static func encode(_ masks: ClientMasks) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(masks.count * 9)
         masks.forEachEntry { hash, mask in
             withUnsafeBytes(of: hash.littleEndian) { bytes.append(contentsOf: $0) }
             bytes.append(mask)
         }
-        try c.encode(Data(bytes).base64EncodedString(), forKey: .clients)
+        return Data(bytes).base64EncodedString()
+    }
+
+    private static func decodeMasks(_ text: String, in c: KeyedDecodingContainer<CodingKeys>, key: CodingKeys) throws
+        -> ClientMasks
+    {
+        guard let data = Data(base64Encoded: text), data.count % 9 == 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: c, debugDescription: "not base64 of 9-byte client records")
+        }
+        let bytes = [UInt8](data)
+        var masks = ClientMasks()
+        for i in stride(from: 0, to: bytes.count, by: 9) {
+            var hash: UInt64 = 0
+            for k in 0..<8 { hash |= UInt64(bytes[i + k]) << UInt64(8 * k) }
+            masks.formUnion(hash, bytes[i + 8])
+        }
+        return masks
     }
 
     package init(from decoder: Decoder) throws {
@@ -180,17 +265,18 @@ extension ClientSet: Codable {
         }
         examples = try c.decodeIfPresent([String].self, forKey: .examples) ?? []
         frozen = try c.decodeIfPresent(ClientCounts.self, forKey: .counts)
-        guard frozen == nil else { return }
-        let text = try c.decodeIfPresent(String.self, forKey: .clients) ?? ""
-        guard let data = Data(base64Encoded: text), data.count % 9 == 0 else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .clients, in: c, debugDescription: "not base64 of 9-byte client records")
+        guard frozen == nil else {
+            // A closed hour of a state written before it kept its sample has none.
+            if let text = try c.decodeIfPresent(String.self, forKey: .sample) {
+                let sampleLevel = try c.decode(Int.self, forKey: .sampleLevel)
+                guard (0...63).contains(sampleLevel) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .sampleLevel, in: c, debugDescription: "sample_level must be 0…63")
+                }
+                frozenSample = ReportSample(level: sampleLevel, masks: try Self.decodeMasks(text, in: c, key: .sample))
+            }
+            return
         }
-        let bytes = [UInt8](data)
-        for i in stride(from: 0, to: bytes.count, by: 9) {
-            var hash: UInt64 = 0
-            for k in 0..<8 { hash |= UInt64(bytes[i + k]) << UInt64(8 * k) }
-            masks.formUnion(hash, bytes[i + 8])
-        }
+        masks = try Self.decodeMasks(try c.decodeIfPresent(String.self, forKey: .clients) ?? "", in: c, key: .clients)
     }
 }

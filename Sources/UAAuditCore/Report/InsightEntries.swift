@@ -33,9 +33,13 @@ extension Report {
         public var splitError: Double
         /// A few split clients' keys: hashed (`#` and 12 hex digits of SHA-256) unless shown in full.
         public var examples: [String]
+        /// The clients `merge` counts across hosts with (at most 4,096, see ``ClientSampleEntry``);
+        /// absent in reports written before uaaudit kept it, and for a closed `run` hour of a
+        /// state written before then.
+        public var sample: ClientSampleEntry? = nil
 
         enum CodingKeys: String, CodingKey {
-            case key, app, alert, split, exact, examples
+            case key, app, alert, split, exact, examples, sample
             case appClasses = "app_classes"
             case splitShare = "split_share"
             case sampleRate = "sample_rate"
@@ -59,6 +63,15 @@ extension Report {
         public var alert: Bool
         /// Why it fired, one sentence each.
         public var reasons: [String]
+        /// The hour's UA families and their requests per class (at most 500, most requests
+        /// first), so that `merge` works drift out again from the merged hours; absent in
+        /// reports written before uaaudit kept them.
+        public var families: [FamilyCounts]? = nil
+        /// True when the hour had more families than it keeps: `families` lacks some.
+        public var familiesApproximate: Bool? = nil
+        /// True when the hour's families were dropped (its detail lists were): drift cannot
+        /// tell what is new in it, nor against it.
+        public var familiesDropped: Bool? = nil
 
         enum CodingKeys: String, CodingKey {
             case approximate, alert, reasons
@@ -66,6 +79,9 @@ extension Report {
             case newFamilies = "new_families"
             case newRequests = "new_requests"
             case appShares = "app_shares"
+            case families
+            case familiesApproximate = "families_approximate"
+            case familiesDropped = "families_dropped"
         }
     }
 
@@ -90,6 +106,55 @@ extension Report {
 
         public init(class name: String, share: Double, baseline: Double?) {
             (self.class, self.share, self.baseline) = (name, share, baseline)
+        }
+    }
+
+    /// A UA family's requests per class, in an hour.
+    public struct FamilyCounts: Codable, Equatable, Sendable {
+        public var family: String
+        public var classes: [String: Int64]
+
+        public init(family: String, classes: [String: Int64]) {
+            (self.family, self.classes) = (family, classes)
+        }
+    }
+
+    /// A hash-threshold sample of an hour's clients, the same rule on every host: the clients
+    /// whose salted hash (``ClientSalt``) starts with `level` zero bits, at most 4,096 (the
+    /// finest level that keeps that many). Each client is one 9-byte record, sorted by id, in
+    /// base64: its id (8 bytes, little-endian; a one-way hash under the salt, the same for one
+    /// client on every host with that salt), then one byte: its hash's leading zero bits
+    /// (at most 63) times 4, plus 1 when it sent an app class and 2 when it sent the alert class.
+    public struct ClientSampleEntry: Codable, Equatable, Sendable {
+        public var level: Int
+        public var clients: String
+
+        public init(level: Int, clients: String) {
+            (self.level, self.clients) = (level, clients)
+        }
+    }
+
+    /// The drift settings a report's drift figures were made with, so that `merge` can work
+    /// them out again from the merged hours.
+    public struct DriftSettingsEntry: Codable, Equatable, Sendable {
+        public var baselineHours: Int
+        public var newFamilyShare: Double?
+        public var shareDrop: Double?
+        /// The app classes whose shares drift compares (those the rules have).
+        public var appClasses: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case baselineHours = "baseline_hours"
+            case newFamilyShare = "new_family_share"
+            case shareDrop = "share_drop"
+            case appClasses = "app_classes"
+        }
+
+        public init(baselineHours: Int, newFamilyShare: Double?, shareDrop: Double?, appClasses: [String]) {
+            self.baselineHours = baselineHours
+            self.newFamilyShare = newFamilyShare
+            self.shareDrop = shareDrop
+            self.appClasses = appClasses
         }
     }
 }

@@ -17,6 +17,17 @@ package enum InsightReport {
         }
     }
 
+    /// Records in `report` what merge needs to combine its client and drift figures with
+    /// another report's: the salt's fingerprint, the drift settings, and whether client keys
+    /// are shown in full.
+    package static func describe(_ report: inout Report, configuration: ScanConfiguration) {
+        if configuration.clientField != nil {
+            report.clientSalt = configuration.insight.salt.fingerprint
+            if configuration.insight.showClientKeys { report.clientKeysShown = true }
+        }
+        if configuration.insight.baselineHours > 0 { report.driftSettings = DriftPolicy(configuration).entry }
+    }
+
     /// Families listed per hour as new.
     package static let newFamiliesListed = 10
 
@@ -27,6 +38,7 @@ package enum InsightReport {
         let hasPaths = configuration.format.segments.contains {
             if case .variable(_, let role) = $0 { return role == .request || role == .uri } else { return false }
         }
+        let policy = DriftPolicy(configuration)
         for i in inputs.indices {
             let insight = inputs[i].insight
             entries[i].impact = insight.statuses
@@ -42,7 +54,8 @@ package enum InsightReport {
                 entries[i].clients = clientsEntry(clients, classes: inputs[i].classes, configuration: configuration)
             }
             if configuration.insight.baselineHours > 0 {
-                entries[i].drift = drift(at: i, in: inputs, configuration: configuration)
+                entries[i].drift = drift(at: i, in: inputs, policy: policy)
+                entries[i].drift?.carry(insight)
             }
             entries[i].coverage = Coverage.entry(
                 families: insight.families, approximate: insight.familiesApproximate, requests: inputs[i].requests,
@@ -58,27 +71,39 @@ package enum InsightReport {
     static func clientsEntry(
         _ set: ClientSet, classes: [String: Int64], configuration: ScanConfiguration
     ) -> Report.ClientsEntry {
-        let c = set.counts
         let settings = configuration.insight
-        let alertClass = configuration.rules.alertClass
-        let appClasses = settings.appClasses.filter { configuration.rules.classNames.contains($0) }
+        var entry = clientsEntry(
+            counts: set.counts, classes: classes, key: "$" + (settings.clientKey ?? ""),
+            appClasses: settings.appClasses.filter { configuration.rules.classNames.contains($0) },
+            alertClass: configuration.rules.alertClass,
+            examples: set.examples.map { settings.showClientKeys ? $0 : settings.salt.display($0) })
+        entry.sample = set.reportSample.map { Report.ClientSampleEntry($0, salt: settings.salt) }
+        return entry
+    }
+
+    /// The client figures of sampled `counts` (see ``clientsEntry(_:classes:configuration:)``),
+    /// for a scan's hour and for a merged one.
+    package static func clientsEntry(
+        counts c: ClientCounts, classes: [String: Int64], key: String, appClasses: [String], alertClass: String,
+        examples: [String]
+    ) -> Report.ClientsEntry {
         let appRequests = Set(appClasses).subtracting([alertClass]).reduce(Int64(0)) { $0 + (classes[$1] ?? 0) }
         let app = c.estimate(c.app, atMost: appRequests)
         let alert = c.estimate(c.alert, atMost: classes[alertClass] ?? 0)
         let split = c.estimate(c.split, atMost: min(app, alert))
         return Report.ClientsEntry(
-            key: "$" + (settings.clientKey ?? ""),
+            key: key,
             appClasses: appClasses,
             app: app, alert: alert, split: split,
             splitShare: app > 0 ? Double(split) / Double(app) : 0,
             exact: c.level == 0, sampleRate: 1 / Double(Int64(1) << Int64(c.level)),
             splitError: c.standardError(c.split),
-            examples: set.examples.map { ClientKeyText.display($0, full: settings.showClientKeys) })
+            examples: examples)
     }
 
     /// The drift entry of hour `i` against the hours before it.
-    package static func drift(at i: Int, in inputs: [HourInput], configuration: ScanConfiguration) -> Report.DriftEntry {
-        let settings = configuration.insight
+    package static func drift(at i: Int, in inputs: [HourInput], policy: DriftPolicy) -> Report.DriftEntry {
+        let settings = policy
         let hour = inputs[i]
         let window = baseline(of: i, in: inputs, hours: settings.baselineHours)
         var entry = Report.DriftEntry(
@@ -105,23 +130,22 @@ package enum InsightReport {
                     share: ReportBuilder.share($0.total, hour.requests))
             }
         }
-        entry.appShares = appShares(hour, window, configuration: configuration)
-        if let limit = settings.newFamilyShare, hour.requests >= configuration.minRequests {
+        entry.appShares = appShares(hour, window, policy: policy)
+        if let limit = settings.newFamilyShare, hour.requests >= policy.minRequests {
             for family in entry.newFamilies where family.share > limit {
                 entry.reasons.append(
                     "new UA family \(family.family) (\(family.class)) carries \(share(family.share, limit)) of the hour, "
                         + "over \(share(limit, limit))")
             }
         }
-        let drops = shareDrops(hour, entry.appShares, window, configuration: configuration)
+        let drops = shareDrops(hour, entry.appShares, window, policy: policy)
         if !drops.isEmpty, i > 0, inputs[i - 1].key.startInstant == hour.key.startInstant - 3600 {
             // Alert when the drop begins, not again every hour while it lasts.
             let before = inputs[i - 1]
             let earlier = baseline(of: i - 1, in: inputs, hours: settings.baselineHours)
             let dropping = Set(
                 shareDrops(
-                    before, appShares(before, earlier, configuration: configuration), earlier,
-                    configuration: configuration
+                    before, appShares(before, earlier, policy: policy), earlier, policy: policy
                 ).map(\.class))
             entry.reasons += drops.filter { !dropping.contains($0.class) }.map(\.reason)
         } else {
@@ -149,11 +173,11 @@ package enum InsightReport {
         return inputs[low..<end]
     }
 
-    static func appShares(_ hour: HourInput, _ window: ArraySlice<HourInput>, configuration: ScanConfiguration) -> [Report
+    static func appShares(_ hour: HourInput, _ window: ArraySlice<HourInput>, policy: DriftPolicy) -> [Report
         .ShareChange]
     {
         let requests = window.reduce(Int64(0)) { $0 + $1.requests }
-        return configuration.insight.appClasses.filter { configuration.rules.classNames.contains($0) }.map { name in
+        return policy.appClasses.map { name in
             let count = window.reduce(Int64(0)) { $0 + ($1.classes[name] ?? 0) }
             return Report.ShareChange(
                 class: name, share: ReportBuilder.share(hour.classes[name] ?? 0, hour.requests),
@@ -163,11 +187,10 @@ package enum InsightReport {
 
     /// The app classes whose share fell by more than the configured fraction of the baseline's.
     static func shareDrops(
-        _ hour: HourInput, _ shares: [Report.ShareChange], _ window: ArraySlice<HourInput>,
-        configuration: ScanConfiguration
+        _ hour: HourInput, _ shares: [Report.ShareChange], _ window: ArraySlice<HourInput>, policy: DriftPolicy
     ) -> [(class: String, reason: String)] {
-        guard let limit = configuration.insight.shareDrop, hour.requests >= configuration.minRequests,
-            window.reduce(Int64(0), { $0 + $1.requests }) >= configuration.minRequests
+        guard let limit = policy.shareDrop, hour.requests >= policy.minRequests,
+            window.reduce(Int64(0), { $0 + $1.requests }) >= policy.minRequests
         else { return [] }
         return shares.compactMap { change in
             guard let baseline = change.baseline, baseline > 0 else { return nil }
@@ -195,9 +218,48 @@ package enum InsightReport {
     }
 }
 
-/// How a client key is shown: hashed by default (keys identify people), or in full when asked.
-package enum ClientKeyText {
-    package static func display(_ key: String, full: Bool) -> String {
-        full ? key : "#" + String(SHA256.hex(SHA256.hash(Array(key.utf8))).prefix(12))
+/// What drift is worked out with: the settings, the app classes the rules have, and the
+/// alert policy's minimum of requests. A scan's come from its configuration, a merge's from
+/// the reports (``Report/DriftSettingsEntry``).
+package struct DriftPolicy: Sendable, Equatable {
+    package var baselineHours: Int
+    package var newFamilyShare: Double?
+    package var shareDrop: Double?
+    package var appClasses: [String]
+    package var minRequests: Int64
+
+    package init(_ configuration: ScanConfiguration) {
+        let insight = configuration.insight
+        baselineHours = insight.baselineHours
+        newFamilyShare = insight.newFamilyShare
+        shareDrop = insight.shareDrop
+        appClasses = insight.appClasses.filter { configuration.rules.classNames.contains($0) }
+        minRequests = configuration.minRequests
+    }
+
+    package init(_ settings: Report.DriftSettingsEntry, minRequests: Int64) {
+        baselineHours = settings.baselineHours
+        newFamilyShare = settings.newFamilyShare
+        shareDrop = settings.shareDrop
+        appClasses = settings.appClasses
+        self.minRequests = minRequests
+    }
+
+    /// As a report records it.
+    package var entry: Report.DriftSettingsEntry {
+        Report.DriftSettingsEntry(
+            baselineHours: baselineHours, newFamilyShare: newFamilyShare, shareDrop: shareDrop, appClasses: appClasses)
+    }
+}
+
+extension Report.DriftEntry {
+    /// Carries the hour's families, so that `merge` can work drift out again.
+    mutating func carry(_ insight: HourInsight) {
+        families = insight.families.map { Report.FamilyCounts(family: $0.key, classes: $0.value) }.sorted {
+            let (a, b) = (HourInsight.total($0.classes), HourInsight.total($1.classes))
+            return a != b ? a > b : $0.family < $1.family
+        }
+        familiesApproximate = insight.familiesApproximate ? true : nil
+        familiesDropped = insight.familiesDropped ? true : nil
     }
 }

@@ -13,6 +13,10 @@ package enum MergeError: Error, Equatable, CustomStringConvertible {
     /// Two reports counted some of the same lines: merged, they would count them twice.
     case overlapping(first: String, other: String, why: String)
     case noReports
+    /// Two reports hashed client keys with different salts: their clients cannot be matched.
+    case differentSalts(first: String, firstSalt: String, other: String, otherSalt: String)
+    /// A report shows client keys in full (`--show-client-keys`), among several merged.
+    case clientKeysShown(path: String)
     /// The reports' counts add up to more than ``ReportMerge/maxMass``: a sum could overflow.
     case tooLarge(paths: [String])
 
@@ -35,6 +39,12 @@ package enum MergeError: Error, Equatable, CustomStringConvertible {
                 "\(first) and \(other) overlap: \(why); merging them would count those lines twice (nothing was written)"
         case .noReports:
             return "no reports to merge"
+        case .differentSalts(let first, let firstSalt, let other, let otherSalt):
+            return
+                "\(first) hashed client keys with salt \(firstSalt) but \(other) with \(otherSalt): their clients cannot be matched; give every host the same --client-salt-file (config client_salt_file) and make the reports again (nothing was written)"
+        case .clientKeysShown(let path):
+            return
+                "\(path) shows client keys in full (--show-client-keys): merge combines only reports whose keys are hashed; make it again without --show-client-keys (nothing was written)"
         case .tooLarge(let paths):
             return
                 "the counts of the \(paths.count) reports add up to more than 2^62, more than uaaudit can add; merge fewer reports at once (nothing was written)"

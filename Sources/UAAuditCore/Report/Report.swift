@@ -33,6 +33,15 @@ public struct Report: Codable, Equatable, Sendable {
     /// another merge) with the hours it held, so that a merge of this merge still refuses
     /// another report of one of those states that holds one of those hours.
     public var mergedRunOf: [RunHours]? = nil
+    /// The fingerprint of the salt client keys were hashed with (``ClientSalt``); absent
+    /// without a client key, and in reports written before uaaudit named it.
+    public var clientSalt: String? = nil
+    /// The drift settings (``DriftSettingsEntry``); absent when drift is off, and in reports
+    /// written before uaaudit recorded them.
+    public var driftSettings: DriftSettingsEntry? = nil
+    /// True when the report shows client keys in full (`--show-client-keys`): `merge` refuses
+    /// to combine it with another report. Absent otherwise.
+    public var clientKeysShown: Bool? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema, sources, format, rules, threshold, totals, hours, gaps, logs
@@ -40,6 +49,9 @@ public struct Report: Codable, Equatable, Sendable {
         case mergedFrom = "merged_from"
         case runOf = "run_of"
         case mergedRunOf = "merged_run_of"
+        case clientSalt = "client_salt"
+        case driftSettings = "drift_settings"
+        case clientKeysShown = "client_keys_shown"
         case generatedAt = "generated_at"
         case minRequests = "min_requests"
         case malformedSamples = "malformed_samples"

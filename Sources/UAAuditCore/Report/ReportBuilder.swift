@@ -31,7 +31,7 @@ package enum ReportBuilder {
             of: hours, classNames: names, alertClass: rules.alertClass, malformed: result.malformed,
             driftAlerts: configuration.insight.alertsOnDrift)
         let format = configuration.format
-        return Report(
+        var report = Report(
             generatedAt: generatedAt,
             sources: result.sources.map {
                 Report.SourceEntry(path: $0.path, lines: $0.lines, bytes: $0.bytes, error: $0.error)
@@ -46,6 +46,8 @@ package enum ReportBuilder {
                 Report.SampleEntry(
                     path: $0.path, line: $0.line, text: ReportText.render($0.text), reason: $0.reason.rawValue)
             })
+        InsightReport.describe(&report, configuration: configuration)
+        return report
     }
 
     static func classMap(_ names: [String], _ counts: [Int64]) -> [String: Int64] {

@@ -114,11 +114,14 @@ package enum ReportMerge {
             throw .unreadable(
                 path: path, reason: "schema is \(schema.schema.map { "'\($0)'" } ?? "missing"), not \(Report.schemaID)")
         }
+        let report: Report
         do {
-            return (try ReportEncoding.decode(bytes), mass)
+            report = try ReportEncoding.decode(bytes)
         } catch {
             throw .unreadable(path: path, reason: "is not a valid report: \(JSONErrors.describe(error))")
         }
+        try checkSamples(report, path: path)
+        return (report, mass)
     }
 
     /// What a number as written counts for: its value rounded up, or nil when it is negative,
@@ -249,6 +252,9 @@ package enum ReportMerge {
                     + "the merged report names the first one's")
         }
 
+        let salt = try agreedSalt(inputs)
+        let driftPolicy = agreedDrift(inputs, minRequests: minRequests, notes: &notes)
+
         var hours: [HourKey: HourSum] = [:]
         var driftAlerts = false
         for input in inputs {
@@ -262,6 +268,8 @@ package enum ReportMerge {
         }
         let names = rules.order + ["other", "missing"]
         var entries: [Report.HourEntry] = []
+        var driftInputs: [InsightReport.HourInput] = []
+        var uncombined = false
         for key in hours.keys.sorted() {
             let sum = hours[key]!
             var entry = HourFigures.entry(
@@ -276,12 +284,30 @@ package enum ReportMerge {
             entry.closed = sum.closed
             entry.late = sum.late
             sum.fillInsight(&entry, top: options.top, minRequests: minRequests, rules: rules)
+            if sum.reports > 1, sum.hadClients, entry.clients == nil { uncombined = true }
+            if let driftPolicy {
+                driftInputs.append(
+                    InsightReport.HourInput(
+                        key: key, requests: entry.requests, classes: entry.classes, insight: sum.familyInsight))
+            } else if sum.reports > 1, sum.hadDrift {
+                uncombined = true
+            }
             entries.append(entry)
         }
-        if hours.values.contains(where: { $0.reports > 1 && $0.perReport }) {
+        if let driftPolicy {
+            for i in entries.indices {
+                var drift = InsightReport.drift(at: i, in: driftInputs, policy: driftPolicy)
+                drift.carry(driftInputs[i].insight)
+                // A run's open hour alerts for nothing yet (as in its own report).
+                if entries[i].closed == false { drift.alert = false }
+                entries[i].drift = drift
+            }
+        }
+        if uncombined {
             notes.append(
-                "split clients and UA drift cannot be combined across reports: hours found in more than one "
-                    + "report have neither in the merged report")
+                "split clients or UA drift of some hours found in more than one report could not be combined "
+                    + "(a report made before uaaudit kept client samples and UA families, or without a client key): "
+                    + "those hours have none in the merged report")
         }
         let gaps = inputs.compactMap(\.report.gaps)
         var report = Report(
@@ -298,6 +324,8 @@ package enum ReportMerge {
         report.mergedFrom = mergedFrom
         let runHours = inputs.flatMap { ReportIdentity.runHours($0.report) }
         report.mergedRunOf = runHours.isEmpty ? nil : runHours
+        report.clientSalt = salt
+        report.driftSettings = driftPolicy?.entry
         report.reportID = ReportIdentity.mergedID(
             mergedFrom: mergedFrom, threshold: report.threshold, minRequests: minRequests, top: options.top)
         return Outcome(report: report, notes: notes)
@@ -326,10 +354,23 @@ package enum ReportMerge {
         /// Requests classed `other` per family, from each report's listed families.
         var otherFamilies: [String: Int64] = [:]
         var coverageApproximate = false
+        /// The union of the reports' client samples; nil once a report with the hour had
+        /// clients without a sample (or with another key), or none.
+        var fleet: FleetClients? = FleetClients()
+        var clientKey: (key: String, appClasses: [String])?
+        var hadClients = false
+        var lackedClients = false
+        /// The reports' families summed; nil once a report with the hour had none to give.
+        var families: [String: [String: Int64]]? = [:]
+        var familiesApproximate = false
+        var familiesDropped = false
+        var hadDrift = false
 
         mutating func add(_ entry: Report.HourEntry, alertClass: String) {
             only = reports == 0 ? entry : nil
             perReport = perReport || entry.clients != nil || entry.drift != nil
+            addClients(entry)
+            addFamilies(entry)
             if let theirs = entry.impact {
                 var mine = impact ?? [:]
                 for (name, c) in theirs { mine[name, default: StatusCounts()].add(c) }
@@ -371,7 +412,7 @@ package enum ReportMerge {
                 }.prefix(top).map { Report.PathEntry(path: $0.key, count: $0.value.count, rejected: $0.value.rejected) }
                 entry.topPathsApproximate = pathsApproximate || (reports > 1 && longestPathList >= top)
             }
-            entry.clients = only?.clients
+            entry.clients = reports == 1 ? only?.clients : fleetEntry(classes: entry.classes, alertClass: rules.alertClass)
             entry.drift = only?.drift
             entry.coverage =
                 only?.coverage

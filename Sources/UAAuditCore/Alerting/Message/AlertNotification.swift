@@ -79,6 +79,13 @@ package struct AlertNotification: Codable, Equatable, Sendable {
         if selected.isEmpty { return nil }
         // A scan's hours have no ledger: their ids come from the same parts as run's.
         let logs = report.sources.map(\.path)
+        for i in selected.indices {
+            // What merge needs (client ids, every family) is the report's, not a message's.
+            selected[i].clients?.sample = nil
+            selected[i].drift?.families = nil
+            selected[i].drift?.familiesApproximate = nil
+            selected[i].drift?.familiesDropped = nil
+        }
         for i in selected.indices where selected[i].id == nil {
             selected[i].id = HourAlertID.make(
                 host: host, logs: logs, hour: selected[i].hour, kinds: HourAlertID.kinds(of: selected[i]))

@@ -126,6 +126,17 @@ import UAAuditCore
             result.stderr
                 == "uaaudit: the client salt file \(short): holds 3 bytes: a client salt needs at least 16 "
                 + "(make one with: head -c 32 /dev/urandom | base64 > \(short))\n")
+        // A salt every user may read is said (the scan goes on); one only its owner reads is not.
+        let salt = try dir.write("good.salt", "k3J9w1Qx8ZpL0sVb4TnY7uRe2HcD6mAf\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: salt)
+        let open = try Tool.run(["scan", "--json", "--client-salt-file", salt, log])
+        #expect(open.status == 0)
+        #expect(
+            open.stderr
+                == "uaaudit: \(salt) holds the client salt and every user of this machine may read it (mode 0644): "
+                + "chmod 640 \(salt) (group adm lets the uaaudit account read it), or 600\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: salt)
+        #expect(try Tool.run(["scan", "--json", "--client-salt-file", salt, log]).stderr == "")
         let missing = try Tool.run(["scan", "--json", "--client-salt-file", dir.path("none.salt"), log])
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("uaaudit: the client salt file \(dir.path("none.salt")): "))

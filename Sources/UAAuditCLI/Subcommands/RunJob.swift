@@ -157,7 +157,8 @@ struct RunJob {
             formatFromConfig: !flagged(args) && config.format != nil,
             explainOptions: explainOptions(args, config, settings.scan),
             warnings: SecretExposure.warnings(channels: config.alerts ?? [], config: args.value(R.config))
-                + SecretExposure.warnings(channels: alerts.channels))
+                + SecretExposure.warnings(channels: alerts.channels)
+                + SecretExposure.warning(saltFile: InsightOptions.saltFile(args, config: config.insight)))
     }
 
     /// The run's effective settings as explain's options: the format as compiled, and each of

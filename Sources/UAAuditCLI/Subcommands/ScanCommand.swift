@@ -105,7 +105,11 @@ struct ScanCommand {
             console.error(error.message)
             return .usage
         }
-        for warning in SecretExposure.warnings(channels: alerts.channels) { console.error(warning) }
+        for warning in SecretExposure.warnings(channels: alerts.channels)
+            + SecretExposure.warning(saltFile: args.value(InsightOptions.clientSaltFile))
+        {
+            console.error(warning)
+        }
         // Where each output goes: a file (links followed) or `-`, stdout.
         let destinations = OutputGuard.Destinations(outputs, json: args.flag(P.json))
         let target = destinations.target

@@ -29,6 +29,16 @@ package enum SecretExposure {
         return out
     }
 
+    /// A warning when the client salt file (``ClientSalt``) is readable by every user: with the
+    /// salt, a report's client ids and hashed examples can be matched to addresses.
+    package static func warning(saltFile path: String?) -> [String] {
+        guard let path, let mode = worldReadableMode(path) else { return [] }
+        return [
+            "\(path) holds the client salt and every user of this machine may read it (mode \(mode)): "
+                + "chmod 640 \(path) (group adm lets the uaaudit account read it), or 600"
+        ]
+    }
+
     /// The file's mode in octal when others may read it; nil otherwise (or when it is not there).
     static func worldReadableMode(_ path: String) -> String? {
         guard let status = try? Syscalls.status(path), status.permissions & 0o004 != 0 else { return nil }

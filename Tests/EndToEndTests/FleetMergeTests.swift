@@ -108,6 +108,12 @@ import UAAuditCore
         let dir = try Scratch()
         let a = try Self.scan(Self.hostA(), in: dir, as: "a.json", options: ["--show-client-keys"])
         let b = try Self.scan(Self.hostB(), in: dir, as: "b.json")
+        // Merged alone it stays a report that shows keys, and is refused with another as well.
+        let alone = try Tool.run(["merge", "--out", dir.path("alone.json"), a.path])
+        #expect(alone.status == 0)
+        let again = try Tool.run(["merge", "--json", b.path, dir.path("alone.json")])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("alone.json shows client keys in full"))
         let refused = try Tool.run(["merge", "--json", b.path, a.path])
         #expect(refused.status == 2)
         #expect(
@@ -193,5 +199,41 @@ import UAAuditCore
         let first = zip(el, gl).enumerated().first { $0.element.0 != $0.element.1 }
         #expect(first == nil, "line \(first?.offset ?? 0): \(first?.element.0 ?? "") vs \(first?.element.1 ?? "")")
         #expect(el.count == gl.count)
+    }
+
+    /// Forged reports: samples without the salt they were keyed with, and families whose class
+    /// is not the rules' or whose requests pass the hour's, are refused by name.
+    @Test func forgedSamplesAndFamiliesAreRefused() throws {
+        let dir = try Scratch()
+        let a = try Self.scan(Self.hostA(), in: dir, as: "a.json")
+        let b = try Self.scan(Self.day(), in: dir, as: "b.json", options: ["--alert-new-family", "5%"])
+        let report = try ReportEncoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: b.path))))
+        func write(_ name: String, _ edit: (inout Report) -> Void) throws -> String {
+            var copy = report
+            edit(&copy)
+            copy.reportID = name
+            return try dir.write(name, String(decoding: try ReportEncoding.encode(copy), as: UTF8.self))
+        }
+        let unsalted = try write("unsalted.json") { $0.clientSalt = nil }
+        let merged = try Tool.run(["merge", "--json", a.path, unsalted])
+        #expect(merged.status == 2)
+        #expect(
+            merged.stderr
+                == "uaaudit: \(unsalted): is not a valid report: it has client samples but no client_salt\n")
+        let hour = report.hours[3].hour
+        let evil = try write("evil.json") {
+            $0.hours[3].drift?.families?[0].classes = ["\u{1B}[41mEVIL": 1]
+        }
+        let huge = try write("huge.json") {
+            $0.hours[3].drift?.families?[0].classes = ["urlsession": 9_007_199_254_740_992]
+        }
+        for (path, why) in [
+            (evil, "hour \(hour) has a UA family whose class ([\"\\u001b[41mEVIL\"]) is not a class of its rules"),
+            (huge, "hour \(hour)'s UA families hold more urlsession requests than the hour"),
+        ] {
+            let result = try Tool.run(["merge", "--json", a.path, path])
+            #expect(result.status == 3)
+            #expect(result.stderr.hasPrefix("uaaudit: \(path): is not a valid report: \(why)\n"), "\(result.stderr)")
+        }
     }
 }

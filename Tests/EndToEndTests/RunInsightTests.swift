@@ -39,5 +39,41 @@ import UAAuditCore
         let state = try String(contentsOfFile: h.state, encoding: .utf8)
         #expect(state.contains("\"counts\""))
         #expect(!state.contains("\"clients\" : \""))
+        // It keeps its report sample, so that its report still merges across hosts.
+        #expect(clients.sample?.records()?.count == 3)
+    }
+
+    /// A run with another client salt than the state's: the hours counted before keep their
+    /// counts, lose their sample and examples (their keys cannot be matched with the new
+    /// salt's), and the run says so; the state records the salt's fingerprint.
+    @Test func aChangedSaltKeepsTheCountsAndDropsTheSamples() throws {
+        let h = try RunHarness()
+        let salt = try h.dir.write("client.salt", "k3J9w1Qx8ZpL0sVb4TnY7uRe2HcD6mAf\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: salt)
+        try h.appendRaw(
+            Self.line("10.9.0.1", minute: 1, ua: Lines.urlsession) + Self.line("10.9.0.1", minute: 2, ua: Lines.cfnetwork),
+            to: h.log)
+        #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
+        try h.appendRaw(Self.line("10.9.0.1", minute: 21, ua: Lines.cfnetwork), to: h.log)
+        let second = try h.run(now: "2026-11-29T10:40:00Z", extra: ["--client-salt-file", salt])
+        #expect(second.status == 0)
+        #expect(
+            second.stderr
+                == "uaaudit: the client salt is not the one the state's hours were counted with: the split-client "
+                + "figures of hour 2026-11-29T10:00:00+00:00 keep their counts but cannot be matched with later "
+                + "clients or merged across hosts (a client seen again counts again)\n")
+        let report = try ReportEncoding.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: h.report))))
+        let clients = try #require(report.hours.first?.clients)
+        // The one client counted before and again after the change: counted twice, as said.
+        #expect((clients.app, clients.alert, clients.split) == (1, 2, 1))
+        #expect(clients.sample == nil)
+        #expect(clients.examples == [])
+        let salted = ClientSalt(bytes: Array("k3J9w1Qx8ZpL0sVb4TnY7uRe2HcD6mAf".utf8))
+        #expect(report.clientSalt == salted.fingerprint)
+        let state = try String(contentsOfFile: h.state, encoding: .utf8)
+        #expect(state.contains("\"client_salt\" : \"\(salted.fingerprint)\""))
+        #expect(!state.contains("k3J9w1Qx8ZpL0sVb4TnY7uRe2HcD6mAf"))
+        // The same salt again: nothing to say.
+        #expect(try h.run(now: "2026-11-29T10:50:00Z", extra: ["--client-salt-file", salt]).stderr == "")
     }
 }

@@ -164,6 +164,13 @@ struct RunExecution {
                     + why)
         }
         if let hold = outcome.clockHold { console.error(RunExecution.clockNotice(hold, now: job.settings.now)) }
+        if let first = outcome.rekeyedHours.first, let last = outcome.rekeyedHours.last {
+            console.error(
+                "the client salt is not the one the state's hours were counted with: the split-client figures "
+                    + "of \(outcome.rekeyedHours.count == 1 ? "hour \(first)" : "the \(outcome.rekeyedHours.count) hours \(first) to \(last)") "
+                    + "keep their counts but cannot be matched with later clients or merged across hosts "
+                    + "(a client seen again counts again)")
+        }
         if let first = outcome.unalertedBackfill.first, let last = outcome.unalertedBackfill.last {
             console.error(
                 RunExecution.backfillNotice(

@@ -32,6 +32,8 @@ package enum RunEngine {
         package var closedNow: [String] = []
         /// Why this run did not believe its clock (nothing closed, pruned or paged on it).
         package var clockHold: ClockHold? = nil
+        /// The hours whose client sets were keyed with another client salt (``rekeyClients(_:salt:)``).
+        package var rekeyedHours: [String] = []
     }
 
     /// The most alert-class UAs each hour keeps in the state.
@@ -45,6 +47,7 @@ package enum RunEngine {
     ) -> RunOutcome {
         var state = saved
         var configuration = settings.scan
+        let rekeyed = rekeyClients(&state, salt: configuration.insight.salt)
         // A clock behind the last run's would put every line in the future: lines are placed
         // against the later of the two.
         configuration.futureAfter = max(settings.now, saved.lastRunClock ?? settings.now) + settings.futureHorizonSeconds
@@ -131,7 +134,7 @@ package enum RunEngine {
             state: state, report: report, newAlerts: newAlerts, expiredAlerts: expired, errors: errors, logs: logs,
             sources: result.sources, future: result.future, futureUnplaced: unplaced, released: released,
             samples: result.samples, unalertedBackfill: unalerted, closedNow: closedNow.sorted(by: HourKey.isEarlier),
-            clockHold: hold)
+            clockHold: hold, rekeyedHours: rekeyed)
     }
 
     /// How often a log whose bytes changed while being read is planned again in one run.
@@ -448,6 +451,21 @@ package enum RunEngine {
     }
 
     /// Whether the hour's drift alert fires, against the hours of the state before it.
+    /// When the client salt is not the one the state's client sets were keyed with, their
+    /// clients can be matched with no later one: each hour keeps its counts (a client seen
+    /// again counts again) and loses its sample and examples. Returns the hours so changed.
+    static func rekeyClients(_ state: inout RunState, salt: ClientSalt) -> [String] {
+        let saved = state.clientSalt ?? ClientSalt.standard.fingerprint
+        state.clientSalt = salt.isStandard ? nil : salt.fingerprint
+        guard saved != salt.fingerprint else { return [] }
+        var changed: [String] = []
+        for key in state.hours.keys.sorted(by: HourKey.isEarlier) where state.hours[key]?.insight?.clients != nil {
+            state.hours[key]?.insight?.clients?.forgetKeys()
+            changed.append(key)
+        }
+        return changed
+    }
+
     static func driftAlert(_ iso: String, in state: RunState, settings: RunSettings) -> Bool {
         let inputs = RunReport.insightInputs(state: state, rules: settings.scan.rules)
         guard let i = inputs.firstIndex(where: { $0.key.iso8601 == iso }) else { return false }

@@ -40,9 +40,13 @@ package struct RunState: Codable, Equatable, Sendable {
     /// classes, errors and out of scope; no UAs): counted into that hour when the clock
     /// reaches it (``RunEngine/FutureLines``). Absent while there are none.
     package var waiting: [String: HourState]? = nil
+    /// The fingerprint of the client salt the hours' client sets were keyed with
+    /// (``ClientSalt``); absent: the default salt (the only one before salts were added).
+    package var clientSalt: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case version, logs, hours, malformed, gaps, totals, alerts, waiting
+        case clientSalt = "client_salt"
         case unreadableSince = "unreadable_since"
         case newestSeen = "newest_seen"
         case lastRunClock = "last_run_clock"

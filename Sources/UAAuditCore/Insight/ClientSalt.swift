@@ -43,12 +43,14 @@ package struct ClientSalt: Equatable, Sendable {
         fingerprint = "sha256:" + String(SHA256.hex(SHA256.hash(Array("uaaudit client salt\0".utf8) + bytes)).prefix(16))
     }
 
-    /// The salt in a file: its bytes without one final line break. An empty file, one over
+    /// The salt in a file: its bytes without one final line break (`\n` or `\r\n`). An empty file, one over
     /// ``fileLimit`` or one under ``minimumBytes`` is refused with what to do.
     package init(file path: String) throws(InputError) {
         var bytes = try FileBytes.readAll(path: path, limit: ClientSalt.fileLimit)
-        if bytes.last == 0x0A { bytes.removeLast() }
-        if bytes.last == 0x0D { bytes.removeLast() }
+        if bytes.last == 0x0A {
+            bytes.removeLast()
+            if bytes.last == 0x0D { bytes.removeLast() }
+        }
         guard bytes.count >= ClientSalt.minimumBytes else {
             throw InputError(
                 path: path,

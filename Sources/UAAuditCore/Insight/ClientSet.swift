@@ -148,6 +148,15 @@ package struct ClientSet: Equatable, Sendable {
         masks = ClientMasks()
     }
 
+    /// Keeps the counts and drops the clients, sample and examples: they were keyed with another
+    /// salt, so no later client can be matched with them, nor can another host's.
+    package mutating func forgetKeys() {
+        frozen = counts
+        frozenSample = nil
+        masks = ClientMasks()
+        examples = []
+    }
+
     /// Makes the set a sample at least as coarse as `newLevel` (a source that sampled at that level).
     package mutating func sample(atLevel newLevel: Int) {
         if newLevel > level { raise(to: newLevel) }
@@ -200,11 +209,18 @@ package struct ClientCounts: Codable, Equatable, Sendable {
 
     /// One standard error of ``estimate(_:)``: a Bernoulli sample at rate p = 2^-level has
     /// variance n(1-p)/p, estimated from the sampled count as sampled·(1-p)/p².
+    ///
+    /// A sampled count of 0 is taken as 1: "none in the sample" is not "none" (at rate p, 3/p
+    /// is the usual 95% bound of a count none of whose members were drawn), so an estimate of
+    /// 0 does not claim to be exact.
     package func standardError(_ sampled: Int64) -> Double {
         guard level > 0 else { return 0 }
-        let p = 1 / Double(Int64(1) << Int64(level))
-        return (Double(sampled) * (1 - p)).squareRoot() / p
+        let p = rate
+        return (Double(max(sampled, 1)) * (1 - p)).squareRoot() / p
     }
+
+    /// The sampling rate, 2^-level (1 when exact).
+    package var rate: Double { Double(sign: .plus, exponent: -level, significand: 1) }
 }
 
 extension ClientSet: Codable {

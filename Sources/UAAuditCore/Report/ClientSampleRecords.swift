@@ -22,21 +22,28 @@ extension Report.ClientSampleEntry {
     }
 
     /// Id → record byte (leading zero bits × 4 + kinds), or nil when the text is not base64 of
-    /// 9-byte records, the level is not 0…63, or a record's zero bits are under the level (a
-    /// client the level would not have kept).
+    /// at most ``ClientSet/reportSampleLimit`` 9-byte records in ascending id order, the level
+    /// is not 0…63, or a record's zero bits are under the level (a client the level would not
+    /// have kept) or it has neither kind.
     package func records() -> [UInt64: UInt8]? {
-        guard (0...63).contains(level), let data = Data(base64Encoded: clients), data.count % 9 == 0 else {
+        guard (0...63).contains(level), clients.utf8.count <= (ClientSet.reportSampleLimit * 9 + 2) / 3 * 4,
+            let data = Data(base64Encoded: clients), data.count % 9 == 0
+        else {
             return nil
         }
         let bytes = [UInt8](data)
         var out: [UInt64: UInt8] = [:]
         out.reserveCapacity(bytes.count / 9)
+        var previous: UInt64?
         for i in stride(from: 0, to: bytes.count, by: 9) {
             var id: UInt64 = 0
             for k in 0..<8 { id |= UInt64(bytes[i + k]) << UInt64(8 * k) }
             let byte = bytes[i + 8]
-            guard Int(byte >> 2) >= level, byte & ClientSample.split != 0 else { return nil }
-            out[id, default: 0] |= byte
+            guard Int(byte >> 2) >= level, byte & ClientSample.split != 0, previous.map({ $0 < id }) ?? true else {
+                return nil
+            }
+            previous = id
+            out[id] = byte
         }
         return out
     }

@@ -96,7 +96,7 @@ package enum InsightReport {
             appClasses: appClasses,
             app: app, alert: alert, split: split,
             splitShare: app > 0 ? Double(split) / Double(app) : 0,
-            exact: c.level == 0, sampleRate: 1 / Double(Int64(1) << Int64(c.level)),
+            exact: c.level == 0, sampleRate: c.rate,
             splitError: c.standardError(c.split),
             examples: examples)
     }

@@ -10,8 +10,11 @@ extension ReportMerge {
         }
         var found: (path: String, salt: String)?
         for input in inputs {
-            guard let salt = input.report.clientSalt, input.report.hours.contains(where: { $0.clients != nil }) else {
-                continue
+            guard input.report.hours.contains(where: { $0.clients?.sample != nil }) else { continue }
+            // Samples without the salt they were keyed with cannot be matched with any.
+            guard let salt = input.report.clientSalt else {
+                throw .unreadable(
+                    path: input.path, reason: "is not a valid report: it has client samples but no client_salt")
             }
             if let first = found, first.salt != salt {
                 throw .differentSalts(first: first.path, firstSalt: first.salt, other: input.path, otherSalt: salt)
@@ -37,15 +40,36 @@ extension ReportMerge {
         return DriftPolicy(first, minRequests: minRequests)
     }
 
-    /// Checks every hour's client sample, so that a damaged one is an error naming the hour,
-    /// not a figure quietly left out.
+    /// Checks every hour's client sample and families, so that a damaged or forged one is an
+    /// error naming the hour, not a figure quietly left out or blown up: a sample must be
+    /// valid (``Report/ClientSampleEntry/records()``); a family's classes must be the rules'
+    /// classes, and its requests of a class, with the other families', at most the hour's.
     static func checkSamples(_ report: Report, path: String) throws(MergeError) {
+        let classes = Set(report.rules.order + ["other", "missing"])
         for hour in report.hours {
             if let sample = hour.clients?.sample, sample.records() == nil {
                 throw .unreadable(
                     path: path,
-                    reason: "is not a valid report: hour \(hour.hour) has a client sample that is not base64 of "
-                        + "9-byte records at its level")
+                    reason: "is not a valid report: hour \(hour.hour) has a client sample that is not base64 of at "
+                        + "most \(ClientSet.reportSampleLimit) 9-byte records, by id, each a client its level keeps")
+            }
+            var sums: [String: Int64] = [:]
+            for family in hour.drift?.families ?? [] {
+                for (name, n) in family.classes {
+                    guard classes.contains(name) else {
+                        throw .unreadable(
+                            path: path,
+                            reason: "is not a valid report: hour \(hour.hour) has a UA family whose class "
+                                + "(\(ReportMerge.step(name))) is not a class of its rules")
+                    }
+                    sums[name, default: 0] += n  // each at most 2^53 and all under 2^62 (read): no overflow
+                    guard sums[name]! <= hour.classes[name] ?? 0 else {
+                        throw .unreadable(
+                            path: path,
+                            reason: "is not a valid report: hour \(hour.hour)'s UA families hold more \(name) "
+                                + "requests than the hour")
+                    }
+                }
             }
         }
     }

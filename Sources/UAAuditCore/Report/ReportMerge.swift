@@ -253,7 +253,9 @@ package enum ReportMerge {
         }
 
         let salt = try agreedSalt(inputs)
+        let noted = notes.count
         let driftPolicy = agreedDrift(inputs, minRequests: minRequests, notes: &notes)
+        let driftSettingsDiffer = notes.count > noted
 
         var hours: [HourKey: HourSum] = [:]
         var driftAlerts = false
@@ -286,10 +288,11 @@ package enum ReportMerge {
             sum.fillInsight(&entry, top: options.top, minRequests: minRequests, rules: rules)
             if sum.reports > 1, sum.hadClients, entry.clients == nil { uncombined = true }
             if let driftPolicy {
+                if sum.reports > 1, sum.families == nil { uncombined = true }
                 driftInputs.append(
                     InsightReport.HourInput(
                         key: key, requests: entry.requests, classes: entry.classes, insight: sum.familyInsight))
-            } else if sum.reports > 1, sum.hadDrift {
+            } else if sum.reports > 1, sum.hadDrift, !driftSettingsDiffer {
                 uncombined = true
             }
             entries.append(entry)
@@ -325,6 +328,8 @@ package enum ReportMerge {
         let runHours = inputs.flatMap { ReportIdentity.runHours($0.report) }
         report.mergedRunOf = runHours.isEmpty ? nil : runHours
         report.clientSalt = salt
+        // A report showing keys stays one, merged alone: its keys must not pass as hashed.
+        if inputs.contains(where: { $0.report.clientKeysShown == true }) { report.clientKeysShown = true }
         report.driftSettings = driftPolicy?.entry
         report.reportID = ReportIdentity.mergedID(
             mergedFrom: mergedFrom, threshold: report.threshold, minRequests: minRequests, top: options.top)

@@ -129,5 +129,29 @@ import Testing
         let record = Data([1, 2, 3, 4, 5, 6, 7, 8, UInt8(2 << 2 | 1)]).base64EncodedString()
         #expect(Report.ClientSampleEntry(level: 3, clients: record).records() == nil)
         #expect(Report.ClientSampleEntry(level: 2, clients: record).records() == [0x0807_0605_0403_0201: 9])
+        // Records out of id order, or more than an hour's sample holds, are not a sample.
+        func records(_ ids: [UInt64]) -> String {
+            var bytes: [UInt8] = []
+            for id in ids {
+                withUnsafeBytes(of: id.littleEndian) { bytes.append(contentsOf: $0) }
+                bytes.append(1)
+            }
+            return Data(bytes).base64EncodedString()
+        }
+        #expect(Report.ClientSampleEntry(level: 0, clients: records([2, 1])).records() == nil)
+        #expect(Report.ClientSampleEntry(level: 0, clients: records([1, 1])).records() == nil)
+        #expect(Report.ClientSampleEntry(level: 0, clients: records(Array(1...4_096))).records()?.count == 4_096)
+        #expect(Report.ClientSampleEntry(level: 0, clients: records(Array(1...4_097))).records() == nil)
+    }
+
+    /// The coarsest level a sample may have still gives a positive rate and error (2^63 does
+    /// not fit an Int64), and a sampled count of 0 is not claimed exact.
+    @Test func ratesAndErrorsAtEveryLevel() {
+        #expect(ClientCounts(level: 63).rate == 0x1p-63)
+        #expect(ClientCounts(level: 0).rate == 1)
+        #expect(ClientCounts(level: 0).standardError(0) == 0)
+        #expect(ClientCounts(level: 1).standardError(0) == (0.5).squareRoot() / 0.5)
+        #expect(ClientCounts(level: 63).standardError(5) > 0)
+        #expect(ClientCounts(level: 63).standardError(5).isFinite)
     }
 }

@@ -43,6 +43,31 @@ import UAAuditCore
         #expect(clients.sample?.records()?.count == 3)
     }
 
+    /// A split client's address is in no state file (CONTRACTS: client data), only its hash,
+    /// unless the run shows keys; a later run that does not hashes what that one kept.
+    @Test func clientAddressesStayOutOfTheState() throws {
+        let h = try RunHarness()
+        try h.appendRaw(
+            Self.line("10.9.0.7", minute: 1, ua: Lines.urlsession) + Self.line("10.9.0.7", minute: 2, ua: Lines.cfnetwork),
+            to: h.log)
+        #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
+        var report = try ReportEncoding.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: h.report))))
+        #expect(report.hours.first?.clients?.examples == [ClientSalt.standard.display("10.9.0.7")])
+        #expect(try !String(contentsOfFile: h.state, encoding: .utf8).contains("10.9.0.7"))
+        try h.appendRaw(
+            Self.line("10.9.0.8", minute: 21, ua: Lines.urlsession) + Self.line("10.9.0.8", minute: 22, ua: Lines.cfnetwork),
+            to: h.log)
+        #expect(try h.run(now: "2026-11-29T10:30:00Z", extra: ["--show-client-keys"]).status == 0)
+        report = try ReportEncoding.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: h.report))))
+        // Asked for, the new key is in full; the one already hashed cannot be shown again.
+        #expect(report.hours.first?.clients?.examples == [ClientSalt.standard.display("10.9.0.7"), "10.9.0.8"])
+        #expect(try String(contentsOfFile: h.state, encoding: .utf8).contains("10.9.0.8"))
+        #expect(try h.run(now: "2026-11-29T10:40:00Z").status == 0)
+        report = try ReportEncoding.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: h.report))))
+        #expect(report.hours.first?.clients?.examples == ["10.9.0.7", "10.9.0.8"].map(ClientSalt.standard.display))
+        #expect(try !String(contentsOfFile: h.state, encoding: .utf8).contains("10.9.0.8"))
+    }
+
     /// A run with another client salt than the state's: the hours counted before keep their
     /// counts, lose their sample and examples (their keys cannot be matched with the new
     /// salt's), and the run says so; the state records the salt's fingerprint.

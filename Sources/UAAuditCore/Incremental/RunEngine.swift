@@ -48,6 +48,7 @@ package enum RunEngine {
         var state = saved
         var configuration = settings.scan
         let rekeyed = rekeyClients(&state, salt: configuration.insight.salt)
+        hideClientKeys(&state, insight: configuration.insight)
         // A clock behind the last run's would put every line in the future: lines are placed
         // against the later of the two.
         configuration.futureAfter = max(settings.now, saved.lastRunClock ?? settings.now) + settings.futureHorizonSeconds
@@ -464,6 +465,16 @@ package enum RunEngine {
             changed.append(key)
         }
         return changed
+    }
+
+    /// Hashes the client examples a state holds as logged (written before examples were
+    /// hashed on their way into the state, or by a run with `--show-client-keys`), unless this
+    /// run shows keys: no address stays in the state it commits.
+    static func hideClientKeys(_ state: inout RunState, insight: InsightSettings) {
+        guard !insight.showClientKeys else { return }
+        for key in state.hours.keys where state.hours[key]?.insight?.clients?.examplesHashed == false {
+            state.hours[key]?.insight?.clients?.showExamples(salt: insight.salt, full: false)
+        }
     }
 
     static func driftAlert(_ iso: String, in state: RunState, settings: RunSettings) -> Bool {

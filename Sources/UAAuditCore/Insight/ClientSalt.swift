@@ -82,5 +82,12 @@ package struct ClientSalt: Equatable, Sendable {
         return "#" + String(SHA256.hex(SHA256.hash(message)).prefix(12))
     }
 
+    /// True for a key in the form ``display(_:)`` gives: `#` and 12 lowercase hex digits.
+    package static func looksHashed(_ text: String) -> Bool {
+        let u = Array(text.utf8)
+        return u.count == 13 && u[0] == UInt8(ascii: "#")
+            && u.dropFirst().allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
     package static func == (a: ClientSalt, b: ClientSalt) -> Bool { a.bytes == b.bytes }
 }

@@ -11,8 +11,12 @@ package struct ClientSet: Equatable, Sendable {
 
     package private(set) var level = 0
     package private(set) var masks = ClientMasks()
-    /// Keys (decoded, as report text) of the first split clients.
+    /// Keys (decoded, as report text) of the first split clients: as logged until
+    /// ``showExamples(salt:full:)`` hashes them (as soon as an audit hands the hour on, so that
+    /// no address reaches a state file unless `--show-client-keys` asked for it).
     package private(set) var examples: [String] = []
+    /// True when ``examples`` are hashed (``ClientSalt/display(_:)``).
+    package private(set) var examplesHashed = false
     /// The counts of a closed hour, whose masks are no longer kept.
     package private(set) var frozen: ClientCounts?
     /// A closed hour's ``reportSample``, kept when its masks go so that its reports stay mergeable.
@@ -113,6 +117,15 @@ package struct ClientSet: Equatable, Sendable {
         masks.reserve(additional: min(additional, ClientSet.maxEntries - masks.count))
     }
 
+    /// Hashes the examples unless they are to be shown in full. Those hashed already stay as
+    /// they are: an hour's examples can be a mix, when a run with `--show-client-keys` added
+    /// keys in full to the hashed ones of earlier runs.
+    package mutating func showExamples(salt: ClientSalt, full: Bool) {
+        guard !full, !examplesHashed else { return }
+        examples = examples.map { ClientSalt.looksHashed($0) ? $0 : salt.display($0) }
+        examplesHashed = true
+    }
+
     package mutating func addExample(_ key: String) {
         if examples.count < ClientSample.examplesPerHour, !examples.contains(key) { examples.append(key) }
     }
@@ -138,6 +151,12 @@ package struct ClientSet: Equatable, Sendable {
             masks.formUnion(theirs)
             keepWithinMaxEntries()
         }
+        // All hashed only when both sides' are (a side without examples has no say).
+        if examples.isEmpty {
+            examplesHashed = other.examplesHashed
+        } else if !other.examples.isEmpty {
+            examplesHashed = examplesHashed && other.examplesHashed
+        }
         for e in other.examples { addExample(e) }
     }
 
@@ -155,6 +174,7 @@ package struct ClientSet: Equatable, Sendable {
         frozenSample = nil
         masks = ClientMasks()
         examples = []
+        examplesHashed = true
     }
 
     /// Makes the set a sample at least as coarse as `newLevel` (a source that sampled at that level).
@@ -226,6 +246,7 @@ package struct ClientCounts: Codable, Equatable, Sendable {
 extension ClientSet: Codable {
     enum CodingKeys: String, CodingKey {
         case level, clients, examples, counts
+        case examplesHashed = "examples_hashed"
         case sampleLevel = "sample_level"
         case sample
     }
@@ -235,6 +256,7 @@ extension ClientSet: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(level, forKey: .level)
         try c.encode(examples, forKey: .examples)
+        if examplesHashed { try c.encode(true, forKey: .examplesHashed) }
         if let frozen {
             try c.encode(frozen, forKey: .counts)
             if let frozenSample {
@@ -280,6 +302,7 @@ extension ClientSet: Codable {
             throw DecodingError.dataCorruptedError(forKey: .level, in: c, debugDescription: "level must be 0…63")
         }
         examples = try c.decodeIfPresent([String].self, forKey: .examples) ?? []
+        examplesHashed = try c.decodeIfPresent(Bool.self, forKey: .examplesHashed) ?? false
         frozen = try c.decodeIfPresent(ClientCounts.self, forKey: .counts)
         guard frozen == nil else {
             // A closed hour of a state written before it kept its sample has none.

@@ -54,7 +54,10 @@ package struct HourInsight: Codable, Equatable, Sendable {
         }
         familiesApproximate = hour.untrackedFamilies > 0
         familiesDropped = hour.detailsDropped
-        if configuration.clientField != nil { clients = hour.clients }
+        if configuration.clientField != nil {
+            clients = hour.clients
+            clients?.showExamples(salt: configuration.insight.salt, full: configuration.insight.showClientKeys)
+        }
         trim()
     }
 

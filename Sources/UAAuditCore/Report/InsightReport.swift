@@ -76,7 +76,8 @@ package enum InsightReport {
             counts: set.counts, classes: classes, key: "$" + (settings.clientKey ?? ""),
             appClasses: settings.appClasses.filter { configuration.rules.classNames.contains($0) },
             alertClass: configuration.rules.alertClass,
-            examples: set.examples.map { settings.showClientKeys ? $0 : settings.salt.display($0) })
+            examples: set.examplesHashed || settings.showClientKeys
+                ? set.examples : set.examples.map { ClientSalt.looksHashed($0) ? $0 : settings.salt.display($0) })
         entry.sample = set.reportSample.map { Report.ClientSampleEntry($0, salt: settings.salt) }
         return entry
     }

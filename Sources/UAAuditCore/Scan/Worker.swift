@@ -1,7 +1,7 @@
 /// One thread's audit machinery: a reader, a tokenizer, a classifier with its UA cache.
 ///
-/// Created once per thread and reused for every chunk that thread reads; each chunk gets its
-/// own ``Tally``.
+/// Created once per thread and reused for every work item that thread reads (a chunk, or a
+/// whole input: ``WorkItem``); each item gets its own ``Tally``.
 final class Worker {
     let configuration: ScanConfiguration
     let reader: LineReader
@@ -9,7 +9,7 @@ final class Worker {
     let classifier: Classifier
     let cache: UACache
     let progress: ProgressCounter?
-    /// The client table each chunk's tally borrows in turn.
+    /// The client table each item's tally borrows in turn.
     let clientPool = ClientSample.Pool()
     /// Room to decode a request path for the scope rule.
     let pathScratch: UnsafeMutableBufferPointer<UInt8>

@@ -25,24 +25,33 @@ import Testing
     /// releases each chunk only after a while (so that the workers run ahead as far as they may).
     static func mostInFlight(threads: Int, heavy: [Bool]) -> (most: Int, order: [Int64]) {
         let state = Mutex((alive: 0, most: 0))
-        let pipeline = ChunkPipeline(chunks: heavy.count, threads: threads)
-        pipeline.start { _, chunk in
-            state.withLock { s in
-                s.alive += 1
-                s.most = max(s.most, s.alive)
-            }
-            return ChunkResult(
-                tally: tally(keyBytes: heavy[chunk] ? 1_200_000 : 1_000), failure: nil, consumed: Int64(chunk))
-        }
+        let pipeline = ChunkPipeline<Int>(threads: threads)
+        var planned = 0
+        pipeline.start(
+            plan: {
+                guard planned < heavy.count else { return nil }
+                defer { planned += 1 }
+                return planned
+            },
+            read: { _, chunk in
+                state.withLock { s in
+                    s.alive += 1
+                    s.most = max(s.most, s.alive)
+                }
+                return ChunkResult(
+                    tally: tally(keyBytes: heavy[chunk] ? 1_200_000 : 1_000), failure: nil, consumed: Int64(chunk))
+            })
         var order: [Int64] = []
-        for chunk in 0..<heavy.count {
-            let result = pipeline.take(chunk)
+        var index = 0
+        while let (chunk, result) = pipeline.take(index) {
+            #expect(chunk == index)
             order.append(result.consumed)
             var spin = 0
             for i in 0..<300_000 { spin &+= i }
             if spin == 42 { order.append(-1) }
             state.withLock { $0.alive -= 1 }
-            pipeline.release(result, chunk: chunk)
+            pipeline.release(result, index: index)
+            index += 1
         }
         pipeline.finish()
         return (state.withLock { $0.most }, order)
@@ -66,5 +75,36 @@ import Testing
         let mixed = Self.mostInFlight(threads: threads, heavy: (0..<chunks).map { $0 % 7 == 2 || $0 % 7 == 3 || $0 % 11 == 5 })
         #expect(mixed.order == inOrder)
         #expect(mixed.most <= threads + 1)
+    }
+}
+
+/// The pipeline asks its plan for items one at a time, in order, until the plan runs out.
+@Suite struct ChunkPipelinePlanTests {
+    @Test(.timeLimit(.minutes(1)), arguments: [1, 2, 3])
+    func itemsComeBackInPlanOrderAndTheEndIsSaid(threads: Int) {
+        for count in [0, 1, 5, 40] {
+            let pipeline = ChunkPipeline<String>(threads: threads)
+            var calls = 0
+            pipeline.start(
+                plan: {
+                    defer { calls += 1 }
+                    return calls < count ? "item \(calls)" : nil
+                },
+                read: { _, item in ChunkResult(tally: nil, failure: nil, consumed: Int64(item.utf8.count)) })
+            var taken: [String] = []
+            var index = 0
+            while let (item, result) = pipeline.take(index) {
+                #expect(result.consumed == Int64(item.utf8.count))
+                #expect(!result.heavy)
+                taken.append(item)
+                pipeline.release(result, index: index)
+                index += 1
+            }
+            #expect(pipeline.take(index) == nil)
+            pipeline.finish()
+            #expect(taken == (0..<count).map { "item \($0)" })
+            // Once per item, and once to find the end.
+            #expect(calls == count + 1)
+        }
     }
 }

@@ -17,8 +17,8 @@ struct SyntheticLog {
         (LogLines.safari, "inconsistent"), ("Mozilla/5.0 \\x1B[31m red", "other"),
     ]
 
-    init(count: Int) {
-        var state: UInt64 = 42
+    init(count: Int, seed: UInt64 = 42) {
+        var state = seed
         func next() -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int(state >> 33)

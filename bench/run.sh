@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # uaaudit's benchmark: lines/s, MB/s, peak RSS and the ratio to rg -c for uaaudit with the
-# default flags at 1 and 2 threads, with --client-key none --baseline-hours 0, and on the
-# gzip of the file, beside wc -l, rg -c (one regex), zcat | wc -l and GoAccess on the same log,
-# in the same run; then the issue-17 targets checked against those numbers.
+# default flags at 1 and 2 threads, with --client-key none --baseline-hours 0, on the gzip of
+# the file, and on several copies of that gzip at once (rotated logs, read side by side),
+# beside wc -l, rg -c (one regex), zcat | wc -l and GoAccess on the same log, in the same run;
+# then the issue-17 and issue-36 targets checked against those numbers.
 #
-#   bench/run.sh [--lines N] [--runs R] [--file LOG] [--full-goaccess] [--ref 'CMD']
+#   bench/run.sh [--lines N] [--runs R] [--file LOG] [--gz-inputs K] [--full-goaccess] [--ref 'CMD']
 #
 #   --lines N        lines of the generated log (default 10000000, about 2.3 GB)
 #   --runs R         runs per tool; the best (lowest wall time) is reported (default 3)
 #   --file LOG       use an existing ua_log file instead of generating one
+#   --gz-inputs K    how many copies of the gzip the rotated-logs rows scan together, at 1
+#                    and at 2 threads (default 2; at least 2)
 #   --full-goaccess  run GoAccess on the whole file (slow: ~70 s per million lines, and
 #                    its memory grows with the file); by default it gets the first
 #                    1,000,000 lines, and its row says so
@@ -21,9 +24,12 @@
 # printed by uaaudit when UAAUDIT_TIMING is set). The idle RSS (an empty input) is measured
 # too, for the memory bound of ../shared/CONTRACTS.md.
 #
+# Issue 36: K .gz inputs at 2 threads should take at most 0.65x the time of 1 thread (each
+# input is read by one worker; zlib's inflate is the cost).
+#
 # Needs: a release build (swift build -c release), python3, gzip, GNU time (/usr/bin/time,
 # Debian package 'time'); rg (ripgrep) and goaccess rows appear where they are installed.
-# The log and its gzip go to $BENCH_DIR (default bench/out/, git-ignored).
+# The log, its gzip and the copies go to $BENCH_DIR (default bench/out/, git-ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lines=10000000
@@ -31,17 +37,23 @@ runs=3
 file=""
 full_goaccess=0
 ref=""
+gz_inputs=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --lines) lines=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --file) file=$2; shift 2 ;;
+    --gz-inputs) gz_inputs=$2; shift 2 ;;
     --full-goaccess) full_goaccess=1; shift ;;
     --ref) ref=$2; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "bench: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
+case "$gz_inputs" in
+  ''|*[!0-9]*) echo "bench: --gz-inputs takes a whole number, at least 2" >&2; exit 2 ;;
+esac
+[ "$gz_inputs" -ge 2 ] || { echo "bench: --gz-inputs takes a whole number, at least 2" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench: needs GNU time (apt-get install time)" >&2; exit 2; }
 bin=.build/release/uaaudit
 if [ ! -x "$bin" ]; then
@@ -69,6 +81,14 @@ if [ ! -f "$gzfile" ] || [ "$gzfile" -ot "$file" ]; then
 fi
 gzbytes=$(stat -c %s "$gzfile")
 cat "$gzfile" > /dev/null
+# Rotated logs: copies of the gzip (not links: scan refuses the same file twice).
+rotated=()
+for i in $(seq "$gz_inputs"); do
+  copy="$dir/rotated.log.$i.gz"
+  if [ ! -f "$copy" ] || [ "$copy" -ot "$gzfile" ]; then cp "$gzfile" "$copy"; fi
+  cat "$copy" > /dev/null
+  rotated+=("$copy")
+done
 : > "$dir/empty.log"
 
 rg_wall=""
@@ -121,6 +141,12 @@ best_of "  --client-key none --baseline-hours 0 -j2" "$nlines" "$bytes" \
   "$bin" scan --json --threads 2 --client-key none --baseline-hours 0 "$file"
 best_of "zcat FILE.gz | wc -l" "$nlines" "$gzbytes" sh -c 'zcat "$1" | wc -l' sh "$gzfile"
 best_of "uaaudit scan FILE.gz (one stream)" "$nlines" "$gzbytes" "$bin" scan --json "$gzfile"
+best_of "uaaudit scan $gz_inputs x FILE.gz --threads 1" $((nlines * gz_inputs)) $((gzbytes * gz_inputs)) \
+  "$bin" scan --json --threads 1 "${rotated[@]}"
+g1=$last_wall grss1=$last_rss
+best_of "uaaudit scan $gz_inputs x FILE.gz --threads 2" $((nlines * gz_inputs)) $((gzbytes * gz_inputs)) \
+  "$bin" scan --json --threads 2 "${rotated[@]}"
+g2=$last_wall grss2=$last_rss
 if [ -n "$ref" ]; then
   # shellcheck disable=SC2086
   best_of "ref: $ref" "$nlines" "$bytes" $ref "$file"
@@ -147,3 +173,7 @@ fi
 awk -v t1="$t1" -v t2="$t2" -v rg="$rg_wall" -v n="$nlines" -v idle="$idle" -v r1="$rss1" -v r2="$rss2" 'BEGIN{
   printf "targets: 1 thread %.2f M lines/s (>= 4), %.2fx rg (<= 2.5); 2 threads %.2fx one thread (>= 1.8), %.2fx rg (<= 1.4); peak RSS %.1f / %.1f MiB over idle %.1f MiB (<= 16)\n",
     n/t1/1e6, rg == "" ? 0 : t1/rg, t1/t2, rg == "" ? 0 : t2/rg, (r1-idle)/1024, (r2-idle)/1024, idle/1024 }'
+# Issue 36: rotated .gz logs read side by side (2 threads at most 0.65x the time of 1).
+awk -v k="$gz_inputs" -v g1="$g1" -v g2="$g2" -v idle="$idle" -v r1="$grss1" -v r2="$grss2" 'BEGIN{
+  printf "targets: %d gzip inputs, 2 threads take %.2fx the time of 1 thread (<= 0.65); peak RSS %.1f / %.1f MiB over idle (<= 16)\n",
+    k, g2/g1, (r1-idle)/1024, (r2-idle)/1024 }'

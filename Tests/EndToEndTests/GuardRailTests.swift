@@ -34,7 +34,7 @@ import Testing
         ),
         (
             #"{"insight": {"baseline_hour": 3}}"#,
-            "config c.json: unknown key 'insight.baseline_hour'; did you mean 'insight.baseline_hours'? (keys there: alert_new_family, alert_share_drop, app_classes, baseline_hours, client_key, show_client_keys)"
+            "config c.json: unknown key 'insight.baseline_hour'; did you mean 'insight.baseline_hours'? (keys there: alert_new_family, alert_share_drop, app_classes, baseline_hours, client_key, client_salt_file, show_client_keys)"
         ),
         (
             #"{"alerts": [{"url": "http://127.0.0.1:9/x", "kind": "slack"}, {"url_evn": "X"}]}"#,

@@ -110,4 +110,19 @@ import Testing
         #expect(cut > 0 && cut < 8_000)
         #expect(sources.map(\.lines) == [8_000, 8_000, cut, 8_000, 5_000, 8_000, 8_000, 3_000])
     }
+
+    /// A pipe named twice (`-` and `/dev/stdin`) would be read by two workers at once, its
+    /// lines split between them: refused as one file given twice (review of issue 36).
+    @Test func aPipeGivenAsDashAndByAPathIsRefused() throws {
+        let lines = Self.day(8, lines: 50)
+        for second in ["/dev/stdin", "/proc/self/fd/0"] {
+            let result = try Tool.run(["scan", "--json", "--threads", "2", "-", second], stdin: Array(lines.utf8))
+            #expect(result.status == 2)
+            #expect(result.stdout.isEmpty)
+            #expect(
+                result.stderr
+                    == "uaaudit: the input \(second) is - (standard input) again (the same file); give each input once "
+                    + "(it would be counted twice)\n")
+        }
+    }
 }

@@ -5,7 +5,7 @@ import UAAuditCore
 ///
 /// Paths are compared as ``PathIdentity`` values: the same device and inode where the file
 /// exists, the same resolved path otherwise. `-` as stdout is never compared; `-` as stdin is
-/// compared when it is a regular file (``PathIdentity/ofStandardInput()``).
+/// compared by the file, FIFO or pipe it reads (``PathIdentity/ofStandardInput()``).
 enum OutputGuard {
     /// A path and what it is, as messages name it: "--out", "the state", "the input".
     struct Named {

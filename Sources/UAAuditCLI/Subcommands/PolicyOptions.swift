@@ -32,7 +32,7 @@ enum PolicyOptions {
         configKey: "prom", completion: .file)
     static let quiet = OptionDef("quiet", short: "q", help: ["print no summary and no progress line"])
     static let threads = OptionDef(
-        "threads", short: "j", value: "N", help: ["threads for regular files (default and most: cores)"])
+        "threads", short: "j", value: "N", help: ["threads: inputs side by side, big plain files in", "chunks (default and most: cores)"])
     static let maxLineBytes = OptionDef(
         "max-line-bytes", value: "N", help: ["longer lines are malformed (default 1048576)"], defaultValue: "1048576")
 }

@@ -10,11 +10,12 @@ package enum PathIdentity: Hashable, Sendable {
         return .path(lexicallyResolved(path))
     }
 
-    /// The file standard input reads (`-`), when it is one (a regular file redirected with `<`):
-    /// so that `scan log - < log` or `--out log - < log` are caught like two names of one file.
-    /// Nil for a pipe, a terminal or a closed descriptor, which no path can name again.
+    /// The file standard input reads (`-`): a regular file redirected with `<`, a FIFO, a pipe
+    /// or a terminal, so that `scan log - < log`, `--out log - < log`, `scan - ff < ff` or
+    /// `cat log | scan - /dev/stdin` are caught like two names of one file (a pipe read by two
+    /// workers at once would be split between them). Nil for a closed descriptor.
     package static func ofStandardInput() -> PathIdentity? {
-        guard let status = try? Syscalls.fstatus(0), status.isRegular else { return nil }
+        guard let status = try? Syscalls.fstatus(0) else { return nil }
         return .file(device: status.device, inode: status.inode)
     }
 

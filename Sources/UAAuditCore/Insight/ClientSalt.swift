@@ -63,16 +63,20 @@ package struct ClientSalt: Equatable, Sendable {
     package var isStandard: Bool { bytes.isEmpty }
 
     /// The id a report gives the client whose per-line hash is `hash` (its kept bits,
-    /// ``ClientSample/hashMask``): 64 bits of SHA-256 of the key and the hash, so that the
-    /// report's ids cannot be matched to addresses without the salt, and the same client has
-    /// the same id on every host with this salt.
+    /// ``ClientSample/hashMask``): SipHash-2-4 of the hash under 128 bits of the key, a keyed
+    /// pseudo-random function, so that the report's ids cannot be matched to addresses without
+    /// the salt, and the same client has the same id on every host with this salt. (SHA-256
+    /// per id cost a week-long report's serial tail 15%: up to 262,144 ids.)
     package func reportID(_ hash: UInt64) -> UInt64 {
-        var message = key
-        withUnsafeBytes(of: (hash & ClientSample.hashMask).littleEndian) { message.append(contentsOf: $0) }
-        let h = SHA256.hash(message)
-        var id: UInt64 = 0
-        for i in 0..<8 { id |= UInt64(h[i]) << UInt64(8 * i) }
-        return id
+        SipHash.hash(hash & ClientSample.hashMask, k0: k0, k1: k1)
+    }
+
+    private var k0: UInt64 { word(0) }
+    private var k1: UInt64 { word(8) }
+    private func word(_ at: Int) -> UInt64 {
+        var w: UInt64 = 0
+        for i in 0..<8 { w |= UInt64(key[at + i]) << UInt64(8 * i) }
+        return w
     }
 
     /// A client key as reports show it without `--show-client-keys`: `#` and 12 hex digits of
@@ -90,4 +94,46 @@ package struct ClientSalt: Equatable, Sendable {
     }
 
     package static func == (a: ClientSalt, b: ClientSalt) -> Bool { a.bytes == b.bytes }
+}
+
+/// SipHash-2-4 (Aumasson and Bernstein) of one 64-bit word: a keyed pseudo-random function.
+enum SipHash {
+    static func hash(_ m: UInt64, k0: UInt64, k1: UInt64) -> UInt64 {
+        var v0: UInt64 = 0x736f_6d65_7073_6575 ^ k0
+        var v1: UInt64 = 0x646f_7261_6e64_6f6d ^ k1
+        var v2: UInt64 = 0x6c79_6765_6e65_7261 ^ k0
+        var v3: UInt64 = 0x7465_6462_7974_6573 ^ k1
+        func round() {
+            v0 = v0 &+ v1
+            v1 = (v1 << 13) | (v1 >> 51)
+            v1 ^= v0
+            v0 = (v0 << 32) | (v0 >> 32)
+            v2 = v2 &+ v3
+            v3 = (v3 << 16) | (v3 >> 48)
+            v3 ^= v2
+            v0 = v0 &+ v3
+            v3 = (v3 << 21) | (v3 >> 43)
+            v3 ^= v0
+            v2 = v2 &+ v1
+            v1 = (v1 << 17) | (v1 >> 47)
+            v1 ^= v2
+            v2 = (v2 << 32) | (v2 >> 32)
+        }
+        // One 8-byte block, then the final block: the length (8) in the top byte.
+        v3 ^= m
+        round()
+        round()
+        v0 ^= m
+        let last: UInt64 = 8 << 56
+        v3 ^= last
+        round()
+        round()
+        v0 ^= last
+        v2 ^= 0xff
+        round()
+        round()
+        round()
+        round()
+        return v0 ^ v1 ^ v2 ^ v3
+    }
 }

@@ -120,6 +120,14 @@ import Testing
         #expect(ClientSalt.standard.display("203.0.113.9") == "#" + String(SHA256.hex(SHA256.hash(key)).prefix(12)))
     }
 
+    /// The report ids' pseudo-random function is SipHash-2-4: the reference vector of its
+    /// paper (key 00…0f, message 00…07).
+    @Test func reportIDsAreSipHash24() {
+        let k0 = UInt64(littleEndian: 0x0706_0504_0302_0100)
+        let k1 = UInt64(littleEndian: 0x0f0e_0d0c_0b0a_0908)
+        #expect(SipHash.hash(0x0706_0504_0302_0100, k0: k0, k1: k1) == 0x93f5_f579_9a93_2462)
+    }
+
     @Test func aDamagedSampleIsRefused() {
         var fleet = FleetClients()
         let notBase64 = fleet.add(Report.ClientSampleEntry(level: 0, clients: "not base64!"), examples: [])

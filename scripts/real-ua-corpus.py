@@ -3,14 +3,17 @@
 
 Fetches the `device-detector` source package from PyPI (pinned version and SHA-256; nothing
 from it is committed), extracts its fixtures' User-Agents with their labels, and writes them as
-TSV: group, client type, client name, OS name, UA (one distinct UA a line).
+TSV: group, client type, client name, OS name, UA (one distinct UA a line). From the same package's
+upstream `oss.yml` (Matomo's OS regexes) it also writes the Darwin to iOS versions its iOS rule states
+for `CFNetwork/… Darwin/x.y.0` UAs, as TSV: Darwin major.minor, iOS version (darwin-ios.tsv).
 
     scripts/real-ua-corpus.py                      # fetch and extract into .build/corpus/
     scripts/real-ua-corpus.py --table [--uaaudit .build/debug/uaaudit]
                                                    # also regenerate docs/real-ua-confusion.md
 
 The Swift test Tests/UAAuditCoreTests/Classify/RealCorpusTests.swift reads the TSV (or the file
-named by UAAUDIT_CORPUS). Needs python3, python3-yaml and pip (scripts/install-deps.sh).
+named by UAAUDIT_CORPUS); Tests/UAAuditCoreTests/Insight/DarwinTableTests.swift reads darwin-ios.tsv.
+Needs python3, python3-yaml and pip (scripts/install-deps.sh).
 """
 import argparse
 import collections
@@ -28,8 +31,11 @@ SDIST = f"device_detector-{VERSION}.tar.gz"
 SHA256 = "610ed34b173b96ee91aa38165084695bbf76f6a5bd76bbb4fd777f7af1ff4170"
 FIXTURES = re.compile(r"^device_detector-[\d.]+/device_detector/tests/fixtures/upstream/[^/]+\.yml$")
 
+OSS = re.compile(r"^device_detector-[\d.]+/device_detector/regexes/upstream/oss\.yml$")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TSV_NAME = f"device-detector-{VERSION}.tsv"
+DARWIN_TSV_NAME = "darwin-ios.tsv"
 
 # The apps of the fixtures that the test and the table write `rules init` rules for:
 # (app, --webview-token or None). Each has its own UAs in the fixtures, and together they hold every
@@ -133,6 +139,38 @@ def extract(sdist):
     return rows
 
 
+def darwin_ios(sdist):
+    """(Darwin major.minor, iOS version) as oss.yml's iOS rule states them for `Darwin/x.y.0`.
+
+    The rule lists its versions as regexes tried in order, first match wins ('Darwin/24\\.([0-6])\\.0'
+    gives '18.\\g<1>'); each Darwin version a UA can carry is tried against them the same way, so the
+    ranges come out as the single versions they stand for, and nothing is read into the patterns.
+    """
+    import yaml
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    with tarfile.open(sdist) as tar:
+        members = [m for m in tar.getmembers() if OSS.match(m.name)]
+        if len(members) != 1:
+            sys.exit(f"real-ua-corpus: {len(members)} upstream oss.yml in {sdist}, expected 1")
+        entries = yaml.load(tar.extractfile(members[0]), Loader=loader) or []
+    rules = [e for e in entries if isinstance(e, dict) and e.get("name") == "iOS"
+             and any("Darwin/" in str(v.get("regex", "")) for v in e.get("versions") or [])]
+    if len(rules) != 1:
+        sys.exit(f"real-ua-corpus: {len(rules)} iOS rules with Darwin versions in oss.yml, expected 1")
+    versions = [(re.compile(str(v["regex"])), str(v["version"])) for v in rules[0]["versions"]]
+    pairs = []
+    for major in range(1, 100):
+        for minor in range(0, 100):
+            darwin = f"Darwin/{major}.{minor}.0"
+            for pattern, version in versions:
+                match = pattern.search(darwin)
+                if match:
+                    if "Darwin/" in pattern.pattern:
+                        pairs.append((f"{major}.{minor}", match.expand(version)))
+                    break
+    return pairs
+
+
 def write_tsv(rows, path):
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
@@ -204,9 +242,14 @@ def main():
     parser.add_argument("--uaaudit", default=os.path.join(ROOT, ".build", "debug", "uaaudit"))
     args = parser.parse_args()
     os.makedirs(args.cache, exist_ok=True)
-    rows = extract(fetch(args.cache))
+    sdist = fetch(args.cache)
+    rows = extract(sdist)
     tsv = os.path.join(args.cache, TSV_NAME)
     write_tsv(rows, tsv)
+    pairs = darwin_ios(sdist)
+    darwin_tsv = os.path.join(args.cache, DARWIN_TSV_NAME)
+    write_tsv(pairs, darwin_tsv)
+    print(f"real-ua-corpus: {len(pairs)} Darwin to iOS versions in {darwin_tsv}")
     by_group = collections.Counter(r[0] for r in rows)
     print(f"real-ua-corpus: {len(rows)} distinct UAs in {tsv}")
     for g, n in sorted(by_group.items()):

@@ -115,6 +115,10 @@ import Testing
             "Laughable iOS/3.1 (com.bywayEndeavors.Laughable; build:3.1.0.3; iOS 16.3.1) Alamofire/4.8.2", nil, nil,
             A(stack: .sdk, sdk: "Alamofire", ios: "16.3", appVersion: "3.1")
         ),
+        // "iOS" before a number below 4 is an app's version ('iOS' was 'iPhone OS' until 4.0).
+        ("PodMN/iOS 1.1.11 (iPhone/16.5.1)", nil, nil, A()),
+        ("Laughable iOS/3.1 (com.bywayEndeavors.Laughable; build:3.1.0.3)", nil, nil, A()),
+        ("Instagram 5.0.2 (iPhone5,1; iPhone OS 7_0_4; en_US; en) AppleWebKit/420+", nil, nil, A(ios: "7.0")),
         // Darwin alone, with and without a device named.
         ("MyShop/5 CFNetwork/1494.0.7 Darwin/23.4.0 iPhone15,2", "MyShop", nil, A(ios: "17.4", appVersion: "5")),
         (

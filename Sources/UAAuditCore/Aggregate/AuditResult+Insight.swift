@@ -31,12 +31,38 @@ extension AuditResult {
                 hours[tally.hours[bucket]]?.clients.add(
                     sortedRun: clients.run(of: bucket), level: clients.level(of: bucket))
             }
+            if let releases = tally.releases { absorbReleases(releases, of: tally) }
             for (bucket, keys) in clients.examples {
                 for raw in keys {
                     hours[tally.hours[bucket]]?.clients.addExample(
                         ReportText.render(Unescape.decode(raw, mode: escape)))
                 }
             }
+        }
+    }
+
+    /// Adds each bucket's release sample to its hour, family ids and version ids made text.
+    private mutating func absorbReleases(_ releases: ReleaseSample, of tally: Tally) {
+        var familyText: [UInt32: String] = [:]
+        func text(_ id: UInt32) -> String? {
+            if let known = familyText[id] { return known }
+            guard let bytes = tally.familyNames?[id] ?? tally.families.map({ Array($0.key(Int(id))) }) else {
+                return nil
+            }
+            let rendered = ReportText.render(bytes)
+            familyText[id] = rendered
+            return rendered
+        }
+        let names = releases.versionNames
+        for bucket in 0..<min(releases.bucketCount, tally.hours.count) {
+            var clients: [UInt64: ReleaseClients.Client] = [:]
+            for e in releases.entries(of: bucket) {
+                clients[e.hash] = ReleaseClients.Client(
+                    mask: e.mask, versions: ReleaseSample.Entry.ids(e.versions).map { names[Int($0)] }.sorted(),
+                    families: ReleaseSample.Entry.ids(e.families).compactMap { text(UInt32($0) - 1) }.sorted())
+            }
+            hours[tally.hours[bucket]]?.releases.add(
+                clients, level: releases.level(of: bucket), approximate: releases.approximate)
         }
     }
 
@@ -116,6 +142,7 @@ extension AuditResult.HourCounts {
         untrackedPaths += AuditResult.keepTop(&paths, Self.keptAfterDrop) { $0.count }
         untrackedFamilies += families.values.reduce(0, +)
         families = [:]
+        releases = ReleaseClients()
     }
 }
 

@@ -18,6 +18,8 @@ package struct AuditResult: Sendable {
         package var paths: [[UInt8]: PathCount] = [:]
         package var untrackedPaths: Int64 = 0
         package var clients = ClientSet()
+        /// A sample of the clients with their app versions and alert families (``ReleaseClients``).
+        package var releases = ReleaseClients()
         /// The hour's detail lists (UAs, families, paths, client examples) were dropped to keep
         /// memory bounded (``AuditResult/detailHours``); their requests count as untracked.
         package var detailsDropped = false
@@ -35,6 +37,7 @@ package struct AuditResult: Sendable {
             }
             untrackedPaths += other.untrackedPaths
             clients.merge(other.clients)
+            releases.merge(other.releases)
         }
     }
 

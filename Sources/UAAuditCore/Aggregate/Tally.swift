@@ -58,6 +58,9 @@ package final class Tally {
     /// Alert-class request paths as logged (no query), tagged `bucket * 2 + (401/403 ? 1 : 0)`.
     package let alertPaths: ByteTable
     package let clients: ClientSample?
+    /// The app versions and alert families of a sample of each hour's clients, when the log
+    /// has a client key (``ReleaseSample``).
+    package let releases: ReleaseSample?
 
     private let sampleLimit: Int
     /// Per bucket: what it holds of the shared tables (entries; key bytes for the byte tables).
@@ -79,8 +82,10 @@ package final class Tally {
 
     package init(
         classCount: Int, sampleLimit: Int, alertTableEntries: Int = 16_384, alertArenaBytes: Int = 2 << 20,
-        families: ByteTable? = nil, clientEntries: Int = 0, clientPool: ClientSample.Pool? = nil
+        families: ByteTable? = nil, clientEntries: Int = 0, clientPool: ClientSample.Pool? = nil,
+        releases: ReleaseSample? = nil
     ) {
+        self.releases = releases
         self.classCount = classCount
         self.width = classCount + 2 + classCount * StatusCounts.slots
         self.sampleLimit = sampleLimit

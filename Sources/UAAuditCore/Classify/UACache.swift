@@ -30,10 +30,17 @@ package final class UACache {
     private let scratch: UnsafeMutableBufferPointer<UInt8>
     package private(set) var misses = 0
 
+    /// The app versions of app-class UAs (``VersionCache``), and which class indices are the
+    /// app's: an app UA's entry carries its version's id (bits 40 up, see ``versionTag(_:)``).
+    private let versions: VersionCache?
+    private let appClass: [Bool]
+
     package init(
         classifier: Classifier, escape: EscapeMode, entries: Int = defaultEntries,
-        arenaBytes: Int = defaultArenaBytes, maxLineBytes: Int
+        arenaBytes: Int = defaultArenaBytes, maxLineBytes: Int, versions: VersionCache? = nil, appClass: [Bool] = []
     ) {
+        self.versions = versions
+        self.appClass = appClass
         self.classifier = classifier
         self.escape = escape
         self.table = ByteTable(maxEntries: entries, arenaBytes: arenaBytes)
@@ -144,8 +151,9 @@ package final class UACache {
         guard let id = families.find(family, hash: pendingFamilyHash) ?? families.insert(family, hash: pendingFamilyHash)
         else { return nil }
         if let e = pendingEntry {
-            let cls = UInt64(bitPattern: table.values[e]) & 0xFF
-            table.values[e] = Int64(bitPattern: cls | UInt64(UInt32(id)) << 8)
+            let value = UInt64(bitPattern: table.values[e])
+            let kept = value & (0xFF | UACache.versionMask)
+            table.values[e] = Int64(bitPattern: kept | UInt64(UInt32(id)) << 8)
         }
         pendingEntry = nil
         return UInt32(id)
@@ -171,6 +179,18 @@ package final class UACache {
         let family = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(familyScratch)[..<pendingFamilyCount])
         pendingFamilyHash = ByteHash.table(family)
         let id = families.find(family, hash: pendingFamilyHash).map { UInt32($0) } ?? UACache.unassignedFamily
-        return UInt64(cls) | UInt64(id) << 8
+        var version: UInt64 = 0
+        if let versions, Int(cls) < appClass.count, appClass[Int(cls)] {
+            version = UInt64(versions.tag(ofDecoded: ua)) << 40
+        }
+        return UInt64(cls) | UInt64(id) << 8 | version
     }
+
+    /// The bits of a lookup's result that hold an app UA's version tag.
+    static let versionMask: UInt64 = 0xFF_FFFF << 40
+
+    /// The version tag of a lookup's result (``VersionCache/tag(ofDecoded:)``): 0 for a UA
+    /// that is not an app class's or names no version.
+    @inline(__always)
+    static func versionTag(_ found: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: found >> 40) }
 }

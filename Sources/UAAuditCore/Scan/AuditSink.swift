@@ -19,6 +19,7 @@ struct AuditSink: LineSink {
     let clientBits: [UInt8]
     // Into the tally's sample, which outlives the sink: no reference counting per line.
     let clients: ClientSample.Noter?
+    let releases: ReleaseSample?
     var lineNumber: Int64 = 0
     /// The newest request time seen, kept here (a class property checked for exclusive
     /// access on every line cost 5%) and handed to the tally at the end.
@@ -48,6 +49,7 @@ struct AuditSink: LineSink {
         futureAfter = worker.configuration.futureAfter
         clientBits = worker.configuration.clientBits
         clients = tally.clients.map { ClientSample.Noter($0) }
+        releases = tally.releases
         shortKeyTerms = ByteHash.shortKeyTerms(seed: worker.configuration.insight.salt.seed)
     }
 
@@ -98,6 +100,9 @@ struct AuditSink: LineSink {
             clientHome = clients.prefetch(bucket: bucket, hash: clientHash)
         }
         let cls: Int
+        // The family id counted for this line and its UA's version tag (for the release sample).
+        var countedFamily: UInt32?
+        var versionTag: UInt32 = 0
         if !present {
             cls = missing
         } else {
@@ -109,16 +114,19 @@ struct AuditSink: LineSink {
             }
             cls = Int(c)
             let family = UInt32(truncatingIfNeeded: found >> 8)
+            versionTag = UACache.versionTag(found)
             let counted: Bool
             if family == UACache.unassignedFamily {
                 // A family not in the table yet takes room there only if this tally tracks it.
                 if tally.canTrackNewFamily(bucket: bucket), let id = cache.addPendingFamily() {
                     counted = tally.countFamily(bucket: bucket, family: id, cls: cls)
+                    if counted { countedFamily = id }
                 } else {
                     counted = false
                 }
             } else {
                 counted = tally.countFamily(bucket: bucket, family: family, cls: cls)
+                if counted { countedFamily = family }
             }
             if !counted { tally.countUntrackedFamily(bucket: bucket) }
         }
@@ -134,6 +142,8 @@ struct AuditSink: LineSink {
                 let key = tokenizer.field(clientField)
                 if !Classifier.isMissing(raw: key) {
                     clients?.note(bucket: bucket, hash: clientHash, key: key, bits: bits, home: clientHome)
+                    releases?.note(
+                        bucket: bucket, hash: clientHash, bits: bits, versionTag: versionTag, family: countedFamily)
                 }
             }
         }

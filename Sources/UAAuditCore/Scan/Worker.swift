@@ -11,6 +11,8 @@ final class Worker {
     let progress: ProgressCounter?
     /// The client table each item's tally borrows in turn.
     let clientPool = ClientSample.Pool()
+    /// The app versions of the app UAs this thread has read.
+    let versions: VersionCache
     /// Room to decode a request path for the scope rule.
     let pathScratch: UnsafeMutableBufferPointer<UInt8>
 
@@ -19,8 +21,12 @@ final class Worker {
         self.reader = LineReader(blockSize: configuration.blockSize, maxLineBytes: configuration.maxLineBytes)
         self.tokenizer = LineTokenizer(format: configuration.format)
         self.classifier = Classifier(rules: configuration.rules)
+        let versions = VersionCache(app: configuration.rules.app)
+        self.versions = versions
         self.cache = UACache(
-            classifier: classifier, escape: configuration.format.escape, maxLineBytes: configuration.maxLineBytes)
+            classifier: classifier, escape: configuration.format.escape, maxLineBytes: configuration.maxLineBytes,
+            versions: configuration.clientField == nil ? nil : versions,
+            appClass: configuration.clientBits.map { $0 & ClientSample.app != 0 })
         self.progress = progress
         self.pathScratch = .allocate(capacity: max(configuration.maxLineBytes, 16))
     }
@@ -33,7 +39,9 @@ final class Worker {
             classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit,
             families: cache.families,
             clientEntries: configuration.clientField == nil ? 0 : configuration.insight.maxClients,
-            clientPool: clientPool)
+            clientPool: clientPool,
+            releases: configuration.clientField == nil
+                ? nil : ReleaseSample(versions: versions, escape: configuration.format.escape))
         cache.startChunk()
         var sink = AuditSink(worker: self, tally: tally)
         var failure: InputError?

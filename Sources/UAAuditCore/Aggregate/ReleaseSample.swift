@@ -1,0 +1,279 @@
+/// Which app versions and which alert-class UA families a sample of each hour's clients sent,
+/// for one stretch of input: the hot-path half of the release association (see
+/// ``ReleaseClients`` and ``ReleaseVerdict``), which tells from the split clients of an
+/// inconsistent family which app release sends it.
+///
+/// The sample keeps clients as the split-client figures do (``ClientSample``): those whose
+/// hash starts with the bucket's level of zero bits, the level rising while a bucket has more
+/// than ``limit`` clients, so every host and chunk keeps a client alike and a union of samples
+/// is again one. A kept client records up to ``versionsPerClient`` app versions (read once per
+/// distinct app UA of the stretch, by ``UAAnatomy/appVersion(_:app:)``) and up to
+/// ``familiesPerClient`` family ids; what does not fit marks the sample approximate.
+///
+/// Cost: the common line is a level check and, for a kept client, one look at a small
+/// direct-mapped filter of (bucket, client, UA or family) pairs already noted. A new pair costs
+/// a probe of the bucket's flat open-addressing table (no allocation) and a look at a
+/// direct-mapped cache of app UAs' versions; a bucket's table is rebuilt only when its level rises.
+package final class ReleaseSample {
+    /// The most clients a bucket of one stretch keeps. Half an hour's (``ReleaseClients/limit``):
+    /// a bottom-k sample of N clients takes about k·(1 + ln(N/k)) insertions, most of them of
+    /// clients a later rise drops, and this is the hot path's cost; an hour read in several
+    /// chunks gets the union of their samples, up to the hour's bound.
+    package static let limit = 512
+    package static let versionsPerClient = 4
+    package static let familiesPerClient = 4
+    /// Distinct versions a stretch names (more: approximate).
+    static let maxVersions = 1_000
+    static let filterSlots = 1 << 12
+    /// Slots of a bucket's table: at least twice ``limit`` + 1 (the one client that makes it rise), a power of two.
+    static let slotCount = 2_048
+
+    /// One kept client: its hash, kind bits, and up to four 16-bit ids each of versions (into
+    /// ``versionNames``) and families (the worker's family ids + 1), 0 where unused.
+    package struct Entry: Equatable, Sendable {
+        package var hash: UInt64
+        package var versions: UInt64 = 0
+        package var families: UInt64 = 0
+        package var mask: UInt8 = 0
+
+        /// The ids packed in `word`.
+        package static func ids(_ word: UInt64) -> [UInt16] {
+            (0..<4).compactMap { i in
+                let id = UInt16(truncatingIfNeeded: word >> UInt64(16 * i))
+                return id == 0 ? nil : id
+            }
+        }
+
+        /// `word` with `id` added; nil when it has four others.
+        static func adding(_ id: UInt16, to word: UInt64) -> UInt64? {
+            for i in 0..<4 {
+                let shift = UInt64(16 * i)
+                let present = UInt16(truncatingIfNeeded: word >> shift)
+                if present == id { return word }
+                if present == 0 { return word | UInt64(id) << shift }
+            }
+            return nil
+        }
+    }
+
+    private struct Bucket {
+        var level = 0
+        var entries: [Entry] = []
+        /// Entry index + 1 per slot, 0 when empty.
+        var slots: [Int32]
+
+        init() { slots = [Int32](repeating: 0, count: ReleaseSample.slotCount) }
+
+        static func home(_ hash: UInt64) -> Int {
+            Int(truncatingIfNeeded: CounterTable.spread(hash)) & (ReleaseSample.slotCount - 1)
+        }
+
+        /// The index of the entry of `hash`, added when new.
+        mutating func entry(_ hash: UInt64) -> Int {
+            var slot = Bucket.home(hash)
+            while true {
+                let e = Int(slots[slot]) - 1
+                if e < 0 { break }
+                if entries[e].hash == hash { return e }
+                slot = (slot + 1) & (ReleaseSample.slotCount - 1)
+            }
+            entries.append(Entry(hash: hash))
+            slots[slot] = Int32(entries.count)
+            return entries.count - 1
+        }
+
+        /// Keeps the entries `level` keeps, and places them again.
+        mutating func raise(to newLevel: Int) {
+            level = newLevel
+            entries.removeAll { !ClientSample.keeps($0.hash, level: newLevel) }
+            for i in slots.indices { slots[i] = 0 }
+            for (e, entry) in entries.enumerated() {
+                var slot = Bucket.home(entry.hash)
+                while slots[slot] != 0 { slot = (slot + 1) & (ReleaseSample.slotCount - 1) }
+                slots[slot] = Int32(e + 1)
+            }
+        }
+    }
+
+    /// What changes per request, behind a pointer: a class's stored `var` costs a dynamic
+    /// exclusivity check on every access.
+    private struct State {
+        var buckets: [Bucket] = []
+        /// The stretch's id of each version tag's index (0: not seen yet), for tags of
+        /// ``taggedGeneration``.
+        var tagIDs: [UInt16] = []
+        var taggedGeneration: UInt32 = .max
+        /// Version texts by id; id 0 is "no version".
+        var versionNames: [String] = [""]
+        var approximate = false
+        /// Each bucket's level, for the per-line check (buckets not yet here are at level 0).
+        var levels: [Int32] = Array(repeating: 0, count: 64)
+    }
+
+    private let state: UnsafeMutablePointer<State>
+    private let filter: UnsafeMutablePointer<UInt64>
+    private let versions: VersionCache
+    private let escape: EscapeMode
+
+    /// Version texts by id; id 0 is "no version".
+    package var versionNames: [String] { state.pointee.versionNames }
+    /// True when something did not fit (a client's versions or families, the version table, a
+    /// family the tally did not track).
+    package var approximate: Bool { state.pointee.approximate }
+
+    /// `versions` is the worker's cache of app UAs' versions (kept from chunk to chunk).
+    package init(versions: VersionCache, escape: EscapeMode) {
+        self.versions = versions
+        self.escape = escape
+        filter = .allocate(capacity: ReleaseSample.filterSlots)
+        filter.initialize(repeating: 0, count: ReleaseSample.filterSlots)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+    }
+
+    deinit {
+        filter.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// The buckets noted into so far.
+    package var bucketCount: Int { state.pointee.buckets.count }
+
+    package func level(of bucket: Int) -> Int {
+        bucket < state.pointee.buckets.count ? state.pointee.buckets[bucket].level : 0
+    }
+
+    /// The kept clients of `bucket`.
+    package func entries(of bucket: Int) -> [Entry] {
+        bucket < state.pointee.buckets.count ? state.pointee.buckets[bucket].entries : []
+    }
+
+    /// Notes an app-class request (`bits` has ``ClientSample/app``) whose UA has the version
+    /// tag `versionTag` (``UACache/versionTag(_:)``), or an alert-class request of the tracked
+    /// family `family` (nil when its family is not tracked).
+    @inline(__always)
+    func note(bucket: Int, hash: UInt64, bits: UInt8, versionTag: UInt32, family: UInt32?) {
+        if bucket < state.pointee.levels.count, !ClientSample.keeps(hash, level: Int(state.pointee.levels[bucket])) {
+            return
+        }
+        let token = bits & ClientSample.app != 0 ? UInt64(versionTag) : UInt64(family ?? .max) | 1 << 63
+        // Each part mixed on its own: a sum (token + bucket) made family 2 of one hour the same
+        // pair as family 1 of the next, and dropped its clients' families.
+        let key = CounterTable.spread(
+            hash ^ CounterTable.spread(token) &* 3 ^ CounterTable.spread(UInt64(truncatingIfNeeded: bucket) | 1 << 62))
+        let slot = Int(truncatingIfNeeded: key) & (ReleaseSample.filterSlots - 1)
+        if filter[slot] == key { return }
+        filter[slot] = key
+        add(bucket: bucket, hash: hash, bits: bits, versionTag: versionTag, family: family)
+    }
+
+    @inline(never)
+    private func add(bucket: Int, hash: UInt64, bits: UInt8, versionTag: UInt32, family: UInt32?) {
+        let version = bits & ClientSample.app != 0 ? self.version(tag: versionTag) : 0
+        ReleaseSample.add(
+            into: &state.pointee, bucket: bucket, hash: hash, bits: bits, version: version, family: family)
+    }
+
+    private static func add(
+        into s: inout State, bucket: Int, hash: UInt64, bits: UInt8, version: UInt16, family: UInt32?
+    ) {
+        while s.buckets.count <= bucket { s.buckets.append(Bucket()) }
+        while s.levels.count <= bucket { s.levels.append(contentsOf: repeatElement(0, count: s.levels.count)) }
+        guard ClientSample.keeps(hash, level: s.buckets[bucket].level) else { return }
+        let e = s.buckets[bucket].entry(hash)
+        var entry = s.buckets[bucket].entries[e]
+        entry.mask |= bits
+        if version != 0 {
+            if let word = Entry.adding(version, to: entry.versions) { entry.versions = word } else { s.approximate = true }
+        }
+        if bits & ClientSample.alert != 0 {
+            if let family, family < UInt32(UInt16.max) {
+                if let word = Entry.adding(UInt16(family + 1), to: entry.families) {
+                    entry.families = word
+                } else {
+                    s.approximate = true
+                }
+            } else {
+                s.approximate = true
+            }
+        }
+        s.buckets[bucket].entries[e] = entry
+        while s.buckets[bucket].entries.count > ReleaseSample.limit, s.buckets[bucket].level < 63 {
+            s.buckets[bucket].raise(to: s.buckets[bucket].level + 1)
+            s.levels[bucket] = Int32(s.buckets[bucket].level)
+        }
+    }
+
+    /// The stretch's id of the version a tag names (0 for none), its text taken from the
+    /// worker's ``VersionCache`` the first time the stretch sees the tag.
+    private func version(tag: UInt32) -> UInt16 {
+        guard tag != 0 else { return 0 }
+        let index = Int(tag & 0xFFFF) - 1
+        if tag >> 16 == state.pointee.taggedGeneration, index < state.pointee.tagIDs.count {
+            let known = state.pointee.tagIDs[index]
+            if known != 0 { return known }
+        }
+        guard let text = versions.text(ofTag: tag) else {
+            state.pointee.approximate = true  // a tag of a cache since emptied
+            return 0
+        }
+        if tag >> 16 != state.pointee.taggedGeneration {
+            state.pointee.taggedGeneration = tag >> 16
+            state.pointee.tagIDs = []
+        }
+        if index >= state.pointee.tagIDs.count {
+            state.pointee.tagIDs.append(contentsOf: repeatElement(0, count: index + 1 - state.pointee.tagIDs.count))
+        }
+        var id = UInt16(state.pointee.versionNames.firstIndex(of: text) ?? 0)
+        if id == 0 {
+            guard state.pointee.versionNames.count <= ReleaseSample.maxVersions else {
+                state.pointee.approximate = true
+                return 0
+            }
+            id = UInt16(state.pointee.versionNames.count)
+            state.pointee.versionNames.append(text)
+        }
+        state.pointee.tagIDs[index] = id
+        return id
+    }
+}
+
+/// The app versions of the app UAs one worker has read (``UAAnatomy/appVersion(_:app:)``), so
+/// that the UA cache can tag each app UA's entry with its version (``UACache/versionTag(_:)``)
+/// and the hot path reads none. A tag is the version's index + 1 in the low 16 bits and the
+/// cache's generation above: emptied when it holds ``maxVersions``, the cache starts a new
+/// generation, and tags of the old one read as no version (counted as approximate), so no tag
+/// ever names another version. The version of a UA depends on the UA alone.
+package final class VersionCache {
+    static let maxVersions = 4_096
+    private var names: [String] = []
+    private var index: [String: UInt32] = [:]
+    private var generation: UInt32 = 0
+    private let app: String?
+
+    package init(app: String?) { self.app = app }
+
+    /// The tag of a decoded app UA's version; 0 when it names none.
+    func tag(ofDecoded ua: UnsafeRawBufferPointer) -> UInt32 {
+        let text = String(decoding: ua.prefix(AppSighting.maxBytes), as: UTF8.self)
+        guard let version = UAAnatomy.appVersion(text, app: app) else { return 0 }
+        if let i = index[version] { return generation << 16 | (i + 1) }
+        if names.count >= VersionCache.maxVersions {
+            names.removeAll(keepingCapacity: true)
+            index.removeAll(keepingCapacity: true)
+            generation = (generation + 1) & 0xFF
+        }
+        let i = UInt32(names.count)
+        names.append(version)
+        index[version] = i
+        return generation << 16 | (i + 1)
+    }
+
+    /// The version a tag names, nil for 0 or a tag of an earlier generation.
+    func text(ofTag tag: UInt32) -> String? {
+        let i = Int(tag & 0xFFFF) - 1
+        guard i >= 0, tag >> 16 == generation, i < names.count else { return nil }
+        return names[i]
+    }
+}

@@ -66,6 +66,7 @@ extension RunEngine {
             insight.driftBreached =
                 settings.scan.insight.alertsOnDrift && driftAlert(iso, in: state, settings: settings)
             insight.clients?.freeze()
+            insight.releases?.freeze()
             closing.insight = insight
             let backfill = closing.backfill == true
             state.hours[iso] = closing

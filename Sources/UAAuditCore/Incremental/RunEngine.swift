@@ -462,6 +462,7 @@ package enum RunEngine {
         var changed: [String] = []
         for key in state.hours.keys.sorted(by: HourKey.isEarlier) where state.hours[key]?.insight?.clients != nil {
             state.hours[key]?.insight?.clients?.forgetKeys()
+            state.hours[key]?.insight?.releases?.freeze()
             changed.append(key)
         }
         return changed

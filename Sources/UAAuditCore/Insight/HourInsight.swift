@@ -17,13 +17,17 @@ package struct HourInsight: Codable, Equatable, Sendable {
     package var clients: ClientSet?
     /// `run` only: whether the hour's drift alert fired when it closed.
     package var driftBreached: Bool?
+    /// Per alert-class family (report text): the stack, bundle and iOS versions its UAs show.
+    package var causes: [String: CauseDetail]?
+    /// The clients' app versions and alert families (``ReleaseClients``); nil without a client key.
+    package var releases: ReleaseClients?
 
     /// The most paths and families an hour keeps in the state.
     package static let maxPaths = 500
     package static let maxFamilies = 500
 
     enum CodingKeys: String, CodingKey {
-        case statuses, paths, families, clients
+        case statuses, paths, families, clients, causes, releases
         case pathsApproximate = "paths_approximate"
         case familiesApproximate = "families_approximate"
         case driftBreached = "drift_breached"
@@ -57,7 +61,9 @@ package struct HourInsight: Codable, Equatable, Sendable {
         if configuration.clientField != nil {
             clients = hour.clients
             clients?.showExamples(salt: configuration.insight.salt, full: configuration.insight.showClientKeys)
+            releases = hour.releases
         }
+        if !hour.alertUAs.isEmpty { causes = CauseDetail.details(of: hour.alertUAs, app: configuration.rules.app) }
         trim()
     }
 
@@ -86,6 +92,18 @@ package struct HourInsight: Codable, Equatable, Sendable {
             mine.merge(theirs)
             clients = mine
         }
+        if let theirs = other.causes {
+            var mine = causes ?? [:]
+            for (family, detail) in theirs {
+                if mine[family] == nil { mine[family] = detail } else { mine[family]?.add(detail) }
+            }
+            causes = mine
+        }
+        if let theirs = other.releases {
+            var mine = releases ?? ReleaseClients()
+            mine.merge(theirs)
+            releases = mine
+        }
         trim()
     }
 
@@ -108,6 +126,9 @@ package struct HourInsight: Codable, Equatable, Sendable {
             }.prefix(HourInsight.maxFamilies)
             families = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
             familiesApproximate = true
+        }
+        if let all = causes, all.count > HourInsight.maxFamilies {
+            causes = all.filter { families[$0.key] != nil }
         }
     }
 }

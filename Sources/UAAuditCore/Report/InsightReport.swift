@@ -39,6 +39,13 @@ package enum InsightReport {
             if case .variable(_, let role) = $0 { return role == .request || role == .uri } else { return false }
         }
         let policy = DriftPolicy(configuration)
+        // The first hour each family was seen in (inputs are in instant order).
+        var firstSeen: [String: String] = [:]
+        for i in inputs.indices {
+            for family in inputs[i].insight.families.keys where firstSeen[family] == nil {
+                firstSeen[family] = entries[i].hour
+            }
+        }
         for i in inputs.indices {
             let insight = inputs[i].insight
             entries[i].impact = insight.statuses
@@ -56,6 +63,16 @@ package enum InsightReport {
             if configuration.insight.baselineHours > 0 {
                 entries[i].drift = drift(at: i, in: inputs, policy: policy)
                 entries[i].drift?.carry(insight)
+            }
+            let tallies = insight.releases?.tallies
+            let causes = CauseReport.entries(
+                insight: insight, alertClass: configuration.rules.alertClass, app: configuration.rules.app,
+                tallies: configuration.clientField == nil ? nil : tallies ?? ReleaseTallies(level: 0),
+                limit: configuration.top, firstSeen: { firstSeen[$0] ?? entries[i].hour })
+            if !causes.isEmpty { entries[i].causes = causes }
+            // Carried whenever there are app clients: merge needs every host's app clients.
+            if let tallies, tallies.appClients > 0 || !causes.isEmpty {
+                entries[i].releases = CauseReport.carried(tallies, families: causes)
             }
             entries[i].coverage = Coverage.entry(
                 families: insight.families, approximate: insight.familiesApproximate, requests: inputs[i].requests,

@@ -185,10 +185,16 @@ public struct Report: Codable, Equatable, Sendable {
         /// read it (a first run on an old log, a backfill): counted and shown, never alerted (its
         /// `alert` says whether it breached). Absent otherwise.
         public var backfill: Bool? = nil
+        /// Why the hour's inconsistent families were sent (``CauseEntry``), most requests first;
+        /// absent when the hour had none or its details were dropped.
+        public var causes: [CauseEntry]? = nil
+        /// The release figures the causes were judged from (``ReleaseTallies``, the listed
+        /// families only), for `merge`; absent without a client key.
+        package var releases: ReleaseTallies? = nil
 
         enum CodingKeys: String, CodingKey {
             case hour, requests, classes, shares, share, alert, errors, top, closed, late, impact, clients, drift
-            case coverage, id, incomplete, backfill
+            case coverage, id, incomplete, backfill, causes, releases
             case alertStatus = "alert_status"
             case outOfScope = "out_of_scope"
             case topApproximate = "top_approximate"

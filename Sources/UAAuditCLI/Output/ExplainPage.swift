@@ -140,9 +140,36 @@ enum ExplainPage {
             out += "  nothing: every request matched a rule\n"
         }
 
+        if let causes = hour.causes, !causes.isEmpty {
+            out += "\n" + palette.strong("Why: which code sends the \(alert) UAs") + "\n"
+            out += whyRows(causes, width: width)
+        }
+
         if !hour.top.isEmpty {
             out += "\n" + palette.strong("Top \(alert) UAs") + (hour.topApproximate ? " (approximate)" : "") + "\n"
             for entry in hour.top.prefix(5) { out += Summary.topUARow(entry.ua, entry.count, width: width) }
+        }
+        return out
+    }
+
+    /// The hour's causes, the five with the most requests: the family, its stack, the fix, the
+    /// release and the iOS versions, each wrapped to `width` (text from the log escaped).
+    static func whyRows(_ causes: [Report.CauseEntry], width: Int) -> String {
+        var out = ""
+        for c in causes.prefix(5) {
+            let head = String(c.requests).rightAligned(8) + " "
+            out += head + TerminalText.escape(c.family, limit: width - head.count) + "\n"
+            let lines = [
+                "stack: " + CauseReport.stackText(c),
+                "release: " + CauseReport.releaseText(c),
+                CauseReport.iosText(c) + "; first seen " + Summary.shortHour(c.firstSeen),
+                "fix: " + c.fix,
+            ]
+            for text in lines {
+                for line in TerminalText.wrapped(text, indent: "           ", width: width) {
+                    out += line + "\n"
+                }
+            }
         }
         return out
     }

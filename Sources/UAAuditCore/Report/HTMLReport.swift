@@ -63,6 +63,7 @@ package enum HTMLReport {
         html += "</p>\n</section>\n"
         html += hoursTable(report)
         html += HTMLInsight.section(report)
+        html += HTMLCauses.section(report)
         html += topSection(report)
         html += coverageSection(report)
         html += details(report)

@@ -85,6 +85,7 @@ package struct AlertNotification: Codable, Equatable, Sendable {
             selected[i].drift?.families = nil
             selected[i].drift?.familiesApproximate = nil
             selected[i].drift?.familiesDropped = nil
+            selected[i].releases = nil
         }
         for i in selected.indices where selected[i].id == nil {
             selected[i].id = HourAlertID.make(

@@ -209,6 +209,9 @@ struct MessageComposer {
                 "split clients: \(c.exact ? "" : "about ")\(c.split) of \(c.app) app clients "
                     + "(\(Self.percent(c.splitShare))) by \(c.key)")
         }
+        if let cause = hour.causes?.first {
+            lines.append(Self.causeLine(cause))
+        }
         if let drift = hour.drift, drift.alert {
             lines += drift.reasons.map { "drift: " + UntrustedText.neutralise($0, limit: Self.uaLimit * 2) }
         }
@@ -216,6 +219,15 @@ struct MessageComposer {
     }
 
     static let pathLimit = 60
+
+    /// The hour's largest inconsistent family in one line: its stack, release, iOS versions and
+    /// fix (``CauseReport``), the family's and bundle's text from the log neutralised.
+    static func causeLine(_ c: Report.CauseEntry) -> String {
+        "cause: " + UntrustedText.neutralise(c.family, limit: uaLimit) + " (\(c.requests)) — "
+            + UntrustedText.neutralise(CauseReport.stackText(c), limit: uaLimit) + ", "
+            + UntrustedText.neutralise(CauseReport.releaseText(c), limit: uaLimit * 2) + ", "
+            + CauseReport.iosText(c) + "; fix: " + c.fix
+    }
 
     /// `2026-11-29T17:00:00+08:00` → `2026-11-29 17:00+08:00`.
     static func shortHour(_ iso: String) -> String {

@@ -297,6 +297,7 @@ package enum ReportMerge {
             }
             entries.append(entry)
         }
+        ReportMerge.firstSeenAcrossHours(&entries)
         if let driftPolicy {
             for i in entries.indices {
                 var drift = InsightReport.drift(at: i, in: driftInputs, policy: driftPolicy)
@@ -370,12 +371,18 @@ package enum ReportMerge {
         var familiesApproximate = false
         var familiesDropped = false
         var hadDrift = false
+        /// The reports' causes per family (see ``addCauses(_:)``).
+        var causes: [String: Report.CauseEntry] = [:]
+        /// The reports' release figures summed; nil once a report with causes had none.
+        var releases: ReleaseTallies?
+        var lackedReleases = false
 
         mutating func add(_ entry: Report.HourEntry, alertClass: String) {
             only = reports == 0 ? entry : nil
             perReport = perReport || entry.clients != nil || entry.drift != nil
             addClients(entry)
             addFamilies(entry)
+            addCauses(entry)
             if let theirs = entry.impact {
                 var mine = impact ?? [:]
                 for (name, c) in theirs { mine[name, default: StatusCounts()].add(c) }
@@ -419,6 +426,7 @@ package enum ReportMerge {
             }
             entry.clients = reports == 1 ? only?.clients : fleetEntry(classes: entry.classes, alertClass: rules.alertClass)
             entry.drift = only?.drift
+            fillCauses(&entry, top: top, alertClass: rules.alertClass)
             entry.coverage =
                 only?.coverage
                 ?? Coverage.entry(

@@ -210,7 +210,7 @@ struct MessageComposer {
                     + "(\(Self.percent(c.splitShare))) by \(c.key)")
         }
         if let cause = hour.causes?.first {
-            lines.append(Self.causeLine(cause))
+            lines.append(causeLine(cause))
         }
         if let drift = hour.drift, drift.alert {
             lines += drift.reasons.map { "drift: " + UntrustedText.neutralise($0, limit: Self.uaLimit * 2) }
@@ -221,11 +221,18 @@ struct MessageComposer {
     static let pathLimit = 60
 
     /// The hour's largest inconsistent family in one line: its stack, release, iOS versions and
-    /// fix (``CauseReport``), the family's and bundle's text from the log neutralised.
-    static func causeLine(_ c: Report.CauseEntry) -> String {
-        "cause: " + UntrustedText.neutralise(c.family, limit: uaLimit) + " (\(c.requests)) — "
-            + UntrustedText.neutralise(CauseReport.stackText(c), limit: uaLimit) + ", "
-            + UntrustedText.neutralise(CauseReport.releaseText(c), limit: uaLimit * 2) + ", "
+    /// fix (``CauseReport``); the family as code, and the bundle, SDK and versions (text from
+    /// the log) neutralised.
+    func causeLine(_ c: Report.CauseEntry) -> String {
+        var stack = c.stack
+        if let bundle = c.bundle {
+            stack += " (" + (c.bundleIsExtension == true ? "extension " : "bundle ")
+                + UntrustedText.neutralise(bundle, limit: Self.pathLimit) + ")"
+        } else if let sdk = c.sdk {
+            stack += " (" + UntrustedText.neutralise(sdk, limit: Self.pathLimit) + ")"
+        }
+        return "cause: " + UntrustedText.shown(c.family, limit: Self.uaLimit, style: style) + " (\(c.requests)) — "
+            + stack + ", " + UntrustedText.neutralise(CauseReport.releaseText(c), limit: Self.uaLimit * 2) + ", "
             + CauseReport.iosText(c) + "; fix: " + c.fix
     }
 

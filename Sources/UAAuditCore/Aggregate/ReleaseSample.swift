@@ -15,10 +15,11 @@
 /// a probe of the bucket's flat open-addressing table (no allocation) and a look at a
 /// direct-mapped cache of app UAs' versions; a bucket's table is rebuilt only when its level rises.
 package final class ReleaseSample {
-    /// The most clients a bucket of one stretch keeps. Half an hour's (``ReleaseClients/limit``):
-    /// a bottom-k sample of N clients takes about k·(1 + ln(N/k)) insertions, most of them of
-    /// clients a later rise drops, and this is the hot path's cost; an hour read in several
-    /// chunks gets the union of their samples, up to the hour's bound.
+    /// The most clients a bucket of one stretch keeps, and an hour (``ReleaseClients/limit``):
+    /// the same bound, so that an hour's sample is the finest level that keeps at most this of
+    /// its clients however its lines were split into chunks, inputs or reports (the merge of a
+    /// log's halves is the sample of the whole). A bottom-k sample of N clients takes about
+    /// k·(1 + ln(N/k)) insertions, most of them of clients a later rise drops: the hot path's cost.
     package static let limit = 512
     package static let versionsPerClient = 4
     package static let familiesPerClient = 4

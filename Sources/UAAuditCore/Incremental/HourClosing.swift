@@ -66,7 +66,7 @@ extension RunEngine {
             insight.driftBreached =
                 settings.scan.insight.alertsOnDrift && driftAlert(iso, in: state, settings: settings)
             insight.clients?.freeze()
-            insight.releases?.freeze()
+            // The release sample stays (at most 512 clients): the hour's report stays mergeable.
             closing.insight = insight
             let backfill = closing.backfill == true
             state.hours[iso] = closing

@@ -8,7 +8,7 @@
 /// at the coarser level is a sample of the union. A closed `run` hour keeps only its
 /// ``ReleaseTallies`` (``freeze()``): its clients are not needed to deduplicate any more.
 package struct ReleaseClients: Equatable, Sendable {
-    package static let limit = 1_024
+    package static let limit = ReleaseSample.limit
 
     package struct Client: Equatable, Sendable {
         /// ``ClientSample``'s kind bits.
@@ -77,24 +77,7 @@ package struct ReleaseClients: Equatable, Sendable {
 
     /// The hour's figures: app clients per version, and per family its split clients per version.
     package var tallies: ReleaseTallies {
-        if let frozen { return frozen }
-        var t = ReleaseTallies(level: level)
-        t.approximate = approximate
-        for client in clients.values {
-            let app = client.mask & ClientSample.app != 0
-            if app {
-                t.appClients += 1
-                for v in client.versions { t.versions[v, default: 0] += 1 }
-            }
-            guard client.mask == ClientSample.split else { continue }
-            for family in client.families {
-                var f = t.families[family] ?? ReleaseTallies.Family()
-                f.splitClients += 1
-                for v in client.versions { f.versions[v, default: 0] += 1 }
-                t.families[family] = f
-            }
-        }
-        return t
+        frozen ?? ReleaseTallies(level: level, clients: clients.values, approximate: approximate)
     }
 
     private mutating func raise(to newLevel: Int) {
@@ -149,6 +132,25 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
 
     package init(level: Int) { self.level = level }
 
+    /// The figures of sampled `clients` at `level`.
+    package init(level: Int, clients: some Sequence<ReleaseClients.Client>, approximate: Bool) {
+        self.level = level
+        self.approximate = approximate
+        for client in clients {
+            if client.mask & ClientSample.app != 0 {
+                appClients += 1
+                for v in client.versions { versions[v, default: 0] += 1 }
+            }
+            guard client.mask == ClientSample.split else { continue }
+            for family in client.families {
+                var f = families[family] ?? Family()
+                f.splitClients += 1
+                for v in client.versions { f.versions[v, default: 0] += 1 }
+                families[family] = f
+            }
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case level, versions, families, approximate
         case appClients = "app_clients"
@@ -184,53 +186,22 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
 
 extension ReleaseClients: Codable {
     enum CodingKeys: String, CodingKey {
-        case level, clients, approximate, tallies
+        case sample, tallies
     }
 
-    /// One client as `[hash in hex, mask, [versions], [families]]`.
-    private struct Record: Codable {
-        var hash: String
-        var mask: UInt8
-        var versions: [String]
-        var families: [String]
-
-        init(hash: String, mask: UInt8, versions: [String], families: [String]) {
-            self.hash = hash
-            self.mask = mask
-            self.versions = versions
-            self.families = families
-        }
-
-        init(from decoder: Decoder) throws {
-            var c = try decoder.unkeyedContainer()
-            hash = try c.decode(String.self)
-            mask = try c.decode(UInt8.self)
-            versions = try c.decode([String].self)
-            families = try c.decode([String].self)
-        }
-
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.unkeyedContainer()
-            try c.encode(hash)
-            try c.encode(mask)
-            try c.encode(versions)
-            try c.encode(families)
-        }
-    }
-
+    /// The sample as a report writes it (``Report/ReleaseSampleEntry``), with each client's hash
+    /// in place of its id: a state file is the operator's, as the split clients' hashes are.
     package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         if let frozen {
             try c.encode(frozen, forKey: .tallies)
             return
         }
-        try c.encode(level, forKey: .level)
-        if approximate { try c.encode(true, forKey: .approximate) }
-        let records = clients.sorted { $0.key < $1.key }.map {
-            Record(hash: String($0.key, radix: 16), mask: $0.value.mask, versions: $0.value.versions,
-                families: $0.value.families)
+        var records: [UInt64: ReleaseRecord] = [:]
+        for (hash, client) in clients {
+            records[hash] = ReleaseRecord(zeros: min(63, hash.leadingZeroBitCount), client: client)
         }
-        try c.encode(records, forKey: .clients)
+        try c.encode(Report.ReleaseSampleEntry(level: level, records: records, approximate: approximate), forKey: .sample)
     }
 
     package init(from decoder: Decoder) throws {
@@ -242,24 +213,20 @@ extension ReleaseClients: Codable {
             frozen = tallies
             return
         }
-        level = try c.decode(Int.self, forKey: .level)
-        guard (0...63).contains(level) else {
-            throw DecodingError.dataCorruptedError(forKey: .level, in: c, debugDescription: "level must be 0…63")
-        }
-        approximate = try c.decodeIfPresent(Bool.self, forKey: .approximate) ?? false
-        let records = try c.decode([Record].self, forKey: .clients)
-        guard records.count <= ReleaseClients.limit else {
+        let entry = try c.decode(Report.ReleaseSampleEntry.self, forKey: .sample)
+        guard let records = entry.records() else {
             throw DecodingError.dataCorruptedError(
-                forKey: .clients, in: c, debugDescription: "more than \(ReleaseClients.limit) clients")
+                forKey: .sample, in: c,
+                debugDescription: "not a release sample of at most \(ReleaseClients.limit) clients its level keeps")
         }
-        for r in records {
-            guard let hash = UInt64(r.hash, radix: 16), r.versions.count <= ReleaseSample.versionsPerClient,
-                r.families.count <= ReleaseSample.familiesPerClient
-            else {
+        level = entry.level
+        approximate = entry.approximate == true
+        for (hash, r) in records {
+            guard r.zeros == min(63, hash.leadingZeroBitCount) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .clients, in: c, debugDescription: "a client record is not [hex hash, mask, versions, families]")
+                    forKey: .sample, in: c, debugDescription: "a client's zero bits are not its hash's")
             }
-            clients[hash] = Client(mask: r.mask, versions: r.versions, families: r.families)
+            clients[hash] = r.client
         }
     }
 }

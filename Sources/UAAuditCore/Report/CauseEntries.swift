@@ -1,79 +1,3 @@
-extension Report {
-    /// Why an hour's inconsistent family was sent: which stack, what to change, since which app
-    /// release and on which iOS versions (``CauseReport``).
-    public struct CauseEntry: Codable, Equatable, Sendable {
-        /// The family (digit runs as `#`), as `drift.families` writes it.
-        public var family: String
-        /// The hour's alert-class requests of the family.
-        public var requests: Int64
-        /// `urlsession_default`, `wkwebview_without_token`, `safari`, `sdk` or `unknown`.
-        public var stack: String
-        /// The bundle a CFNetwork default names (the app's, or an extension's).
-        public var bundle: String?
-        public var bundleIsExtension: Bool?
-        /// The SDK's product token, for `sdk`.
-        public var sdk: String?
-        /// Where to fix it, in one sentence.
-        public var fix: String
-        /// The app release the family's split clients are on, when one clearly stands out.
-        public var release: ReleaseEntry?
-        /// Why `release` is null.
-        public var releaseNote: String?
-        /// The iOS versions the family's UAs name (`17.4`), oldest first.
-        public var ios: [String]
-        /// True when some of them come from `Darwin/x.y` alone (a UA naming no device: it could
-        /// be macOS).
-        public var iosFromDarwinOnly: Bool?
-        /// The first hour of the report (or of `run`'s state) with the family.
-        public var firstSeen: String
-
-        enum CodingKeys: String, CodingKey {
-            case family, requests, stack, bundle, sdk, fix, release, ios
-            case bundleIsExtension = "bundle_is_extension"
-            case releaseNote = "release_note"
-            case iosFromDarwinOnly = "ios_from_darwin_only"
-            case firstSeen = "first_seen"
-        }
-    }
-
-    /// The release of a cause, as estimated client counts (sampled × 2^level).
-    public struct ReleaseEntry: Codable, Equatable, Sendable {
-        public var version: String
-        /// The family's split clients on the version.
-        public var splitClients: Int64
-        /// The app's clients on the version.
-        public var clientsOnVersion: Int64
-        /// The family's split clients, all versions.
-        public var familySplitClients: Int64
-        /// `high` or `medium` (``ReleaseVerdict``).
-        public var confidence: String
-        /// The release that does not send it: the most used of those that do not stand out.
-        public var consistent: VersionEntry?
-        /// True when the counts are estimates (a sample of the hour's clients) or bounded lists
-        /// were cut.
-        public var approximate: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case version, confidence, consistent, approximate
-            case splitClients = "split_clients"
-            case clientsOnVersion = "clients_on_version"
-            case familySplitClients = "family_split_clients"
-        }
-    }
-
-    public struct VersionEntry: Codable, Equatable, Sendable {
-        public var version: String
-        public var splitClients: Int64
-        public var clientsOnVersion: Int64
-
-        enum CodingKeys: String, CodingKey {
-            case version
-            case splitClients = "split_clients"
-            case clientsOnVersion = "clients_on_version"
-        }
-    }
-}
-
 /// Makes an hour's ``Report/CauseEntry`` list from its ``HourInsight``.
 package enum CauseReport {
     /// The hour's alert-class families with their causes, most requests first, at most `limit`.
@@ -122,14 +46,6 @@ package enum CauseReport {
                     version: $0.version, splitClients: scale($0.splitClients), clientsOnVersion: scale($0.clients))
             },
             approximate: tallies.level > 0 || tallies.approximate)
-    }
-
-    /// The hour's release figures as a report carries them for `merge`: only the families listed.
-    package static func carried(_ tallies: ReleaseTallies, families: [Report.CauseEntry]) -> ReleaseTallies {
-        var t = tallies
-        let listed = Set(families.map(\.family))
-        t.families = t.families.filter { listed.contains($0.key) }
-        return t
     }
 
     /// `from 3.3.0 (60 of 60 split clients; 0 of 80 clients on 3.2.1)`, or the note.

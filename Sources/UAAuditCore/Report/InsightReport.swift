@@ -71,8 +71,8 @@ package enum InsightReport {
                 limit: configuration.top, firstSeen: { firstSeen[$0] ?? entries[i].hour })
             if !causes.isEmpty { entries[i].causes = causes }
             // Carried whenever there are app clients: merge needs every host's app clients.
-            if let tallies, tallies.appClients > 0 || !causes.isEmpty {
-                entries[i].releases = CauseReport.carried(tallies, families: causes)
+            if let set = insight.releases, !set.clients.isEmpty {
+                entries[i].releases = Report.ReleaseSampleEntry(set, salt: configuration.insight.salt)
             }
             entries[i].coverage = Coverage.entry(
                 families: insight.families, approximate: insight.familiesApproximate, requests: inputs[i].requests,

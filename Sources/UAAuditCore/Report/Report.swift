@@ -188,9 +188,9 @@ public struct Report: Codable, Equatable, Sendable {
         /// Why the hour's inconsistent families were sent (``CauseEntry``), most requests first;
         /// absent when the hour had none or its details were dropped.
         public var causes: [CauseEntry]? = nil
-        /// The release figures the causes were judged from (``ReleaseTallies``, the listed
-        /// families only), for `merge`; absent without a client key.
-        package var releases: ReleaseTallies? = nil
+        /// The release sample the causes were judged from (``ReleaseSampleEntry``), for
+        /// `merge`; absent without a client key.
+        public var releases: ReleaseSampleEntry? = nil
 
         enum CodingKeys: String, CodingKey {
             case hour, requests, classes, shares, share, alert, errors, top, closed, late, impact, clients, drift

@@ -1,20 +1,15 @@
 /// `merge` of the hours' causes: requests and iOS versions add up per family, and the release
-/// is judged again from the reports' release figures summed (``ReleaseTallies``), marked
-/// approximate since a client seen by two hosts is counted by each.
+/// is judged again from the union of the reports' release samples (``ReleaseUnion``): a client
+/// on two hosts is one client, so the merge of a log's halves judges as the whole does.
 extension ReportMerge.HourSum {
+    /// Adds a report's hour (its release sample checked by ``ReportMerge/checkSamples(_:path:)``).
     mutating func addCauses(_ entry: Report.HourEntry) {
         if let theirs = entry.releases {
-            if !lackedReleases {
-                if var sum = releases {
-                    sum.add(theirs)
-                    releases = sum
-                } else {
-                    releases = theirs
-                }
-            }
+            hadReleases = true
+            releases?.add(theirs.records() ?? [:], level: theirs.level, approximate: theirs.approximate == true)
         } else if entry.causes != nil {
-            // Causes without release figures: a report without a client key.
-            lackedReleases = true
+            // Causes without a release sample: a report without a client key, or a closed
+            // run hour of a state that kept only its figures.
             releases = nil
         }
         for cause in entry.causes ?? [] {
@@ -30,34 +25,34 @@ extension ReportMerge.HourSum {
         }
     }
 
-    /// The hour's causes: a single report's as they are, several reports' summed and judged again.
-    func fillCauses(_ entry: inout Report.HourEntry, top: Int, alertClass: String) {
+    /// The hour's causes: a single report's as they are, several reports' added and judged again.
+    func fillCauses(_ entry: inout Report.HourEntry, top: Int) {
         if reports == 1 {
             entry.causes = only?.causes
             entry.releases = only?.releases
             return
         }
+        if hadReleases, let releases { entry.releases = releases.entry }
         guard !causes.isEmpty else { return }
         var list = causes.values.sorted {
             $0.requests != $1.requests ? $0.requests > $1.requests : $0.family < $1.family
         }
         list = Array(list.prefix(top))
+        let tallies = hadReleases ? releases?.tallies : nil
         for i in list.indices {
-            if var tallies = releases {
-                tallies.approximate = true
+            if let tallies {
                 let verdict = ReleaseVerdict.judge(family: list[i].family, tallies: tallies)
                 list[i].release = CauseReport.release(verdict, tallies: tallies, family: list[i].family)
                 list[i].releaseNote = verdict.note
-            } else {
+            } else if hadReleases {
                 list[i].release = nil
-                list[i].releaseNote = "a report with this hour had no release figures: releases are not judged again"
+                list[i].releaseNote =
+                    "a report with this hour has no release sample (no client key, or made before uaaudit kept one): "
+                    + "releases are not judged again"
             }
+            // No report had a sample (no client key): the reports' own note stands.
         }
         entry.causes = list
-        if var tallies = releases {
-            tallies.approximate = true
-            entry.releases = CauseReport.carried(tallies, families: list)
-        }
     }
 }
 

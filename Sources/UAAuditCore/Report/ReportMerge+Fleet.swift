@@ -53,6 +53,12 @@ extension ReportMerge {
                     reason: "is not a valid report: hour \(hour.hour) has a client sample that is not base64 of at "
                         + "most \(ClientSet.reportSampleLimit) 9-byte records, by id, each a client its level keeps")
             }
+            if let sample = hour.releases, sample.records() == nil {
+                throw .unreadable(
+                    path: path,
+                    reason: "is not a valid report: hour \(hour.hour) has a release sample that is not base64 of at "
+                        + "most \(ReleaseClients.limit) client records, by id, each a client its level keeps")
+            }
             var sums: [String: Int64] = [:]
             for family in hour.drift?.families ?? [] {
                 for (name, n) in family.classes {

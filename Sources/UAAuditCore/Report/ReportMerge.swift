@@ -373,8 +373,9 @@ package enum ReportMerge {
         var hadDrift = false
         /// The reports' causes per family (see ``addCauses(_:)``).
         var causes: [String: Report.CauseEntry] = [:]
-        /// The reports' release figures summed; nil once a report with causes had none.
-        var releases: ReleaseTallies?
+        /// The union of the reports' release samples; nil once a report with causes had none.
+        var releases: ReleaseUnion? = ReleaseUnion()
+        var hadReleases = false
         var lackedReleases = false
 
         mutating func add(_ entry: Report.HourEntry, alertClass: String) {
@@ -426,7 +427,7 @@ package enum ReportMerge {
             }
             entry.clients = reports == 1 ? only?.clients : fleetEntry(classes: entry.classes, alertClass: rules.alertClass)
             entry.drift = only?.drift
-            fillCauses(&entry, top: top, alertClass: rules.alertClass)
+            fillCauses(&entry, top: top)
             entry.coverage =
                 only?.coverage
                 ?? Coverage.entry(

@@ -209,7 +209,9 @@ struct MessageComposer {
                 "split clients: \(c.exact ? "" : "about ")\(c.split) of \(c.app) app clients "
                     + "(\(Self.percent(c.splitShare))) by \(c.key)")
         }
-        if let cause = hour.causes?.first {
+        // One cause line per message: the first hour's largest family (the hours that follow
+        // usually have the same; each line would cost a chat message's room for two hours).
+        if hour.hour == notification.hours.first?.hour, let cause = hour.causes?.first {
             lines.append(causeLine(cause))
         }
         if let drift = hour.drift, drift.alert {

@@ -172,7 +172,7 @@ import Testing
         let texts = transport.texts.withLock { $0 }
         #expect(!outcome.undelivered && !outcome.stopped)
         let expected: [ChannelKind: [Int]] = [
-            .wecom: [13, 13, 13, 9], .slack: [13, 13, 13, 9], .dingtalk: [68, 68, 68, 36], .feishu: [70, 70, 70, 30],
+            .wecom: [12, 12, 12, 12], .slack: [12, 12, 12, 12], .dingtalk: [67, 67, 67, 39], .feishu: [68, 68, 68, 36],
         ]
         #expect(outcome.attempts.map(\.hours.count) == expected[kind])
         #expect(outcome.attempts.count == texts.count)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks that two uaaudit JSON reports hold the same figures, apart from the fields that
 issue 36 added for merge (client_salt, drift_settings, client_keys_shown, hours[].clients.sample,
-hours[].drift.families, families_approximate, families_dropped) and what differs by machine
-(report_id, generated_at).
+hours[].drift.families, families_approximate, families_dropped), those issue 37 added
+(hours[].causes, hours[].releases) and what differs by machine (report_id, generated_at).
 
     bench/same-figures.py OLD.json NEW.json    exit 0 when equal; else prints the first difference
 
@@ -21,6 +21,8 @@ def strip(report):
     for key in ADDED_TOP:
         report.pop(key, None)
     for hour in report.get("hours", []):
+        hour.pop("causes", None)
+        hour.pop("releases", None)
         if isinstance(hour.get("clients"), dict):
             hour["clients"].pop("sample", None)
         if isinstance(hour.get("drift"), dict):

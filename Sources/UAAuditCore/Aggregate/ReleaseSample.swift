@@ -26,8 +26,6 @@ package final class ReleaseSample {
     /// Distinct versions a stretch names (more: approximate).
     static let maxVersions = 1_000
     static let filterSlots = 1 << 12
-    /// Slots of a bucket's table: at least twice ``limit`` + 1 (the one client that makes it rise), a power of two.
-    static let slotCount = 2_048
 
     /// One kept client: its hash, kind bits, and up to four 16-bit ids each of versions (into
     /// ``versionNames``) and families (the worker's family ids + 1), 0 where unused.
@@ -60,23 +58,29 @@ package final class ReleaseSample {
     private struct Bucket {
         var level = 0
         var entries: [Entry] = []
-        /// Entry index + 1 per slot, 0 when empty.
-        var slots: [Int32]
+        /// Entry index + 1 per slot, 0 when empty: a power of two, at least twice the entries,
+        /// grown as they come (a chunk of many quiet hours must not cost a full table each).
+        var slots: [Int32] = []
 
-        init() { slots = [Int32](repeating: 0, count: ReleaseSample.slotCount) }
-
-        static func home(_ hash: UInt64) -> Int {
-            Int(truncatingIfNeeded: CounterTable.spread(hash)) & (ReleaseSample.slotCount - 1)
-        }
+        /// Up to this many entries a bucket has no slots and is searched in order (most hours
+        /// of a chunk have a few clients; 300,000 one-client hours must not cost a table each).
+        static let linearEntries = 8
 
         /// The index of the entry of `hash`, added when new.
         mutating func entry(_ hash: UInt64) -> Int {
-            var slot = Bucket.home(hash)
+            if entries.count < Bucket.linearEntries, slots.isEmpty {
+                if let e = entries.firstIndex(where: { $0.hash == hash }) { return e }
+                entries.append(Entry(hash: hash))
+                return entries.count - 1
+            }
+            if (entries.count + 1) * 2 > slots.count { place(capacity: max(32, slots.count * 2)) }
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: CounterTable.spread(hash)) & mask
             while true {
                 let e = Int(slots[slot]) - 1
                 if e < 0 { break }
                 if entries[e].hash == hash { return e }
-                slot = (slot + 1) & (ReleaseSample.slotCount - 1)
+                slot = (slot + 1) & mask
             }
             entries.append(Entry(hash: hash))
             slots[slot] = Int32(entries.count)
@@ -87,10 +91,16 @@ package final class ReleaseSample {
         mutating func raise(to newLevel: Int) {
             level = newLevel
             entries.removeAll { !ClientSample.keeps($0.hash, level: newLevel) }
-            for i in slots.indices { slots[i] = 0 }
+            if !slots.isEmpty { place(capacity: slots.count) }
+        }
+
+        /// Places every entry in `capacity` slots.
+        private mutating func place(capacity: Int) {
+            slots = [Int32](repeating: 0, count: capacity)
+            let mask = capacity - 1
             for (e, entry) in entries.enumerated() {
-                var slot = Bucket.home(entry.hash)
-                while slots[slot] != 0 { slot = (slot + 1) & (ReleaseSample.slotCount - 1) }
+                var slot = Int(truncatingIfNeeded: CounterTable.spread(entry.hash)) & mask
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
                 slots[slot] = Int32(e + 1)
             }
         }
@@ -185,15 +195,23 @@ package final class ReleaseSample {
         let e = s.buckets[bucket].entry(hash)
         var entry = s.buckets[bucket].entries[e]
         entry.mask |= bits
-        if version != 0 {
-            if let word = Entry.adding(version, to: entry.versions) { entry.versions = word } else { s.approximate = true }
+        if version != 0, entry.mask & ReleaseClients.manyVersions == 0 {
+            if let word = Entry.adding(version, to: entry.versions) {
+                entry.versions = word
+            } else {
+                // More versions than a client keeps: a shared key; which ones came first must
+                // not matter, so it keeps none (the verdict reads single-version clients).
+                entry.versions = 0
+                entry.mask |= ReleaseClients.manyVersions
+            }
         }
-        if bits & ClientSample.alert != 0 {
+        if bits & ClientSample.alert != 0, entry.mask & ReleaseClients.manyFamilies == 0 {
             if let family, family < UInt32(UInt16.max) {
                 if let word = Entry.adding(UInt16(family + 1), to: entry.families) {
                     entry.families = word
                 } else {
-                    s.approximate = true
+                    entry.families = 0
+                    entry.mask |= ReleaseClients.manyFamilies
                 }
             } else {
                 s.approximate = true

@@ -63,7 +63,10 @@ package struct HourInsight: Codable, Equatable, Sendable {
             clients?.showExamples(salt: configuration.insight.salt, full: configuration.insight.showClientKeys)
             releases = hour.releases
         }
-        if !hour.alertUAs.isEmpty { causes = CauseDetail.details(of: hour.alertUAs, app: configuration.rules.app) }
+        // An hour whose details were dropped lists no families, so no causes.
+        if !hour.alertUAs.isEmpty, !hour.detailsDropped {
+            causes = CauseDetail.details(of: hour.alertUAs, app: configuration.rules.app)
+        }
         trim()
     }
 

@@ -9,6 +9,12 @@
 /// ``ReleaseTallies`` (``freeze()``): its clients are not needed to deduplicate any more.
 package struct ReleaseClients: Equatable, Sendable {
     package static let limit = ReleaseSample.limit
+    /// Mask bits beside ``ClientSample``'s kinds: the client named more app versions, or sent
+    /// more alert-class families, than a client keeps (a shared key, a crafted one): it keeps
+    /// none of them, whatever order they came in.
+    package static let manyVersions: UInt8 = 4
+    package static let manyFamilies: UInt8 = 8
+    package static let maskBits: UInt8 = ClientSample.split | manyVersions | manyFamilies
 
     package struct Client: Equatable, Sendable {
         /// ``ClientSample``'s kind bits.
@@ -25,11 +31,54 @@ package struct ReleaseClients: Equatable, Sendable {
         }
     }
 
-    package private(set) var level = 0
-    package private(set) var clients: [UInt64: Client] = [:]
-    package private(set) var approximate = false
-    /// A closed hour's figures, whose clients are no longer kept.
-    package private(set) var frozen: ReleaseTallies?
+    /// The set's fields, behind one reference that an empty set does not allocate: every hour
+    /// of a result holds a set (300,000 hours of a year's log), most of them empty. Copied on
+    /// write.
+    private struct Fields: Equatable {
+        var level = 0
+        var clients: [UInt64: Client] = [:]
+        var approximate = false
+        /// Figures whose clients are no longer kept (their keys' salt changed).
+        var frozen: ReleaseTallies?
+    }
+
+    private final class Box: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box?
+
+    private var fields: Fields {
+        get { box?.fields ?? Fields() }
+        _modify {
+            if box == nil {
+                box = Box(Fields())
+            } else if !isKnownUniquelyReferenced(&box!) {
+                box = Box(box!.fields)
+            }
+            yield &box!.fields
+        }
+    }
+
+    package private(set) var level: Int {
+        get { fields.level }
+        _modify { yield &fields.level }
+    }
+    package private(set) var clients: [UInt64: Client] {
+        get { fields.clients }
+        _modify { yield &fields.clients }
+    }
+    package private(set) var approximate: Bool {
+        get { fields.approximate }
+        _modify { yield &fields.approximate }
+    }
+    package private(set) var frozen: ReleaseTallies? {
+        get { fields.frozen }
+        _modify { yield &fields.frozen }
+    }
+
+    package static func == (a: ReleaseClients, b: ReleaseClients) -> Bool { a.fields == b.fields }
 
     package init() {}
 
@@ -85,16 +134,25 @@ package struct ReleaseClients: Equatable, Sendable {
         clients = clients.filter { ClientSample.keeps($0.key, level: newLevel) }
     }
 
-    private mutating func union(_ a: Client, _ b: Client) -> Client {
-        func joined(_ x: [String], _ y: [String], limit: Int) -> [String] {
+    private func union(_ a: Client, _ b: Client) -> Client { ReleaseClients.union(a, b) }
+
+    /// Two parts of one client: kinds joined; versions (families) joined unless either part
+    /// had too many or together they have, and then none (``manyVersions``): the same
+    /// whichever part came first.
+    package static func union(_ a: Client, _ b: Client) -> Client {
+        var mask = a.mask | b.mask
+        func joined(_ x: [String], _ y: [String], _ flag: UInt8, _ limit: Int) -> [String] {
+            guard mask & flag == 0 else { return [] }
             let all = Array(Set(x).union(y)).sorted()
-            if all.count > limit { approximate = true }
-            return Array(all.prefix(limit))
+            guard all.count <= limit else {
+                mask |= flag
+                return []
+            }
+            return all
         }
-        return Client(
-            mask: a.mask | b.mask,
-            versions: joined(a.versions, b.versions, limit: ReleaseSample.versionsPerClient),
-            families: joined(a.families, b.families, limit: ReleaseSample.familiesPerClient))
+        let versions = joined(a.versions, b.versions, manyVersions, ReleaseSample.versionsPerClient)
+        let families = joined(a.families, b.families, manyFamilies, ReleaseSample.familiesPerClient)
+        return Client(mask: mask, versions: versions, families: families)
     }
 }
 
@@ -120,8 +178,11 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
     }
 
     package var level: Int
-    /// Sampled clients that sent an app-class request.
+    /// Sampled clients that sent an app-class request naming one app version (the clients the
+    /// verdict reads).
     package var appClients: Int64 = 0
+    /// Sampled app clients whose UAs named no version or several (not read by the verdict).
+    package var sharedClients: Int64 = 0
     /// Those of them per app version.
     package var versions: [String: Int64] = [:]
     /// Per alert-class family (report text).
@@ -137,15 +198,22 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
         self.level = level
         self.approximate = approximate
         for client in clients {
-            if client.mask & ClientSample.app != 0 {
-                appClients += 1
-                for v in client.versions { versions[v, default: 0] += 1 }
+            // Only a client whose app UAs named one version tells which release sends what: a
+            // key with several is a shared address (NAT, carrier-grade NAT) or an upgrade,
+            // and carrier-grade NAT keys, many and each with every release, would otherwise
+            // make a rare old release look guilty.
+            guard client.mask & ClientSample.app != 0, client.versions.count == 1 else {
+                if client.mask & ClientSample.app != 0 { sharedClients += 1 }
+                continue
             }
-            guard client.mask == ClientSample.split else { continue }
+            appClients += 1
+            let version = client.versions[0]
+            versions[version, default: 0] += 1
+            guard client.mask & ClientSample.split == ClientSample.split else { continue }
             for family in client.families {
                 var f = families[family] ?? Family()
                 f.splitClients += 1
-                for v in client.versions { f.versions[v, default: 0] += 1 }
+                f.versions[version, default: 0] += 1
                 families[family] = f
             }
         }
@@ -154,6 +222,7 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
     enum CodingKeys: String, CodingKey {
         case level, versions, families, approximate
         case appClients = "app_clients"
+        case sharedClients = "shared_clients"
     }
 
     /// Adds another part's figures, rescaled to the coarser of the two levels.
@@ -163,6 +232,7 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
         func rescale(_ t: inout ReleaseTallies) {
             let from = t.level
             t.appClients = scaled(t.appClients, from)
+            t.sharedClients = scaled(t.sharedClients, from)
             t.versions = t.versions.mapValues { scaled($0, from) }
             t.families = t.families.mapValues {
                 Family(splitClients: scaled($0.splitClients, from), versions: $0.versions.mapValues { scaled($0, from) })
@@ -173,6 +243,7 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
         rescale(&self)
         rescale(&theirs)
         appClients += theirs.appClients
+        sharedClients += theirs.sharedClients
         for (v, n) in theirs.versions { versions[v, default: 0] += n }
         for (name, f) in theirs.families {
             var mine = families[name] ?? Family()
@@ -214,7 +285,7 @@ extension ReleaseClients: Codable {
             return
         }
         let entry = try c.decode(Report.ReleaseSampleEntry.self, forKey: .sample)
-        guard let records = entry.records() else {
+        guard let records = entry.clientRecords() else {
             throw DecodingError.dataCorruptedError(
                 forKey: .sample, in: c,
                 debugDescription: "not a release sample of at most \(ReleaseClients.limit) clients its level keeps")

@@ -8,7 +8,7 @@ package struct ReleaseRecord: Equatable, Sendable {
 
 extension Report.ReleaseSampleEntry {
     /// The report form of an hour's sample; nil for a closed hour of a state that kept only its figures.
-    package init?(_ set: ReleaseClients, salt: ClientSalt) {
+    package convenience init?(_ set: ReleaseClients, salt: ClientSalt) {
         guard set.frozen == nil else { return nil }
         var records: [UInt64: ReleaseRecord] = [:]
         for (hash, client) in set.clients {
@@ -18,7 +18,7 @@ extension Report.ReleaseSampleEntry {
         self.init(level: set.level, records: records, approximate: set.approximate)
     }
 
-    package init(level: Int, records: [UInt64: ReleaseRecord], approximate: Bool) {
+    package convenience init(level: Int, records: [UInt64: ReleaseRecord], approximate: Bool) {
         let versions = Array(Set(records.values.flatMap(\.client.versions))).sorted()
         let families = Array(Set(records.values.flatMap(\.client.families))).sorted()
         let versionIndex = Dictionary(uniqueKeysWithValues: versions.enumerated().map { ($1, $0) })
@@ -32,18 +32,24 @@ extension Report.ReleaseSampleEntry {
             for f in r.client.families { u16(familyIndex[f] ?? 0) }
         }
         self.init(
-            level: level, versions: versions, families: families, clients: Data(bytes).base64EncodedString(),
+            level: level, versions: versions, families: families, records: Data(bytes).base64EncodedString(),
             approximate: approximate ? true : nil)
+    }
+
+    /// Whether `list` is sorted, without repeats, each item as `valid` says.
+    static func isList(_ list: [String], of valid: (String) -> Bool) -> Bool {
+        zip(list, list.dropFirst()).allSatisfy { $0 < $1 } && list.allSatisfy(valid)
     }
 
     /// Id → record, or nil when the entry is not what a report writes: a level outside 0…63,
     /// more than ``ReleaseClients/limit`` clients, ids not ascending, a client the level would
     /// not keep, without a kind, with more versions or families than a client keeps, or an
     /// index outside the lists.
-    package func records() -> [UInt64: ReleaseRecord]? {
+    package func clientRecords() -> [UInt64: ReleaseRecord]? {
         guard (0...63).contains(level), versions.count <= ReleaseClients.limit * ReleaseSample.versionsPerClient,
             families.count <= ReleaseClients.limit * ReleaseSample.familiesPerClient,
-            clients.utf8.count <= ReleaseClients.limit * 40, let data = Data(base64Encoded: clients)
+            records.utf8.count <= ReleaseClients.limit * 40, let data = Data(base64Encoded: records),
+            Self.isList(versions, of: UAAnatomy.isVersion), Self.isList(families, of: { !$0.isEmpty && $0.utf8.count <= 1024 })
         else { return nil }
         let bytes = [UInt8](data)
         var out: [UInt64: ReleaseRecord] = [:]
@@ -57,7 +63,7 @@ extension Report.ReleaseSampleEntry {
             let (zeros, mask, nv, nf) = (Int(bytes[i + 8]), bytes[i + 9], Int(bytes[i + 10]), Int(bytes[i + 11]))
             i += 12
             guard previous.map({ $0 < id }) ?? true, zeros <= 63, zeros >= level, mask & ClientSample.split != 0,
-                mask & ~ClientSample.split == 0, nv <= ReleaseSample.versionsPerClient,
+                mask & ~ReleaseClients.maskBits == 0, nv <= ReleaseSample.versionsPerClient,
                 nf <= ReleaseSample.familiesPerClient, i + 2 * (nv + nf) <= bytes.count
             else { return nil }
             var client = ReleaseClients.Client(mask: mask)
@@ -98,17 +104,7 @@ package struct ReleaseUnion: Sendable {
                 records[id] = r
                 continue
             }
-            func joined(_ x: [String], _ y: [String], _ limit: Int) -> [String] {
-                let all = Array(Set(x).union(y)).sorted()
-                if all.count > limit { approximate = true }
-                return Array(all.prefix(limit))
-            }
-            records[id] = ReleaseRecord(
-                zeros: r.zeros,
-                client: ReleaseClients.Client(
-                    mask: mine.client.mask | r.client.mask,
-                    versions: joined(mine.client.versions, r.client.versions, ReleaseSample.versionsPerClient),
-                    families: joined(mine.client.families, r.client.families, ReleaseSample.familiesPerClient)))
+            records[id] = ReleaseRecord(zeros: r.zeros, client: ReleaseClients.union(mine.client, r.client))
         }
         while records.count > ReleaseClients.limit, level < 63 { raise(to: level + 1) }
     }

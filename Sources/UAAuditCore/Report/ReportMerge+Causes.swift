@@ -6,7 +6,7 @@ extension ReportMerge.HourSum {
     mutating func addCauses(_ entry: Report.HourEntry) {
         if let theirs = entry.releases {
             hadReleases = true
-            releases?.add(theirs.records() ?? [:], level: theirs.level, approximate: theirs.approximate == true)
+            releases?.add(theirs.clientRecords() ?? [:], level: theirs.level, approximate: theirs.approximate == true)
         } else if entry.causes != nil {
             // Causes without a release sample: a report without a client key, or a closed
             // run hour of a state that kept only its figures.

@@ -53,7 +53,7 @@ extension ReportMerge {
                     reason: "is not a valid report: hour \(hour.hour) has a client sample that is not base64 of at "
                         + "most \(ClientSet.reportSampleLimit) 9-byte records, by id, each a client its level keeps")
             }
-            if let sample = hour.releases, sample.records() == nil {
+            if let sample = hour.releases, sample.clientRecords() == nil {
                 throw .unreadable(
                     path: path,
                     reason: "is not a valid report: hour \(hour.hour) has a release sample that is not base64 of at "

@@ -75,16 +75,16 @@ import Testing
     }
 
     @Test func aStateWithTooManyClientsOrABadLevelIsRefused() throws {
-        let empty = Data(#"{"sample":{"level":0,"versions":[],"families":[],"clients":""}}"#.utf8)
+        let empty = Data(#"{"sample":{"level":0,"versions":[],"families":[],"records":""}}"#.utf8)
         #expect(try JSONDecoder().decode(ReleaseClients.self, from: empty) == ReleaseClients())
-        let bad = Data(#"{"sample":{"level":64,"versions":[],"families":[],"clients":""}}"#.utf8)
+        let bad = Data(#"{"sample":{"level":64,"versions":[],"families":[],"records":""}}"#.utf8)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ReleaseClients.self, from: bad) }
-        let notBase64 = Data(#"{"sample":{"level":0,"versions":[],"families":[],"clients":"%%"}}"#.utf8)
+        let notBase64 = Data(#"{"sample":{"level":0,"versions":[],"families":[],"records":"%%"}}"#.utf8)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ReleaseClients.self, from: notBase64) }
         // One client (id 1, 63 zero bits, app) whose version index is past the list.
         let record = Data([1, 0, 0, 0, 0, 0, 0, 0, 63, 1, 1, 0, 5, 0]).base64EncodedString()
         let badIndex = Data(
-            #"{"sample":{"level":0,"versions":["3.3.0"],"families":[],"clients":"\#(record)"}}"#.utf8)
+            #"{"sample":{"level":0,"versions":["3.3.0"],"families":[],"records":"\#(record)"}}"#.utf8)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ReleaseClients.self, from: badIndex) }
     }
 

@@ -66,7 +66,7 @@ import Testing
         let none = Self.tallies(versions: ["3.3.0": 60], split: 0, splitVersions: [:])
         #expect(
             ReleaseVerdict.judge(family: Self.family, tallies: none).note
-                == "no client sent both this family and the app's own UA")
+                == "no client that sent this family sent the app's own UA with one version")
         let unversioned = Self.tallies(versions: [:], split: 10, splitVersions: [:])
         #expect(ReleaseVerdict.judge(family: Self.family, tallies: unversioned).note == "the app's own UAs name no version")
     }
@@ -90,5 +90,50 @@ import Testing
     @Test func versionsCompareByTheirNumbers() {
         let sorted = ["3.10.0", "3.9.1", "10.0", "3.9", "17.4", "9.3"].sorted(by: CauseDetail.versionPrecedes)
         #expect(sorted == ["3.9", "3.9.1", "3.10.0", "9.3", "10.0", "17.4"])
+    }
+}
+
+/// The verdict read from clients: shared keys (several versions) are left out, and a client
+/// with too many versions or families keeps none, whatever order they came in.
+@Suite struct ReleaseVerdictFromClientsTests {
+    static let family = ReleaseVerdictTests.family
+
+    /// 400 single devices (8 on 1.8.0, 352 on 1.9.0, 40 on 2.0.0; only 2.0.0 sends the family)
+    /// and 30 carrier-NAT addresses, each with devices of all three releases and the family.
+    /// Read with the NAT keys, 1.8.0 (on every NAT key, rare elsewhere) stood out and, being
+    /// the oldest, was named (review of issue 37); read without them, 2.0.0 is.
+    @Test func carrierNATAddressesDoNotMakeARareOldReleaseLookGuilty() {
+        var clients: [ReleaseClients.Client] = []
+        for i in 0..<400 {
+            let version = i < 8 ? "1.8.0" : i < 360 ? "1.9.0" : "2.0.0"
+            let split = version == "2.0.0"
+            clients.append(
+                ReleaseClients.Client(
+                    mask: split ? ClientSample.split : ClientSample.app, versions: [version],
+                    families: split ? [Self.family] : []))
+        }
+        for _ in 0..<30 {
+            clients.append(
+                ReleaseClients.Client(
+                    mask: ClientSample.split, versions: ["1.8.0", "1.9.0", "2.0.0"], families: [Self.family]))
+        }
+        let t = ReleaseTallies(level: 0, clients: clients, approximate: false)
+        #expect(t.appClients == 400)
+        #expect(t.sharedClients == 30)
+        let v = ReleaseVerdict.judge(family: Self.family, tallies: t)
+        #expect(v.release == ReleaseVerdict.Side(version: "2.0.0", splitClients: 40, clients: 40))
+        #expect(v.consistent == ReleaseVerdict.Side(version: "1.9.0", splitClients: 0, clients: 352))
+    }
+
+    @Test func aClientWithTooManyVersionsKeepsNoneInAnyOrder() {
+        let parts = (0..<6).map { ReleaseClients.Client(mask: ClientSample.app, versions: ["3.\($0).0"]) }
+        var forward = parts[0]
+        for p in parts.dropFirst() { forward = ReleaseClients.union(forward, p) }
+        var backward = parts[5]
+        for p in parts.dropLast().reversed() { backward = ReleaseClients.union(backward, p) }
+        #expect(forward == backward)
+        #expect(forward == ReleaseClients.Client(mask: ClientSample.app | ReleaseClients.manyVersions))
+        let four = parts.prefix(4).dropFirst().reduce(parts[0]) { ReleaseClients.union($0, $1) }
+        #expect(four.versions == ["3.0.0", "3.1.0", "3.2.0", "3.3.0"])
     }
 }

@@ -360,7 +360,7 @@ import Testing
         #expect(report.reportID == nil)
         #expect(report.sources.allSatisfy { $0.identity == nil && $0.offset == nil })
         let id = ReportIdentity.id(of: report)
-        #expect(id == "content-02daf9892df8a8791746262d7447619a")
+        #expect(id == "content-c4269a8ca1bdbbee7d7e9f21895327ef")
         report.generatedAt = "2030-01-01T00:00:00Z"
         #expect(ReportIdentity.id(of: report) == id)
         report.hours[0].requests += 1

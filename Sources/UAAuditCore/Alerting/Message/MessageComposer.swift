@@ -233,9 +233,21 @@ struct MessageComposer {
         } else if let sdk = c.sdk {
             stack += " (" + UntrustedText.neutralise(sdk, limit: Self.pathLimit) + ")"
         }
+        // The fix names the bundle (text from the log): made again with the neutralised one.
+        let fix =
+            c.bundle.map { bundle in
+                CauseFix.sentence(
+                    stack: UAAnatomy.Stack(rawValue: c.stack) ?? .unknown,
+                    bundle: UntrustedText.neutralise(bundle, limit: Self.pathLimit),
+                    bundleIsExtension: c.bundleIsExtension == true, sdk: nil)
+            } ?? c.sdk.map { sdk in
+                CauseFix.sentence(
+                    stack: UAAnatomy.Stack(rawValue: c.stack) ?? .unknown, bundle: nil, bundleIsExtension: false,
+                    sdk: UntrustedText.neutralise(sdk, limit: Self.pathLimit))
+            } ?? c.fix
         return "cause: " + UntrustedText.shown(c.family, limit: Self.uaLimit, style: style) + " (\(c.requests)) — "
             + stack + ", " + UntrustedText.neutralise(CauseReport.releaseText(c), limit: Self.uaLimit * 2) + ", "
-            + CauseReport.iosText(c) + "; fix: " + c.fix
+            + CauseReport.iosText(c) + "; fix: " + fix
     }
 
     /// `2026-11-29T17:00:00+08:00` → `2026-11-29 17:00+08:00`.

@@ -2,9 +2,10 @@
 /// versions of the family's split clients (clients that sent it and the app's own UA, which
 /// names the version) against the versions of all the app's clients.
 ///
-/// A release is named only when it **clearly** stands out: its share of the family's split
-/// clients is at least ``minLift`` times its share of all app clients, and a binomial test of
-/// that excess gives z ≥ ``minZ`` (the family's split clients drawn at random from the app's
+/// Only clients whose app UAs named one version are read (``ReleaseTallies``): a key with
+/// several is a shared address. A release is named only when it **clearly** stands out: its
+/// share of the family's split clients is at least ``minLift`` times its share of all app
+/// clients and at least ``minShareOfSplit``, and a binomial test of that excess gives z ≥ ``minZ`` (the family's split clients drawn at random from the app's
 /// clients would put fewer on it). So a client key shared by many devices (NAT, carrier-grade
 /// NAT: several app versions behind one address) does not make a release look guilty: such a
 /// key's versions are the whole population's, and no release stands out. When several
@@ -27,6 +28,9 @@ package struct ReleaseVerdict: Equatable, Sendable {
     package var note: String?
 
     package static let minLift = 2.0
+    /// The least share of the family's split clients a named release has: a rare release that
+    /// only a few split clients are on is not the one that sends it.
+    package static let minShareOfSplit = 0.2
     package static let minZ = 3.0
     /// The fewest sampled split clients a release is named from.
     package static let minSplitClients: Int64 = 3
@@ -39,11 +43,17 @@ package struct ReleaseVerdict: Equatable, Sendable {
         let app = tallies.appClients
         let versioned = f.versions.values.contains { $0 > 0 }
         guard split > 0 else {
-            verdict.note = "no client sent both this family and the app's own UA"
+            verdict.note =
+                tallies.level > 0
+                ? "no split client of this family in the sample (1 in \(1 << min(tallies.level, 62)) clients)"
+                : "no client that sent this family sent the app's own UA with one version"
             return verdict
         }
         guard !tallies.versions.isEmpty, versioned else {
-            verdict.note = "the app's own UAs name no version"
+            verdict.note =
+                tallies.approximate
+                ? "the app versions did not fit the sample's bounds (a flood of versions)"
+                : "the app's own UAs name no version"
             return verdict
         }
         guard split >= minSplitClients else {
@@ -62,7 +72,7 @@ package struct ReleaseVerdict: Equatable, Sendable {
                 continue
             }
             let z = (Double(s) - Double(split) * pAll) / (Double(split) * pAll * (1 - pAll)).squareRoot()
-            if pFamily >= minLift * pAll, z >= minZ {
+            if pFamily >= minLift * pAll, pFamily >= minShareOfSplit, z >= minZ {
                 standing.append((side, z))
             } else {
                 others.append(side)

@@ -147,6 +147,13 @@ package struct UAAnatomy: Equatable, Sendable {
     /// without it, the version of the name ``AppSighting/read(_:)`` finds. A version is 1 to 32
     /// bytes of `[0-9A-Za-z._-]` starting with a digit. Nil for a CFNetwork default, whose number
     /// is the bundle's build (CFBundleVersion), not the version the App Store shows.
+    /// Whether `text` is an app version as ``appVersion(_:app:)`` reads one: 1–32 bytes of
+    /// letters, digits, `.`, `_` and `-`, a digit first (what `merge` accepts from a report).
+    package static func isVersion(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return UABytes.version(bytes, at: 0) == text
+    }
+
     package static func appVersion(_ ua: String, app: String?) -> String? {
         let sighting = AppSighting.read(ua)
         if sighting?.shape == .cfnetworkDefault { return nil }

@@ -6,14 +6,13 @@
 /// The sample keeps clients as the split-client figures do (``ClientSample``): those whose
 /// hash starts with the bucket's level of zero bits, the level rising while a bucket has more
 /// than ``limit`` clients, so every host and chunk keeps a client alike and a union of samples
-/// is again one. A kept client records up to ``versionsPerClient`` app versions (read once per
-/// distinct app UA of the stretch, by ``UAAnatomy/appVersion(_:app:)``) and up to
-/// ``familiesPerClient`` family ids; what does not fit marks the sample approximate.
+/// is again one. A kept client records up to ``versionsPerClient`` app versions (the version
+/// tag the UA cache's entry carries, read once per distinct UA by ``VersionCache``) and up to
+/// ``familiesPerClient`` family ids; a client with more keeps none of them (a shared key).
 ///
 /// Cost: the common line is a level check and, for a kept client, one look at a small
-/// direct-mapped filter of (bucket, client, UA or family) pairs already noted. A new pair costs
-/// a probe of the bucket's flat open-addressing table (no allocation) and a look at a
-/// direct-mapped cache of app UAs' versions; a bucket's table is rebuilt only when its level rises.
+/// direct-mapped filter of (bucket, client, version or family) pairs already noted. A new pair
+/// costs a probe of the bucket's table; a bucket's table is rebuilt only when its level rises.
 package final class ReleaseSample {
     /// The most clients a bucket of one stretch keeps, and an hour (``ReleaseClients/limit``):
     /// the same bound, so that an hour's sample is the finest level that keeps at most this of
@@ -124,7 +123,6 @@ package final class ReleaseSample {
     private let state: UnsafeMutablePointer<State>
     private let filter: UnsafeMutablePointer<UInt64>
     private let versions: VersionCache
-    private let escape: EscapeMode
 
     /// Version texts by id; id 0 is "no version".
     package var versionNames: [String] { state.pointee.versionNames }
@@ -133,9 +131,8 @@ package final class ReleaseSample {
     package var approximate: Bool { state.pointee.approximate }
 
     /// `versions` is the worker's cache of app UAs' versions (kept from chunk to chunk).
-    package init(versions: VersionCache, escape: EscapeMode) {
+    package init(versions: VersionCache) {
         self.versions = versions
-        self.escape = escape
         filter = .allocate(capacity: ReleaseSample.filterSlots)
         filter.initialize(repeating: 0, count: ReleaseSample.filterSlots)
         state = .allocate(capacity: 1)

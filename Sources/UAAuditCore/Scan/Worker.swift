@@ -41,7 +41,7 @@ final class Worker {
             clientEntries: configuration.clientField == nil ? 0 : configuration.insight.maxClients,
             clientPool: clientPool,
             releases: configuration.clientField == nil
-                ? nil : ReleaseSample(versions: versions, escape: configuration.format.escape))
+                ? nil : ReleaseSample(versions: versions))
         cache.startChunk()
         var sink = AuditSink(worker: self, tally: tally)
         var failure: InputError?

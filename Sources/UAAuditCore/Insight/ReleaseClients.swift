@@ -98,7 +98,7 @@ package struct ReleaseClients: Equatable, Sendable {
         clients.reserveCapacity(clients.count + theirs.count)
         for (hash, client) in theirs where ClientSample.keeps(hash, level: level) {
             if let mine = clients[hash] {
-                clients[hash] = union(mine, client)
+                clients[hash] = ReleaseClients.union(mine, client)
             } else {
                 clients[hash] = client
             }
@@ -133,8 +133,6 @@ package struct ReleaseClients: Equatable, Sendable {
         level = newLevel
         clients = clients.filter { ClientSample.keeps($0.key, level: newLevel) }
     }
-
-    private func union(_ a: Client, _ b: Client) -> Client { ReleaseClients.union(a, b) }
 
     /// Two parts of one client: kinds joined; versions (families) joined unless either part
     /// had too many or together they have, and then none (``manyVersions``): the same

@@ -65,12 +65,21 @@ package enum CauseReport {
         return entry.iosFromDarwinOnly == true ? list + " (from Darwin alone: could be macOS)" : list
     }
 
-    /// `urlsession_default (bundle MyShop Share Extension)`.
-    package static func stackText(_ entry: Report.CauseEntry) -> String {
+    /// `urlsession_default (bundle MyShop Share Extension)`; `shown` escapes the bundle and
+    /// SDK (text from the log) as the output needs.
+    package static func stackText(_ entry: Report.CauseEntry, shown: (String) -> String = { $0 }) -> String {
         if let bundle = entry.bundle {
-            return entry.stack + " (" + (entry.bundleIsExtension == true ? "extension " : "bundle ") + bundle + ")"
+            return entry.stack + " (" + (entry.bundleIsExtension == true ? "extension " : "bundle ") + shown(bundle) + ")"
         }
-        if let sdk = entry.sdk { return entry.stack + " (" + sdk + ")" }
+        if let sdk = entry.sdk { return entry.stack + " (" + shown(sdk) + ")" }
         return entry.stack
+    }
+
+    /// The entry's fix sentence, made again with the bundle and SDK `shown` as the output needs.
+    package static func fixText(_ entry: Report.CauseEntry, shown: (String) -> String) -> String {
+        guard entry.bundle != nil || entry.sdk != nil else { return entry.fix }
+        return CauseFix.sentence(
+            stack: UAAnatomy.Stack(rawValue: entry.stack) ?? .unknown, bundle: entry.bundle.map(shown),
+            bundleIsExtension: entry.bundleIsExtension == true, sdk: entry.sdk.map(shown))
     }
 }

@@ -226,28 +226,11 @@ struct MessageComposer {
     /// fix (``CauseReport``); the family as code, and the bundle, SDK and versions (text from
     /// the log) neutralised.
     func causeLine(_ c: Report.CauseEntry) -> String {
-        var stack = c.stack
-        if let bundle = c.bundle {
-            stack += " (" + (c.bundleIsExtension == true ? "extension " : "bundle ")
-                + UntrustedText.neutralise(bundle, limit: Self.pathLimit) + ")"
-        } else if let sdk = c.sdk {
-            stack += " (" + UntrustedText.neutralise(sdk, limit: Self.pathLimit) + ")"
-        }
-        // The fix names the bundle (text from the log): made again with the neutralised one.
-        let fix =
-            c.bundle.map { bundle in
-                CauseFix.sentence(
-                    stack: UAAnatomy.Stack(rawValue: c.stack) ?? .unknown,
-                    bundle: UntrustedText.neutralise(bundle, limit: Self.pathLimit),
-                    bundleIsExtension: c.bundleIsExtension == true, sdk: nil)
-            } ?? c.sdk.map { sdk in
-                CauseFix.sentence(
-                    stack: UAAnatomy.Stack(rawValue: c.stack) ?? .unknown, bundle: nil, bundleIsExtension: false,
-                    sdk: UntrustedText.neutralise(sdk, limit: Self.pathLimit))
-            } ?? c.fix
+        let shown = { (text: String) in UntrustedText.neutralise(text, limit: Self.pathLimit) }
         return "cause: " + UntrustedText.shown(c.family, limit: Self.uaLimit, style: style) + " (\(c.requests)) — "
-            + stack + ", " + UntrustedText.neutralise(CauseReport.releaseText(c), limit: Self.uaLimit * 2) + ", "
-            + CauseReport.iosText(c) + "; fix: " + fix
+            + CauseReport.stackText(c, shown: shown) + ", "
+            + UntrustedText.neutralise(CauseReport.releaseText(c), limit: Self.uaLimit * 2) + ", "
+            + CauseReport.iosText(c) + "; fix: " + CauseReport.fixText(c, shown: shown)
     }
 
     /// `2026-11-29T17:00:00+08:00` → `2026-11-29 17:00+08:00`.

@@ -1,5 +1,5 @@
 import Glibc
-import UAAuditCore
+import UAAuditInput
 
 /// The command-line tool: picks the subcommand, and alone prints and chooses the exit status.
 public enum UAAuditCLI {

@@ -1,7 +1,7 @@
 import CCurl
 import FoundationEssentials
 import Glibc
-import UAAuditCore
+import UAAuditRun
 
 /// ``HTTPTransport`` on libcurl (the one file that imports `CCurl`; libcurl is loaded on the
 /// first delivery, not linked): one POST per handle, no

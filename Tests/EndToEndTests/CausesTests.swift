@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import UAAuditCore
 import WebhookReceiver
+import UAAuditReport
 
 /// Issue 37: for hours the project has not seen, `explain` names each inconsistent family's
 /// stack, fix, the app release that introduced it (not the consistent one) and the iOS

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UAAuditCore
+import UAAuditReport
 
 /// Client keys crafted so that their hashes share the leading bits (the client hash is unseeded
 /// and invertible for 16-byte keys, so anyone can compute such keys offline) cost the scan

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import UAAuditCore
 import WebhookReceiver
+import UAAuditAudit
+import UAAuditReport
 
 /// SampleLogs/devices.log, written by a real nginx with a UA whitelist (make-devices.sh): the
 /// figures its clients were made to produce, by device id and by address.

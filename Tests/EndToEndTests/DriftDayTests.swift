@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import UAAuditCore
 import WebhookReceiver
+import UAAuditReport
+import UAAuditRun
 
 /// A generated day in which, from 15:00 on, the app's URLSession UA changes shape (`iOS 18_1`
 /// becomes `iOS 18.1`): the rules stop matching it and `urlsession` traffic becomes `other`,

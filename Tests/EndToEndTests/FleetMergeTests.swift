@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import UAAuditCore
+import UAAuditAudit
+import UAAuditReport
 
 /// `merge` of reports from several hosts counts split clients fleet-wide from the reports'
 /// client samples, works drift out again from their families, and refuses reports hashed with

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import UAAuditCore
 import WebhookReceiver
+import UAAuditAudit
+import UAAuditReport
 
 /// A real nginx that whitelists the app's UAs on /api/ (403 otherwise), and clients on
 /// different loopback addresses, some with an X-Device-Id: the split clients, the 403s and

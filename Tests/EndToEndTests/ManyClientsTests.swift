@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UAAuditCore
+import UAAuditReport
 
 #if canImport(Glibc)
     import Glibc

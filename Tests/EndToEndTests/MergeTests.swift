@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UAAuditCore
+import UAAuditReport
 
 /// `uaaudit merge` on the built binary: the merge of the reports of the parts of a log is the
 /// report of the whole log; rule sets that differ are refused by name.

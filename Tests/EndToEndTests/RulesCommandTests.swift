@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UAAuditCore
+import UAAuditAudit
 
 /// `uaaudit rules init|test|lint`, examples checked on load, and streaming `classify`, run as
 /// the built binary.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import UAAuditCore
+import UAAuditAudit
+import UAAuditReport
 
 /// `uaaudit run` keeps an open hour's clients in its state, so an hour read over several runs
 /// counts each client once and still sees a client split across two runs.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
+import UAAuditReport
 
 /// The report id of a scan of stdin hashes everything read (a SHA-256 the scanner computes as
 /// the bytes stream by): it must be the id rebuilt from `sha256sum`'s digest of the same

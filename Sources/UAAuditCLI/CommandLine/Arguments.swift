@@ -1,4 +1,5 @@
-import UAAuditCore
+import UAAuditInput
+import UAAuditRun
 
 /// The first phase of option parsing: words into named values, with no I/O and no meaning yet.
 ///

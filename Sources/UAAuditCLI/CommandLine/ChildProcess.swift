@@ -1,5 +1,5 @@
 import Glibc
-import UAAuditCore
+import UAAuditInput
 
 /// Runs a program and collects what it printed (FoundationEssentials has no `Process`): its
 /// standard output through a pipe, read to the end, and the first bytes of its standard

@@ -1,4 +1,5 @@
-import UAAuditCore
+import UAAuditInput
+import UAAuditRun
 
 /// Refuses, before anything is read or written, a command whose outputs would overwrite one
 /// of its inputs or each other, and an input given twice (it would be counted twice).

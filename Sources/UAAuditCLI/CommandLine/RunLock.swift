@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import UAAuditCore
+import UAAuditInput
 
 /// The exclusive lock that keeps two runs from touching the same state at once (flock(2)).
 /// It is released when the process exits, however it exits.

@@ -1,6 +1,6 @@
 import Glibc
 import Synchronization
-import UAAuditCore
+import UAAuditRun
 
 /// The signal that asked the run to stop (0: none), set from the signal handler.
 /// A lock-free atomic store is async-signal-safe.

@@ -1,4 +1,4 @@
-import UAAuditCore
+import UAAuditAudit
 
 /// Reads a threshold given by `--threshold` or a config's `threshold`, shared by scan, run and merge.
 enum ThresholdOption {

@@ -1,4 +1,4 @@
-import UAAuditCore
+import UAAuditInput
 
 /// Reads User-Agents one per line from stdin or a file, in constant memory
 /// (``LineStream``): `beforeWaiting` runs before every read that may block, so buffered

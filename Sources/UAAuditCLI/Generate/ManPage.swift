@@ -1,4 +1,4 @@
-import UAAuditCore
+import UAAuditInput
 
 /// uaaudit(1): one page with a section per command, made from the command and option
 /// declarations (`uaaudit generate man`).

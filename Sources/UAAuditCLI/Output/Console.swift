@@ -1,5 +1,5 @@
 import Glibc
-import UAAuditCore
+import UAAuditInput
 
 /// Where the CLI writes: stdout for results, stderr for messages. The only place that prints.
 ///

@@ -1,4 +1,6 @@
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
+import UAAuditReport
 
 /// What `doctor` found of the operator's app in the logs' last lines, the rules it writes for
 /// it, and what it says when it cannot tell which app is theirs.

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import UAAuditCore
+import UAAuditRun
 
 /// `doctor --json`: what doctor found, as one JSON object (keys sorted).
 extension DoctorReport {

@@ -1,4 +1,6 @@
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
+import UAAuditRun
 
 /// What nginx's own UA rules do to the app's UAs (`doctor`): the findings of
 /// ``NginxUAAudit`` with the rules they were tried for and what the log shows of them.

@@ -1,5 +1,6 @@
 import FoundationEssentials
-import UAAuditCore
+import UAAuditInput
+import UAAuditRun
 
 /// What `doctor` found in an nginx configuration, and the advice it prints.
 struct DoctorReport {

@@ -1,4 +1,4 @@
-import UAAuditCore
+import UAAuditReport
 
 /// How the example-rules notice is printed: its sentence wrapped to 80 columns, then its
 /// command on a line of its own, whole, to paste.

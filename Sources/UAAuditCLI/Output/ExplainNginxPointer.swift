@@ -1,4 +1,6 @@
-import UAAuditCore
+import UAAuditInput
+import UAAuditReport
+import UAAuditRun
 
 /// `explain --nginx-rules CONF`: one line when the hour's alert-class requests were refused
 /// (4xx: 403, 444…) and a rule of nginx's own configuration refuses some of the hour's top

@@ -1,4 +1,5 @@
-import UAAuditCore
+import UAAuditAudit
+import UAAuditReport
 
 /// One hour on one readable page (80 columns): the share, what it cost, who is split, what is new.
 /// Text from the log is escaped.

@@ -1,4 +1,4 @@
-import UAAuditCore
+import UAAuditRun
 
 /// The one line `run --heartbeat` writes per run, so that a silent cron job is visible in its log.
 struct Heartbeat {

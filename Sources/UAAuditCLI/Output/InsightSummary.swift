@@ -1,4 +1,5 @@
-import UAAuditCore
+import UAAuditAudit
+import UAAuditReport
 
 /// The summary's answers to the operator's next questions: what the alert class cost (its
 /// statuses and paths), whether the same clients are split, and which UA families are new.

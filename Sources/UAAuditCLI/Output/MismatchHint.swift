@@ -1,5 +1,7 @@
 import FoundationEssentials
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
+import UAAuditRun
 
 /// The stderr message of exit 8: an input does not match its log format. It names a format
 /// that parses the malformed lines (built-in, or from the nginx config when one was given) and

@@ -1,4 +1,4 @@
-import UAAuditCore
+import UAAuditInput
 
 /// Writes one of a command's output files (`--out`, `--html`, `--prom`) atomically, and says
 /// on stderr when it could not.

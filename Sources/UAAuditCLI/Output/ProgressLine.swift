@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import UAAuditCore
+import UAAuditAudit
 
 /// The progress line of a scan on a terminal: bytes done of the total, lines per second and the
 /// time left, on stderr, redrawn four times a second and erased when the scan ends.

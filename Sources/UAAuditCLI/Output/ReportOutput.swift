@@ -1,4 +1,5 @@
-import UAAuditCore
+import UAAuditInput
+import UAAuditReport
 
 /// Writes a report's JSON an hour at a time (``ReportEncoding/write(_:to:)``): to a file,
 /// atomically, or to stdout. Nothing holds the whole encoded report.

@@ -1,4 +1,4 @@
-import UAAuditCore
+import UAAuditReport
 
 /// The human summary of a report, for an 80-column terminal.
 ///

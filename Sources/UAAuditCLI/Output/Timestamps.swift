@@ -1,5 +1,6 @@
 import Glibc
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
 
 enum Timestamps {
     /// Now in seconds since the epoch, or `SOURCE_DATE_EPOCH` when set (reproducible reports for tests and diffs).

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import UAAuditCore
+import UAAuditRun
 
 /// `uaaudit alert test`: sends a clearly marked test message through each channel and says,
 /// per channel, whether it was delivered and, if not, the channel's own error.

@@ -1,6 +1,7 @@
 import FoundationEssentials
-import UAAuditCore
 import UAAuditCurl
+import UAAuditInput
+import UAAuditRun
 
 /// The alert options of `scan` and `alert test`: the channels, the host name the alerts carry,
 /// and how hard delivery tries.

@@ -1,4 +1,6 @@
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
+import UAAuditRun
 
 /// The options that choose the log format and the rules, shared by `scan` and `classify`.
 struct AuditOptions {

@@ -1,5 +1,6 @@
 import FoundationEssentials
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
 
 /// `uaaudit classify`: which class a UA gets, and which rule and pattern gave it.
 struct ClassifyCommand {

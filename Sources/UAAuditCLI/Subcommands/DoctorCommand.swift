@@ -1,5 +1,7 @@
 import FoundationEssentials
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
+import UAAuditRun
 
 /// `uaaudit doctor`: reads nginx's configuration as nginx does, lists its access logs and their
 /// formats, checks that the logs are readable and their last lines parse, and says what to use.

@@ -1,6 +1,8 @@
 import FoundationEssentials
 import Glibc
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
+import UAAuditReport
 
 /// `uaaudit explain HOUR`: one hour on one page, from a JSON report or from logs.
 struct ExplainCommand {

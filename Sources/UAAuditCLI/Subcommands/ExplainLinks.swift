@@ -1,5 +1,6 @@
 import FoundationEssentials
-import UAAuditCore
+import UAAuditInput
+import UAAuditRun
 
 /// The ``AlertLinks`` of a scan or a run: the report's absolute path when one was written to a
 /// file, else what `uaaudit explain` needs to make the same figures (the options it shares

@@ -1,4 +1,4 @@
-import UAAuditCore
+import UAAuditInput
 
 /// `uaaudit generate man|bash|zsh`: the man page and the shell completions, made from the
 /// option declarations, on stdout (for packaging: `uaaudit generate man > uaaudit.1`).

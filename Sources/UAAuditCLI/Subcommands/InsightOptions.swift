@@ -1,4 +1,6 @@
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
+import UAAuditRun
 
 /// The split-identity and UA-drift options, shared by `scan` and `run` (where the config's
 /// `insight` object gives the defaults).

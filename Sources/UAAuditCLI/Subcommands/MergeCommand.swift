@@ -1,4 +1,7 @@
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
+import UAAuditReport
+import UAAuditRun
 
 /// `uaaudit merge`: one report out of the reports of many hosts (or of parts of one log).
 struct MergeCommand {

@@ -1,4 +1,4 @@
-import UAAuditCore
+import UAAuditRun
 
 /// The alerting policy and the report outputs shared by scan, explain, merge and run; each
 /// command may describe them in its own words (``OptionDef/described(_:)``). The config keys

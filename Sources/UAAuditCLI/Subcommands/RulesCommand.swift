@@ -1,6 +1,8 @@
 import FoundationEssentials
 import Glibc
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
+import UAAuditReport
 
 /// `uaaudit rules init|test|lint`: rules for the operator's own app, and rules files checked
 /// against their examples and against real UAs.

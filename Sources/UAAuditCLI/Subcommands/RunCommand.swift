@@ -1,5 +1,5 @@
 import FoundationEssentials
-import UAAuditCore
+import UAAuditRun
 
 /// `uaaudit run`: the hourly cron job. Reads only what was written since the last run, copes with
 /// rotation, closes hours, alerts once per breached hour, and commits its state atomically.

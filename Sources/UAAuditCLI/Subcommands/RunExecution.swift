@@ -1,7 +1,10 @@
 import FoundationEssentials
 import Glibc
-import UAAuditCore
 import UAAuditCurl
+import UAAuditInput
+import UAAuditReport
+import UAAuditRun
+import UAAuditAudit
 
 /// Carries out a compiled run: lock, state, compute, report, deliver, commit, in that order.
 ///

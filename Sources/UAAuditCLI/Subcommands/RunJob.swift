@@ -1,5 +1,7 @@
 import FoundationEssentials
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
+import UAAuditRun
 
 /// `uaaudit run`'s options compiled: the config file first, flags over it.
 struct RunJob {

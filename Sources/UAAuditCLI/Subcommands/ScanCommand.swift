@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
-import UAAuditCore
+import UAAuditInput
+import UAAuditAudit
+import UAAuditReport
+import UAAuditRun
 
 /// `uaaudit scan`: audit log files once and report per hour.
 struct ScanCommand {

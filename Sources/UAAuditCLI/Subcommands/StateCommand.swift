@@ -1,5 +1,7 @@
 import FoundationEssentials
-import UAAuditCore
+import UAAuditInput
+import UAAuditRun
+import UAAuditAudit
 
 /// `uaaudit state show`: the run state in a readable form.
 struct StateCommand {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import UAAuditCore
 import WebhookReceiver
+import UAAuditRun
 
 /// `uaaudit alert test` through the built binary.
 @Suite struct AlertTestCommandTests {

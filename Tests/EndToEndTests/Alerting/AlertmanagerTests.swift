@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import UAAuditCore
 import WebhookReceiver
+import UAAuditRun
 
 /// Debian's `prometheus-alertmanager`, started on a loopback port for the test: uaaudit pushes
 /// its alerts, and the test reads them back from Alertmanager's own API.

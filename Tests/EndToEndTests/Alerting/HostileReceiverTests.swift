@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import UAAuditCore
 import WebhookReceiver
+import UAAuditRun
 
 /// Webhook servers that answer oddly, through `uaaudit alert test`: a redirect is a failed
 /// delivery that is never followed, a huge answer is cut at 64 KiB, a slow one ends at the

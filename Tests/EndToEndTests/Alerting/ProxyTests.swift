@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import UAAuditCore
 import WebhookReceiver
+import UAAuditRun
 
 /// Webhooks go through the proxy the usual environment variables name (`http_proxy`,
 /// `https_proxy`), except to the hosts `no_proxy` lists: libcurl's rules, checked against a

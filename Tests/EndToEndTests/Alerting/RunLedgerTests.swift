@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import UAAuditCore
 import WebhookReceiver
+import UAAuditRun
 
 /// The alert ledger through `uaaudit run`: a breached hour waits for a channel, follows the
 /// channels configured now, is recorded not alerted when the config says metrics only, and

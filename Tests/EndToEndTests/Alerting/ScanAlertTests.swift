@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import UAAuditCore
 import WebhookReceiver
+import UAAuditRun
 
 /// `scan --webhook …` through the built binary, against a real receiver on 127.0.0.1.
 @Suite struct ScanAlertTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import UAAuditCore
+import UAAuditInput
+import UAAuditRun
 
 /// Issue 33: the values uaaudit computes for nginx's `map` and rewrite rules are the values a
 /// real nginx computes, for a corpus of configurations and UAs: exact keys before regexes

@@ -1,7 +1,7 @@
 import Testing
-import UAAuditCore
 
 @testable import UAAuditCLI
+import UAAuditInput
 
 @Suite struct ManPageTests {
     static let page = ManPage.render(version: "9.9.9")

@@ -1,7 +1,8 @@
 import Testing
-import UAAuditCore
 
 @testable import UAAuditCLI
+import UAAuditInput
+import UAAuditRun
 
 /// The declarations every generated text is made from.
 @Suite struct OptionDeclarationsTests {

@@ -1,7 +1,8 @@
 import Testing
 
 @testable import UAAuditCLI
-@testable import UAAuditCore
+@testable import UAAuditAudit
+@testable import UAAuditReport
 
 @Suite struct ExplainPageTests {
     /// An hour of a busy host (360 million requests): a column with a count of 8 digits or

@@ -1,7 +1,7 @@
 import Testing
 
 @testable import UAAuditCLI
-@testable import UAAuditCore
+@testable import UAAuditReport
 
 @Suite struct InsightSummaryTests {
     /// Requests, then those answered 401/403, then the path: as before for counts of up to 7

@@ -1,7 +1,8 @@
 import Testing
 
 @testable import UAAuditCLI
-@testable import UAAuditCore
+@testable import UAAuditAudit
+@testable import UAAuditReport
 
 @Suite struct PaletteTests {
     static let choices: [(Bool, [String: String], Palette)] = [

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 @testable import UAAuditCLI
-@testable import UAAuditCore
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
 
 /// A report that cannot be encoded (here a NaN, which JSON cannot hold) is exit 7, an
 /// internal error, never 3 ("input"); the previous report file is untouched.

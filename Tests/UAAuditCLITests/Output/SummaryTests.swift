@@ -1,7 +1,7 @@
 import Testing
 
 @testable import UAAuditCLI
-@testable import UAAuditCore
+@testable import UAAuditReport
 
 @Suite struct SummaryTests {
     static let percents: [(Double, String)] = [

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import UAAuditCore
 
 @testable import UAAuditCLI
+import UAAuditRun
 
 @Suite struct AlertOptionsTests {
     static func parse(_ words: [String], environment: [String: String] = [:]) throws -> AlertOptions {

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
-import UAAuditCore
 
 @testable import UAAuditCLI
+import UAAuditInput
+import UAAuditAudit
+import UAAuditRun
 
 @Suite struct InsightOptionsTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 @Suite struct ClientSampleTests {
     func note(_ s: ClientSample, _ bucket: Int, _ key: String, _ bits: UInt8) {

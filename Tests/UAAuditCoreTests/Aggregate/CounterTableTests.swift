@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 @Suite struct CounterTableTests {
     @Test func countsUpToItsSizeThenRefusesNewKeysButNotOldOnes() {

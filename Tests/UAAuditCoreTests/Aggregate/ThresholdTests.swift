@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 @Suite struct ThresholdTests {
     static let parses: [(String, Int64, Int64)] = [

@@ -1,6 +1,9 @@
 import Foundation
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// Reports and notifications for the alert tests, built by scanning real log lines.
 enum AlertFixtures {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// Crafted UAs against every shipped pattern set (issue 31): each is classified, never counted
 /// under errors, and only its first 8 KiB is matched. `bench/adversarial.py` times them.

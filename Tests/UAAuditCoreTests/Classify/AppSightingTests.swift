@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// The shapes of an iOS app's UAs read without rules. "dd": device-detector 6.5.1's fixtures;
 /// "apple": Apple's default shapes; "issue": quoted in issue 32.

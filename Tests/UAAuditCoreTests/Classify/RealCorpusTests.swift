@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// `rules init` rules for real apps against every UA of device-detector's fixtures (38,121
 /// distinct real UAs), fetched and extracted by `scripts/real-ua-corpus.py` into

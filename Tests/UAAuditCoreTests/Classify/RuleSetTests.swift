@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 @Suite struct RuleSetTests {
     static let table: [(ua: String, expected: String)] = [

@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 @Suite struct RulesLintTests {
     func lint(_ json: String) throws -> [RulesLint.Finding] {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// `rules init` rules on hand-picked real UAs of each shape. Sources: "dd" is the fixtures of
 /// PyPI's device-detector 6.5.1 (device_detector/tests/fixtures/upstream/*.yml); "apple" is the

@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 @Suite struct UAFamilyTests {
     @Test func digitRunsCollapseToOneHash() {

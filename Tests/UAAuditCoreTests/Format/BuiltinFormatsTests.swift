@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditInput
 
-@testable import UAAuditCore
 
 @Suite struct BuiltinFormatsTests {
     /// The segments both built-ins share, up to and including the user agent.

@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditInput
 
-@testable import UAAuditCore
 
 @Suite struct FieldRoleTests {
     @Test(arguments: [

@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditInput
 
-@testable import UAAuditCore
 
 @Suite struct FormatErrorTests {
     @Test(arguments: [

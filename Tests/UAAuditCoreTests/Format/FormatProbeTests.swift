@@ -1,6 +1,8 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// Why a line does not match a format: which field, at which byte.
 @Suite struct FormatProbeTests {

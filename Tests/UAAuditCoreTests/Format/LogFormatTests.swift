@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditInput
 
-@testable import UAAuditCore
 
 /// A literal segment from text.
 func lit(_ text: String) -> Segment { .literal(Array(text.utf8)) }

@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditInput
 
-@testable import UAAuditCore
 
 @Suite struct NginxConfigTests {
     /// A config like an operator's: several formats, pieces over several lines, comments, includes.

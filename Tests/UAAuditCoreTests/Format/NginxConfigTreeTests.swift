@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
 
-@testable import UAAuditCore
 
 /// The configuration as nginx reads it: `nginx -T` output and files with includes.
 @Suite struct NginxConfigTreeTests {

@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// Inputs the fuzzers (Fuzz/run.sh) found, kept so the bugs stay fixed.
 @Suite struct FuzzRegressionTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 @Suite struct ConfigKeysTests {
     static let cases: [(String, String?, String?)] = [

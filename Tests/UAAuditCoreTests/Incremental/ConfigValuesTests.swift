@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 @Suite struct ConfigValuesTests {
     @Test(

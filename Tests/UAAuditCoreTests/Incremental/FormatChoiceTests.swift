@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// The one place that turns a format choice (scan's flags, run's config) into a format.
 @Suite struct FormatChoiceTests {

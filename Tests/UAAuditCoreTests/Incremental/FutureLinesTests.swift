@@ -1,6 +1,8 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// Lines stamped past the horizon wait per hour, bounded, and go into their hour when the
 /// clock reaches all of it.

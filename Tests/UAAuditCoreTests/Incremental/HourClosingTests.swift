@@ -1,6 +1,8 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// Whether a run may close hours, given the logs it could not read and since when.
 @Suite struct HourClosingTests {

@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// Issue 29: the fingerprints of the last lines read, and the walk that finds where a log cut
 /// in place stops holding what was read.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// The planner over a log directory in memory: each scenario (the cases of issue 11 and the
 /// rotations `run` handled before) gives the exact read steps and gaps of its last run, and

@@ -1,6 +1,7 @@
 import Foundation
+@testable import UAAuditInput
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// A log directory in memory for the planner's tables: nginx writing, `mv`, `gzip`,
 /// logrotate's `create` (reusing freed inode numbers, as ext4 and tmpfs do), `copytruncate`,

@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 @Suite struct NameShapeTests {
     /// (a, b, same shape, a before b).

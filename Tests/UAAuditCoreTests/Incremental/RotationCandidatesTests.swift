@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 @Suite struct RotationCandidatesTests {
     @Test(arguments: [

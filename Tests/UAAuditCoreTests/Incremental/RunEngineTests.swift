@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// The run's check that the live log is still as it was opened when its position is committed.
 @Suite struct RunEngineTests {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 @Suite struct RunTotalsTests {
     @Test func aRunsLinesAreAddedAndTheSuccessTimeMovesOnlyOnSuccess() throws {

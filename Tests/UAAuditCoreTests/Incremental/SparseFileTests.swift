@@ -1,7 +1,7 @@
 import Glibc
 import Testing
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// A rotated candidate that is mostly holes is told apart by its holes, not its size.
 @Suite struct SparseFileTests {

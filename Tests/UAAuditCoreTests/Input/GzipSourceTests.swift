@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
 
-@testable import UAAuditCore
 
 @Suite struct GzipSourceTests {
     /// Compresses with the system's gzip, so the test does not trust uaaudit's own zlib use.

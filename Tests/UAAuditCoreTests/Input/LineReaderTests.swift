@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditInput
 
-@testable import UAAuditCore
 
 @Suite struct LineReaderTests {
     func read(_ text: String, block: Int, maxLine: Int = 64, step: Int = 1 << 20) throws -> CollectingSink {

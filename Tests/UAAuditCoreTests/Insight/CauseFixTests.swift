@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 @Suite struct CauseFixTests {
     static let cases: [(UAAnatomy.Stack, String?, Bool, String?, String)] = [

@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// The hours' client table against a `Dictionary` doing the same, through growth, reserving,
 /// filtering and equality.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
 
-@testable import UAAuditCore
 
 /// Fleet-wide split clients from hosts' report samples (``FleetClients``): exact below the
 /// bound, within the stated error above it, and salted so that hosts agree only with one salt.

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// The hour's release sample: exact below its bound, a hash-threshold sample above it that is
 /// the same however its clients are split into parts, frozen into figures, and read back.

@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditAudit
+@testable import UAAuditReport
 
-@testable import UAAuditCore
 
 /// Which release the split clients of a family name, from hand-made tallies: a clear culprit,
 /// two culprit releases (the older is named), a shared client key that mixes every release

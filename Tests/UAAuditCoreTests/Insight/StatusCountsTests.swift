@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 @Suite struct StatusCountsTests {
     @Test(arguments: [

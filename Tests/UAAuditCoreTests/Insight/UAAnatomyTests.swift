@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 @Suite struct UAAnatomyTests {
     typealias A = UAAnatomy

@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditAudit
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// The app's UAs tried against nginx's rules: the examples of the rules' own classes, then the
 /// most frequent UAs of each class in the lines read.

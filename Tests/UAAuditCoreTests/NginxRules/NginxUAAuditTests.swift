@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// nginx's UA rules evaluated for one UA at a time: what decides, what acts, and what cannot be
 /// told from the UA. (The same semantics against a real nginx: EndToEndTests' NginxMapSemanticsTests.)

@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditReport
 
-@testable import UAAuditCore
 
 @Suite struct CoverageTests {
     static func rules(app: String?) -> RulesSummary {

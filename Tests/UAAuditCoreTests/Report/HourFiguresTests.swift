@@ -1,6 +1,8 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
 
-@testable import UAAuditCore
 
 /// The one builder of an hour's figures: what scan, run and merge all get from it.
 @Suite struct HourFiguresTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
 
-@testable import UAAuditCore
 
 @Suite struct ReportMergeTests {
     static let rules = RuleSet.builtin().summary

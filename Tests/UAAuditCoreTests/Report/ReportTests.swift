@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
 
-@testable import UAAuditCore
 
 @Suite struct ReportTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")

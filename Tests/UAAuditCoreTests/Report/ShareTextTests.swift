@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditReport
 
-@testable import UAAuditCore
 
 /// Shares as percentages: as before for a threshold the usual format shows exactly, and with
 /// the decimals a finer one needs.

@@ -1,7 +1,8 @@
 import Synchronization
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// The pipeline hands chunks to workers and gives them back in order, with one chunk more in
 /// flight than there are workers, unless a heavy tally waits for its merge: then that tally

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 @Suite struct ProgressCounterTests {
     static func configuration(threads: Int) throws -> ScanConfiguration {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
 
-@testable import UAAuditCore
 
 /// A deterministic log whose expected counts the test knows line by line.
 struct SyntheticLog {

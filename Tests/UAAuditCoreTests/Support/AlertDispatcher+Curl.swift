@@ -1,5 +1,5 @@
-import UAAuditCore
 import UAAuditCurl
+import UAAuditRun
 
 extension AlertDispatcher {
     /// The dispatcher as the CLI makes it, on the libcurl transport: the tests that deliver to

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
 
-@testable import UAAuditCore
 
 @Suite struct AtomicFileTests {
     @Test func writesWholeFilesWithTheModeAndLeavesNoTemp() throws {

@@ -1,7 +1,8 @@
 import CUAScan
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// The in-memory tables' hash against keys made to collide. ``reference(_:seed:constants:)`` is
 /// `ua_hash64` with constants given: with wyhash's public ones the keys below all share a hash

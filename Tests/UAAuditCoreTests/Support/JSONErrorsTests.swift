@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
 
-@testable import UAAuditCore
 
 /// JSON syntax errors say where: line and column (1-based, in bytes), and a hint when the text
 /// simply stops.

@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditInput
 
-@testable import UAAuditCore
 
 /// The small JSON reader that stands in for `JSONSerialization`: values as written, syntax
 /// errors with the byte where they were found, and compact output with sorted keys.

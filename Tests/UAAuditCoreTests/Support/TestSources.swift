@@ -1,4 +1,4 @@
-@testable import UAAuditCore
+@testable import UAAuditInput
 
 /// A byte source over an in-memory buffer, handing out at most `step` bytes a read.
 struct MemorySource: ByteSource {

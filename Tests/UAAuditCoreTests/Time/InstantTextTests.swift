@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 @Suite struct InstantTextTests {
     /// 2024-03-31T15:00:00Z.

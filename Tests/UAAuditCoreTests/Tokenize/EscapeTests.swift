@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// A small seeded generator, so random cases are the same on every run.
 struct SplitMix64: RandomNumberGenerator {

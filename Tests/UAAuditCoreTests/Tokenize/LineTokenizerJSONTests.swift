@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// Lines as nginx writes them with `log_format ua_log escape=json …`.
 enum JSONLines {

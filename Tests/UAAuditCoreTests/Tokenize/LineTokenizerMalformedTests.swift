@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// Lines that must not match: a line either matches the whole format or is malformed.
 @Suite struct LineTokenizerMalformedTests {

@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// The fields and hour a tokenizer made of one line.
 struct Tokens {

@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 @Suite struct RequestLineTests {
     static func path(of request: String) -> String? {

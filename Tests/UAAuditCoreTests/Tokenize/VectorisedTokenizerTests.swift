@@ -1,8 +1,9 @@
 import CUAScan
 import Foundation
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// The C pass (``ua_cut_fields_fast``, SSE2) against the scalar tokenizer, the reference: the same
 /// verdict, spans, hour and second on every line of every sample log, in every format, and on

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import UAAuditReport
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// The exact request of every channel for the fixture's two breached hours, against golden
 /// files (`UAAUDIT_UPDATE_GOLDEN=1` rewrites them; review the diff).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// Every channel's exact message for an hour whose UAs try every trick a chat knows
 /// (backticks, markdown, `<@here>`, `<!channel>`, a newline, `_` and `*`, a link), with the

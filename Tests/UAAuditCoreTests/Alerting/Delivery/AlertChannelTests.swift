@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 @Suite struct AlertChannelTests {
     static func decode(_ json: String) throws -> AlertChannel {

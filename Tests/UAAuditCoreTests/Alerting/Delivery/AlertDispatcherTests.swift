@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import WebhookReceiver
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// Delivery against a real HTTP receiver on 127.0.0.1 that answers as each service does.
 @Suite struct AlertDispatcherTests {

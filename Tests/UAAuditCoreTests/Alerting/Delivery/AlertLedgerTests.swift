@@ -1,6 +1,8 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditRun
+@testable import UAAuditAudit
 
-@testable import UAAuditCore
 
 /// The ledger's transitions, one table row per case: pending → delivered once every channel
 /// configured now took the hour; no channel keeps it pending; metrics only marks it not alerted.

@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// How each channel reads a service's answers.
 @Suite struct AnswerReadingTests {

@@ -3,8 +3,8 @@ import Glibc
 import Testing
 import WebhookReceiver
 
-@testable import UAAuditCore
 @testable import UAAuditCurl
+@testable import UAAuditRun
 
 /// Seconds of a monotonic clock.
 func monotonicSeconds() -> Double {

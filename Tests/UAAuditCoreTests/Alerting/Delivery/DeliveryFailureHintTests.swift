@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// A failure a person can mend says what to do, in one short hint; the others say only what.
 @Suite struct DeliveryFailureHintTests {

@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 @Suite struct AlertLinksTests {
     /// A scan of standard input has no file to name: the command says to pipe the same input

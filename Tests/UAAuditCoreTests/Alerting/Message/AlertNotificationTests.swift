@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 @Suite struct AlertNotificationTests {
     @Test func coversExactlyTheBreachedHoursInOneNotification() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import UAAuditReport
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 @Suite struct MessageComposerTests {
     @Test(arguments: [

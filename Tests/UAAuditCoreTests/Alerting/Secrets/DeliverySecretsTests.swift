@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// What a server echoes back is quoted only without the request's secrets, DingTalk's
 /// `timestamp` and `sign` included; a 3xx through the transport double is a failure that is

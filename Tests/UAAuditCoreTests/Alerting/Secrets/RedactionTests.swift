@@ -1,6 +1,7 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 @Suite struct RedactionTests {
     /// (URL, what is shown before the hash).

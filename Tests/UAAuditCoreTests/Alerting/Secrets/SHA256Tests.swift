@@ -1,6 +1,6 @@
 import Testing
+@testable import UAAuditInput
 
-@testable import UAAuditCore
 
 /// The C SHA-256 (portable and SHA-NI paths) and the HMAC on it, against the published
 /// vectors and against each other.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditRun
 
-@testable import UAAuditCore
 
 /// The signatures are checked against the `openssl` command line, computed independently.
 @Suite struct WebhookSigningTests {

@@ -1,0 +1,89 @@
+/// The ordered rules, the alert class, the optional scope and the match limits of an audit.
+///
+/// Class indexes: the rules in order, then `other`, then `missing`.
+package struct RuleSet: Sendable {
+    package static let reservedNames: Set<String> = ["other", "missing", "errors", "out_of_scope"]
+    /// The most rules a set may have. A class index is one byte on the hot path (the rules,
+    /// `other` and `missing`, with 255 kept for "the pattern could not finish"), so the bound
+    /// is checked here, where a rules file is read, never assumed later.
+    package static let maxRules = 250
+
+    package let rules: [Rule]
+    package let alertClass: String
+    /// Only requests whose path matches are audited; the rest are counted as out of scope.
+    package let scope: Pattern?
+    package let limits: MatchLimits
+    /// The name the operator's app puts in its own UA (the rules file's `app`), for coverage warnings.
+    package let app: String?
+    /// UAs with the class the rules must give them (the rules file's `examples`).
+    package let examples: [RuleExample]
+
+    /// All class names, in index order.
+    package let classNames: [String]
+    package let alertIndex: Int
+
+    package var otherIndex: Int { rules.count }
+    package var missingIndex: Int { rules.count + 1 }
+    package var classCount: Int { rules.count + 2 }
+
+    package init(
+        rules: [Rule], alertClass: String = "inconsistent", scope: Pattern? = nil,
+        limits: MatchLimits = .standard, app: String? = nil, examples: [RuleExample] = []
+    ) throws(RulesError) {
+        if rules.count > RuleSet.maxRules { throw RulesError.tooManyRules(count: rules.count, maximum: RuleSet.maxRules) }
+        var seen = Set<String>()
+        for rule in rules {
+            if RuleSet.reservedNames.contains(rule.name) { throw RulesError.reservedClass(name: rule.name) }
+            guard RuleSet.isValidName(rule.name) else { throw RulesError.badClassName(name: rule.name) }
+            guard seen.insert(rule.name).inserted else { throw RulesError.duplicateClass(name: rule.name) }
+            if rule.patterns.isEmpty { throw RulesError.noPatterns(rule: rule.name) }
+        }
+        let names = rules.map(\.name) + ["other", "missing"]
+        guard let alertIndex = names.firstIndex(of: alertClass) else {
+            throw RulesError.unknownAlertClass(name: alertClass, classes: names)
+        }
+        self.rules = rules
+        self.alertClass = alertClass
+        self.scope = scope
+        self.limits = limits
+        self.app = app
+        self.examples = examples
+        self.classNames = names
+        self.alertIndex = alertIndex
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 32
+            && name.utf8.allSatisfy {
+                ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D
+            }
+    }
+
+    /// The rules uaaudit uses when no rules file is given.
+    package static let builtinSources: [(name: String, pattern: String)] = [
+        ("webview", #"MyApp/\d+\.\d+\.\d+ \(iPhone;.*iOS \d+_\d+\).*Safari/\d+\.\d+"#),
+        ("urlsession", #"MyApp/\d+\.\d+\.\d+ \(iPhone;.*iOS \d+_\d+\)"#),
+        ("inconsistent", #"com\.apple\.CFNetwork|Mozilla/5\.0 \(iPhone; CPU iPhone OS \d+_\d+ like Mac OS X\)"#),
+    ]
+
+    package static func builtin() -> RuleSet {
+        do {
+            let rules = try builtinSources.map { source throws(RulesError) in
+                try Rule(name: source.name, sources: [source.pattern])
+            }
+            return try RuleSet(rules: rules)
+        } catch {
+            preconditionFailure("the built-in rules do not compile: \(error)")
+        }
+    }
+
+    /// The examples these rules classify otherwise than they say, in the file's order.
+    package func failingExamples() -> [ExampleFailure] {
+        let classifier = Classifier(rules: self)
+        return examples.compactMap { example in
+            let got = classifier.explain(example.ua)
+            guard got.className != example.className else { return nil }
+            return ExampleFailure(example: example, got: got)
+        }
+    }
+}

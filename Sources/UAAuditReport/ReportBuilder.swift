@@ -1,0 +1,63 @@
+import UAAuditInput
+import UAAuditAudit
+
+/// Builds the ``Report`` of an ``AuditResult``: its hours' figures come from ``HourFigures``,
+/// the breach decision from ``AlertPolicy``.
+package enum ReportBuilder {
+    package static func build(_ result: AuditResult, configuration: ScanConfiguration, generatedAt: String) -> Report {
+        let rules = configuration.rules
+        let names = rules.classNames
+        let classCount = rules.classCount
+        var hours: [Report.HourEntry] = []
+        var inputs: [InsightReport.HourInput] = []
+        for key in result.hours.keys.sorted() {
+            let hour = result.hours[key]!
+            var entry = HourFigures.entry(
+                hour: key, classes: classMap(names, hour.counts), classNames: names, alertClass: rules.alertClass,
+                errors: hour.counts[classCount], outOfScope: hour.counts[classCount + 1],
+                top: hour.alertUAs.map { Report.TopEntry(ua: ReportText.render($0.key), count: $0.value) },
+                topApproximate: hour.untrackedAlertUAs > 0, limit: configuration.top
+            ) {
+                AlertPolicy.breaches(
+                    alertCount: $0, requests: $1, threshold: configuration.threshold,
+                    minRequests: configuration.minRequests)
+            }
+            if hour.detailsDropped { entry.detailsDropped = true }
+            hours.append(entry)
+            inputs.append(
+                InsightReport.HourInput(
+                    key: key, requests: entry.requests, classes: entry.classes,
+                    insight: HourInsight(hour, configuration: configuration)))
+        }
+        InsightReport.fill(&hours, from: inputs, configuration: configuration)
+        let totals = HourFigures.totals(
+            of: hours, classNames: names, alertClass: rules.alertClass, malformed: result.malformed,
+            driftAlerts: configuration.insight.alertsOnDrift)
+        let format = configuration.format
+        var report = Report(
+            generatedAt: generatedAt,
+            sources: result.sources.map {
+                Report.SourceEntry(path: $0.path, lines: $0.lines, bytes: $0.bytes, error: $0.error)
+            },
+            format: Report.FormatEntry(name: format.name, string: format.string, escape: format.escape),
+            rules: rules.summary,
+            threshold: configuration.threshold.value,
+            minRequests: configuration.minRequests,
+            totals: totals,
+            hours: hours,
+            malformedSamples: result.samples.map {
+                Report.SampleEntry(
+                    path: $0.path, line: $0.line, text: ReportText.render($0.text), reason: $0.reason.rawValue)
+            })
+        InsightReport.describe(&report, configuration: configuration)
+        return report
+    }
+
+    static func classMap(_ names: [String], _ counts: [Int64]) -> [String: Int64] {
+        Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, counts[$0]) })
+    }
+
+    static func share(_ count: Int64, _ requests: Int64) -> Double {
+        HourFigures.share(count, requests)
+    }
+}

@@ -1,0 +1,497 @@
+import FoundationEssentials
+import UAAuditInput
+import UAAuditAudit
+
+/// Combines reports (from many hosts, or from scans of parts of one log) into one report of
+/// the same schema.
+///
+/// - Counts add up per hour; shares, breaches, totals and alert hours are recomputed from the
+///   sums (breaches with ``Threshold``'s exact integer comparison), never averaged.
+/// - Hours are keyed as the scan keys them: the local hour and its UTC offset. The same hour
+///   at the same offset from two reports is one bucket; the same instant logged at two offsets
+///   stays two buckets, side by side (ordered by instant, then offset), exactly as one scan of
+///   both logs would count them. So merging the reports of two parts of a log gives the report
+///   of the whole log.
+/// - Top lists are summed per UA and cut to `top`. When an hour comes from several reports and
+///   one of them listed fewer UAs than the hour's alert-class requests (its list was cut), a
+///   UA's merged count may be short, and the hour's `top_approximate` is set; it is also set
+///   when any input's was.
+/// - The rules must be identical (``MergeError/differentRules``). The threshold and
+///   `min_requests` must agree unless ``Options`` chooses them. Log formats may differ (hosts
+///   may log differently): the merged report carries the first input's, and a note says so.
+/// - `sources`, `malformed_samples` (up to `sampleLimit`) and `gaps` are the inputs', in order.
+/// - The merged report lists the ids it was made from in `merged_from`, and has its own
+///   `report_id`. Whether the inputs overlap is ``ReportIdentity/overlap(_:)``'s to say.
+///   Run reports' `closed` holds when every input closed the hour; `late` adds up.
+package enum ReportMerge {
+    package struct Input: Sendable {
+        package var path: String
+        package var report: Report
+        /// The sum of the report's counts (``load(path:)``): the inputs' together must stay
+        /// under ``maxMass`` so that no sum of theirs can overflow.
+        package var mass: Int64
+
+        package init(path: String, report: Report, mass: Int64 = 0) {
+            self.path = path
+            self.report = report
+            self.mass = mass
+        }
+
+        /// The report at `path`, read as ``ReportMerge/load(path:)`` reads it.
+        package init(path: String) throws(MergeError) {
+            let (report, mass) = try ReportMerge.read(path: path)
+            self.init(path: path, report: report, mass: mass)
+        }
+    }
+
+    /// The largest number a report may hold: JSON's largest exact integer (2^53). Counts come
+    /// from files anyone can edit; a bigger or negative one would trap an Int64 sum.
+    package static let maxCount: Double = 9_007_199_254_740_992
+    /// The most the counts of all reports merged at once may add up to (2^62): no sum of some
+    /// of them, the merged report's totals included, can overflow.
+    package static let maxMass: Int64 = 1 << 62
+
+    package struct Options: Sendable {
+        /// The merged report's threshold; nil: the inputs' (they must agree).
+        package var threshold: Threshold?
+        /// The merged report's `min_requests`; nil: the inputs' (they must agree).
+        package var minRequests: Int64?
+        /// Alert-class UAs listed per hour.
+        package var top: Int
+        package var sampleLimit: Int
+        package var generatedAt: String
+
+        package init(
+            threshold: Threshold? = nil, minRequests: Int64? = nil, top: Int = 10, sampleLimit: Int = 10,
+            generatedAt: String
+        ) {
+            self.threshold = threshold
+            self.minRequests = minRequests
+            self.top = top
+            self.sampleLimit = sampleLimit
+            self.generatedAt = generatedAt
+        }
+    }
+
+    package struct Outcome: Sendable {
+        package var report: Report
+        /// Things the reader should know that are not errors (differing log formats).
+        package var notes: [String]
+    }
+
+    /// Reads a report file; anything but a `uaaudit.report/1` report is an error, and so is one
+    /// holding a negative number or one over ``maxCount``, or counts adding up to over ``maxMass``.
+    package static func load(path: String) throws(MergeError) -> Report {
+        try read(path: path).report
+    }
+
+    static func read(path: String) throws(MergeError) -> (report: Report, mass: Int64) {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.readAll(path: path, limit: 256 << 20)
+        } catch {
+            throw .unreadable(path: path, reason: "cannot read: \(error.reason)")
+        }
+        // Numbers first, on the bytes (a count JSONDecoder cannot hold must not read as "not
+        // JSON"); where the bad one is, only when there is one.
+        let (mass, bad) = numbers(in: bytes)
+        if bad {
+            guard let value = try? JSONValue.parse(bytes) else {
+                throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
+            }
+            var again: Int64 = 0
+            let found = outOfRange(value, mass: &again)
+            let place = found.map { $0.at.isEmpty ? "the top level" : $0.at.reversed().joined() } ?? "the top level"
+            throw .unreadable(
+                path: path,
+                reason: (found?.number ?? "").isEmpty
+                    ? "is not a valid report: its counts add up to more than 2^62"
+                    : "is not a valid report: \(place) is \(found!.number), not a count from 0 to 2^53")
+        }
+        struct Schema: Decodable { var schema: String? }
+        guard let schema = try? JSONDecoder().decode(Schema.self, from: Data(bytes)) else {
+            throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
+        }
+        guard schema.schema == Report.schemaID else {
+            throw .unreadable(
+                path: path, reason: "schema is \(schema.schema.map { "'\($0)'" } ?? "missing"), not \(Report.schemaID)")
+        }
+        let report: Report
+        do {
+            report = try ReportEncoding.decode(bytes)
+        } catch {
+            throw .unreadable(path: path, reason: "is not a valid report: \(JSONErrors.describe(error))")
+        }
+        try checkSamples(report, path: path)
+        return (report, mass)
+    }
+
+    /// What a number as written counts for: its value rounded up, or nil when it is negative,
+    /// over ``maxCount`` or not a number. A whole number is read exactly (a Double would take
+    /// 2^53 + 1 for 2^53); any other must be under 2^53 (`9007199254740992.0` decodes as an
+    /// integer too).
+    static func count(_ text: String) -> Int64? {
+        if let whole = Int64(text) { return whole >= 0 && whole <= Int64(maxCount) ? whole : nil }
+        guard let v = Double(text), v >= 0, v < maxCount else { return nil }
+        return Int64(v.rounded(.up))
+    }
+
+    /// The numbers of JSON text, outside its strings, without parsing it: the sum of what they
+    /// count for (``count(_:)``, up to just past ``maxMass``), and whether one is out of range
+    /// or the sum passes ``maxMass``.
+    static func numbers(in bytes: [UInt8]) -> (mass: Int64, bad: Bool) {
+        var mass: Int64 = 0
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                i += 1
+                while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                i += 1
+            } else if b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) {
+                let start = i
+                // Digits only (almost every number of a report): the value as it is read, up to
+                // 16 digits (2^53 has 16); anything else through ``count(_:)``.
+                var value: Int64 = 0
+                while i < bytes.count, bytes[i] &- UInt8(ascii: "0") < 10, i - start < 16 {
+                    value = value * 10 + Int64(bytes[i] &- UInt8(ascii: "0"))
+                    i += 1
+                }
+                var n: Int64? = value <= Int64(maxCount) ? value : nil
+                if i == start || (i < bytes.count && "0123456789+-.eE".utf8.contains(bytes[i])) {
+                    while i < bytes.count, "0123456789+-.eE".utf8.contains(bytes[i]) { i += 1 }
+                    n = count(String(decoding: bytes[start..<i], as: UTF8.self))
+                }
+                guard let n else { return (mass, true) }
+                mass += n  // at most 2^62 + 2^53: no overflow
+                if mass > maxMass { return (mass, true) }
+            } else {
+                i += 1
+            }
+        }
+        return (mass, false)
+    }
+
+    /// The first number in `value` that ``count(_:)`` refuses (where it is, innermost first,
+    /// and how it is written), adding what the others count for to `mass`; ([], "") once
+    /// `mass` passes ``maxMass``; nil when all are in range.
+    static func outOfRange(_ value: JSONValue, mass: inout Int64) -> (at: [String], number: String)? {
+        switch value {
+        case .number(let text):
+            guard let n = count(text) else { return ([], text) }
+            mass += n
+            return mass > maxMass ? ([], "") : nil
+        case .array(let items):
+            for (i, item) in items.enumerated() {
+                if let found = outOfRange(item, mass: &mass) { return (found.at + ["[\(i)]"], found.number) }
+            }
+            return nil
+        case .object(let members):
+            for key in members.keys.sorted() {
+                if let found = outOfRange(members[key]!, mass: &mass) { return (found.at + [step(key)], found.number) }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// `.key`, or `["key"]` with its control characters, quotes and backslashes escaped when it
+    /// is anything but letters, digits, `_` and `-` (a key comes from the file: it must not
+    /// forge a line of the message).
+    static func step(_ key: String) -> String {
+        if !key.isEmpty,
+            key.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+            })
+        {
+            return "." + key
+        }
+        var out = "[\""
+        for scalar in key.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                    || !scalar.isASCII && scalar.properties.generalCategory == .format
+                {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\"]"
+    }
+
+    package static func merge(_ inputs: [Input], options: Options) throws(MergeError) -> Outcome {
+        guard let first = inputs.first else { throw .noReports }
+        var mass: Int64 = 0
+        for input in inputs {
+            mass += input.mass  // each at most maxMass: no overflow before the check
+            if mass > maxMass { throw .tooLarge(paths: inputs.map(\.path)) }
+        }
+        let rules = first.report.rules
+        for input in inputs.dropFirst() where input.report.rules != rules {
+            throw .differentRules(
+                first: first.path, other: input.path, difference: difference(rules, input.report.rules))
+        }
+        let threshold: Threshold
+        if let chosen = options.threshold { threshold = chosen } else { threshold = try agreedThreshold(inputs) }
+        let minRequests: Int64
+        if let chosen = options.minRequests {
+            minRequests = chosen
+        } else {
+            minRequests = try agreedMinRequests(inputs)
+        }
+        var notes: [String] = []
+        if inputs.contains(where: { $0.report.format != first.report.format }) {
+            let names = inputs.map { "\($0.path): \($0.report.format.name ?? $0.report.format.string)" }
+            notes.append(
+                "the reports were made from different log formats (\(names.joined(separator: ", "))); "
+                    + "the merged report names the first one's")
+        }
+
+        let salt = try agreedSalt(inputs)
+        let noted = notes.count
+        let driftPolicy = agreedDrift(inputs, minRequests: minRequests, notes: &notes)
+        let driftSettingsDiffer = notes.count > noted
+
+        var hours: [HourKey: HourSum] = [:]
+        var driftAlerts = false
+        for input in inputs {
+            if input.report.totals.driftAlertHours != nil { driftAlerts = true }
+            for entry in input.report.hours {
+                guard let key = HourKey(iso8601: entry.hour) else {
+                    throw .badHour(path: input.path, hour: entry.hour)
+                }
+                hours[key, default: HourSum()].add(entry, alertClass: rules.alertClass)
+            }
+        }
+        let names = rules.order + ["other", "missing"]
+        var entries: [Report.HourEntry] = []
+        var driftInputs: [InsightReport.HourInput] = []
+        var uncombined = false
+        for key in hours.keys.sorted() {
+            let sum = hours[key]!
+            var entry = HourFigures.entry(
+                hour: key, classes: sum.classes, classNames: names, alertClass: rules.alertClass,
+                errors: sum.errors, outOfScope: sum.outOfScope,
+                top: sum.uas.map { Report.TopEntry(ua: $0.key, count: $0.value) },
+                topApproximate: sum.approximate || (sum.reports > 1 && sum.cutLists > 0), limit: options.top
+            ) {
+                AlertPolicy.alerts(
+                    alertCount: $0, requests: $1, threshold: threshold, minRequests: minRequests, closed: sum.closed)
+            }
+            entry.closed = sum.closed
+            entry.late = sum.late
+            sum.fillInsight(&entry, top: options.top, minRequests: minRequests, rules: rules)
+            if sum.reports > 1, sum.hadClients, entry.clients == nil { uncombined = true }
+            if let driftPolicy {
+                if sum.reports > 1, sum.families == nil { uncombined = true }
+                driftInputs.append(
+                    InsightReport.HourInput(
+                        key: key, requests: entry.requests, classes: entry.classes, insight: sum.familyInsight))
+            } else if sum.reports > 1, sum.hadDrift, !driftSettingsDiffer {
+                uncombined = true
+            }
+            entries.append(entry)
+        }
+        ReportMerge.firstSeenAcrossHours(&entries)
+        if let driftPolicy {
+            for i in entries.indices {
+                var drift = InsightReport.drift(at: i, in: driftInputs, policy: driftPolicy)
+                drift.carry(driftInputs[i].insight)
+                // A run's open hour alerts for nothing yet (as in its own report).
+                if entries[i].closed == false { drift.alert = false }
+                entries[i].drift = drift
+            }
+        }
+        if uncombined {
+            notes.append(
+                "split clients or UA drift of some hours found in more than one report could not be combined "
+                    + "(a report made before uaaudit kept client samples and UA families, or without a client key): "
+                    + "those hours have none in the merged report")
+        }
+        let gaps = inputs.compactMap(\.report.gaps)
+        var report = Report(
+            generatedAt: options.generatedAt,
+            sources: inputs.flatMap(\.report.sources),
+            format: first.report.format, rules: rules, threshold: threshold.value, minRequests: minRequests,
+            totals: HourFigures.totals(
+                of: entries, classNames: names, alertClass: rules.alertClass,
+                malformed: inputs.reduce(0) { $0 + $1.report.totals.malformed }, driftAlerts: driftAlerts),
+            hours: entries,
+            malformedSamples: Array(inputs.flatMap(\.report.malformedSamples).prefix(options.sampleLimit)),
+            gaps: gaps.isEmpty ? nil : gaps.flatMap { $0 })
+        let mergedFrom = inputs.map { ReportIdentity.id(of: $0.report) }
+        report.mergedFrom = mergedFrom
+        let runHours = inputs.flatMap { ReportIdentity.runHours($0.report) }
+        report.mergedRunOf = runHours.isEmpty ? nil : runHours
+        report.clientSalt = salt
+        // A report showing keys stays one, merged alone: its keys must not pass as hashed.
+        if inputs.contains(where: { $0.report.clientKeysShown == true }) { report.clientKeysShown = true }
+        report.driftSettings = driftPolicy?.entry
+        report.reportID = ReportIdentity.mergedID(
+            mergedFrom: mergedFrom, threshold: report.threshold, minRequests: minRequests, top: options.top)
+        return Outcome(report: report, notes: notes)
+    }
+
+    /// One hour's sums over the reports that have it.
+    struct HourSum {
+        var classes: [String: Int64] = [:]
+        var errors: Int64 = 0
+        var outOfScope: Int64 = 0
+        var uas: [String: Int64] = [:]
+        var approximate = false
+        /// How many reports had the hour, and how many of those listed fewer UAs than it had.
+        var reports = 0
+        var cutLists = 0
+        var closed: Bool?
+        var late: Int64?
+        var impact: [String: StatusCounts]?
+        var paths: [String: PathCount]?
+        var pathsApproximate = false
+        var longestPathList = 0
+        /// The entry of the only report with this hour, whose clients and drift are kept.
+        var only: Report.HourEntry?
+        /// True when some report had clients or drift for the hour.
+        var perReport = false
+        /// Requests classed `other` per family, from each report's listed families.
+        var otherFamilies: [String: Int64] = [:]
+        var coverageApproximate = false
+        /// The union of the reports' client samples; nil once a report with the hour had
+        /// clients without a sample (or with another key), or none.
+        var fleet: FleetClients? = FleetClients()
+        var clientKey: (key: String, appClasses: [String])?
+        var hadClients = false
+        var lackedClients = false
+        /// The reports' families summed; nil once a report with the hour had none to give.
+        var families: [String: [String: Int64]]? = [:]
+        var familiesApproximate = false
+        var familiesDropped = false
+        var hadDrift = false
+        /// The reports' causes per family (see ``addCauses(_:)``).
+        var causes: [String: Report.CauseEntry] = [:]
+        /// The union of the reports' release samples; nil once a report with causes had none.
+        var releases: ReleaseUnion? = ReleaseUnion()
+        var hadReleases = false
+        var lackedReleases = false
+
+        mutating func add(_ entry: Report.HourEntry, alertClass: String) {
+            only = reports == 0 ? entry : nil
+            perReport = perReport || entry.clients != nil || entry.drift != nil
+            addClients(entry)
+            addFamilies(entry)
+            addCauses(entry)
+            if let theirs = entry.impact {
+                var mine = impact ?? [:]
+                for (name, c) in theirs { mine[name, default: StatusCounts()].add(c) }
+                impact = mine
+            }
+            if let list = entry.topPaths {
+                var mine = paths ?? [:]
+                for p in list {
+                    mine[p.path, default: PathCount()].count += p.count
+                    mine[p.path, default: PathCount()].rejected += p.rejected
+                }
+                paths = mine
+                longestPathList = max(longestPathList, list.count)
+            }
+            pathsApproximate = pathsApproximate || entry.topPathsApproximate == true
+            if let coverage = entry.coverage {
+                for f in coverage.otherFamilies { otherFamilies[f.family, default: 0] += f.count }
+                // A report lists only its largest families: the sum may miss some.
+                coverageApproximate =
+                    coverageApproximate || coverage.approximate || coverage.otherFamilies.count >= Coverage.listed
+            }
+            for (name, n) in entry.classes { classes[name, default: 0] += n }
+            errors += entry.errors
+            outOfScope += entry.outOfScope
+            for item in entry.top { uas[item.ua, default: 0] += item.count }
+            approximate = approximate || entry.topApproximate
+            reports += 1
+            if entry.top.reduce(0, { $0 + $1.count }) < entry.classes[alertClass] ?? 0 { cutLists += 1 }
+            if let c = entry.closed { closed = (closed ?? true) && c }
+            if let l = entry.late { late = (late ?? 0) + l }
+        }
+
+        /// Impact, paths and coverage add up; clients and drift are kept only from a single report.
+        func fillInsight(_ entry: inout Report.HourEntry, top: Int, minRequests: Int64, rules: RulesSummary) {
+            entry.impact = impact
+            if let paths {
+                entry.topPaths = paths.sorted {
+                    $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key
+                }.prefix(top).map { Report.PathEntry(path: $0.key, count: $0.value.count, rejected: $0.value.rejected) }
+                entry.topPathsApproximate = pathsApproximate || (reports > 1 && longestPathList >= top)
+            }
+            entry.clients = reports == 1 ? only?.clients : fleetEntry(classes: entry.classes, alertClass: rules.alertClass)
+            entry.drift = only?.drift
+            fillCauses(&entry, top: top)
+            entry.coverage =
+                only?.coverage
+                ?? Coverage.entry(
+                    other: otherFamilies, approximate: coverageApproximate, requests: entry.requests,
+                    minRequests: minRequests, rules: rules)
+        }
+    }
+
+    /// What differs between two rule sets, in a few words.
+    static func difference(_ a: RulesSummary, _ b: RulesSummary) -> String {
+        if a.order != b.order {
+            return "classes \(a.order.joined(separator: ", ")) vs \(b.order.joined(separator: ", "))"
+        }
+        if a.alertClass != b.alertClass { return "alert class \(a.alertClass) vs \(b.alertClass)" }
+        if a.scope != b.scope { return "scope \(a.scope ?? "none") vs \(b.scope ?? "none")" }
+        let changed = a.order.filter { a.patterns[$0] != b.patterns[$0] }
+        return "patterns of \(changed.joined(separator: ", "))"
+    }
+
+    static func agreedThreshold(_ inputs: [Input]) throws(MergeError) -> Threshold {
+        let first = inputs[0]
+        if let other = inputs.first(where: { $0.report.threshold != first.report.threshold }) {
+            throw .differentPolicy(
+                setting: "threshold", first: first.path, firstValue: "\(first.report.threshold)", other: other.path,
+                otherValue: "\(other.report.threshold)")
+        }
+        guard let threshold = exactThreshold(first.report.threshold) else {
+            throw .inexactThreshold(path: first.path, value: first.report.threshold)
+        }
+        return threshold
+    }
+
+    static func agreedMinRequests(_ inputs: [Input]) throws(MergeError) -> Int64 {
+        let first = inputs[0]
+        if let other = inputs.first(where: { $0.report.minRequests != first.report.minRequests }) {
+            throw .differentPolicy(
+                setting: "min_requests", first: first.path, firstValue: "\(first.report.minRequests)",
+                other: other.path, otherValue: "\(other.report.minRequests)")
+        }
+        return first.report.minRequests
+    }
+
+    /// The exact threshold a report's number was written from: its shortest decimal digits
+    /// (`0.001`, `1.5e-05` → 0.000015) as a fraction, checked to give the same number back.
+    static func exactThreshold(_ value: Double) -> Threshold? {
+        guard value.isFinite, value >= 0 else { return nil }
+        let text = "\(value)"
+        let parts = text.split(separator: "e")
+        var decimal = String(parts[0])
+        if parts.count == 2, let exponent = Int(parts[1]) {
+            let pieces = decimal.split(separator: ".", omittingEmptySubsequences: false)
+            var digits = String(pieces[0]) + (pieces.count > 1 ? String(pieces[1]) : "")
+            var point = pieces[0].count + exponent  // digits before the decimal point
+            if point <= 0 {
+                digits = String(repeating: "0", count: 1 - point) + digits
+                point = 1
+            }
+            if point >= digits.count { digits += String(repeating: "0", count: point - digits.count + 1) }
+            let chars = Array(digits)
+            decimal = String(chars[..<point]) + "." + String(chars[point...])
+        }
+        guard let threshold = Threshold(parsing: decimal), threshold.value == value else { return nil }
+        return threshold
+    }
+}

@@ -1,0 +1,26 @@
+import UAAuditAudit
+
+/// The rule set as a report records it: merged reports must agree on it.
+public struct RulesSummary: Codable, Equatable, Sendable {
+    public var order: [String]
+    public var alertClass: String
+    public var patterns: [String: [String]]
+    public var scope: String?
+    /// The rules file's `app`, when it names one.
+    public var app: String? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case order, patterns, scope, app
+        case alertClass = "alert_class"
+    }
+}
+
+extension RuleSet {
+    /// A description of the rule set that reports carry, so that merged reports can check they agree.
+    package var summary: RulesSummary {
+        RulesSummary(
+            order: rules.map(\.name), alertClass: alertClass,
+            patterns: Dictionary(uniqueKeysWithValues: rules.map { ($0.name, $0.patterns.map(\.source)) }),
+            scope: scope?.source, app: app)
+    }
+}

@@ -1,0 +1,62 @@
+import FoundationEssentials
+import UAAuditInput
+
+/// The ranges of the numeric options, shared by the flags and the config's keys, and the check
+/// of a config's numbers against them (before decoding, so that `1.5` or `1e99` is named as a
+/// value out of range, not as "not JSON", and `-1` never reaches the code that trusts it).
+package enum ConfigValues {
+    /// A numeric option: its flag, its config key (with the object it is in), its range.
+    package struct Limit: Sendable {
+        package let flag: String
+        package let key: String
+        package let range: ClosedRange<Double>
+        /// False for a number of seconds that may have a fraction (`lock_wait_seconds`).
+        package let whole: Bool
+
+        /// The message of the flag and of the key alike, after the name.
+        package func rule(_ shown: String) -> String {
+            let (low, high) = (Self.text(range.lowerBound), Self.text(range.upperBound))
+            return whole
+                ? "takes a whole number from \(low) to \(high), not '\(shown)'"
+                : "takes seconds from \(low) to \(high), not '\(shown)'"
+        }
+
+        /// `value` when it is allowed.
+        package func accepts(_ value: Double) -> Bool {
+            range.contains(value) && (!whole || value.rounded() == value)
+        }
+
+        static func text(_ value: Double) -> String {
+            value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        }
+    }
+
+    package static let top = Limit(flag: "top", key: "top", range: 0...10_000, whole: true)
+    package static let minRequests = Limit(
+        flag: "min-requests", key: "min_requests", range: 0...Double(Int32.max), whole: true)
+    package static let historyHours = Limit(
+        flag: "history-hours", key: "history_hours", range: 1...Double(24 * 366), whole: true)
+    package static let graceSeconds = Limit(flag: "grace", key: "grace_seconds", range: 0...86_400, whole: true)
+    package static let lockWaitSeconds = Limit(
+        flag: "lock-wait", key: "lock_wait_seconds", range: 0...3600, whole: false)
+    package static let baselineHours = Limit(
+        flag: "baseline-hours", key: "insight.baseline_hours", range: 0...Double(24 * 366), whole: true)
+
+    static let all = [top, minRequests, historyHours, graceSeconds, lockWaitSeconds, baselineHours]
+
+    /// The first numeric key of a config whose value is out of its range or not whole, as
+    /// "KEY takes a whole number from A to B, not 'V'"; nil when all are allowed (or the
+    /// bytes are no JSON object: decoding says why).
+    package static func firstProblem(in bytes: [UInt8]) -> String? {
+        guard let object = (try? JSONValue.parse(bytes))?.object else { return nil }
+        for limit in all {
+            var container: [String: JSONValue]? = object
+            let parts = limit.key.split(separator: ".").map(String.init)
+            for part in parts.dropLast() { container = container?[part]?.object }
+            // Only numbers: a value of another type is named by decoding.
+            guard case .number(let text) = container?[parts.last!], let number = Double(text) else { continue }
+            if !limit.accepts(number) || !number.isFinite { return "\(limit.key) \(limit.rule(text))" }
+        }
+        return nil
+    }
+}

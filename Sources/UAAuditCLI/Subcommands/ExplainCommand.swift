@@ -211,7 +211,7 @@ struct ExplainCommand {
                         status: .usage))
             }
         }
-        if inputs.count == 1, inputs[0] != "-", ExplainCommand.isReport(inputs[0]) {
+        if inputs.count == 1, inputs[0] != "-", ReportFile.isReport(path: inputs[0]) {
             // A report is shown as it was made: options for logs would be silently ignored.
             let ignored = ExplainCommand.options.filter {
                 $0.name != ExplainCommand.json.name && $0.name != CommonOptions.help.name
@@ -238,37 +238,16 @@ struct ExplainCommand {
         } catch {
             return .failure(Failure(message: error.message, status: .usage))
         }
-        let result = Scanner(configuration: configuration, progress: nil).scan(inputs)
+        let scanned = ScanReport(scanning: inputs, configuration: configuration, progress: nil) {
+            Timestamps.iso8601UTC(seconds: Timestamps.now(environment: environment))
+        }
+        let result = scanned.result
         let hints = MismatchHint.messages(
             sources: result.sources, samples: result.samples, format: configuration.format,
             nginxConf: args.value(AuditOptions.nginxConf), inConfig: false)
         if let failed = result.sources.lazy.compactMap(MismatchHint.error(of:)).first {
             return .failure(Failure(message: failed, status: .input, hints: hints))
         }
-        let now = Timestamps.now(environment: environment)
-        var report = ReportBuilder.build(
-            result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now))
-        ReportIdentity.stampScan(&report, configuration: configuration, read: result.sources)
-        return .success((report, hints))
-    }
-
-    /// Whether the file is a report rather than a log, by its content: one JSON object whose
-    /// `schema` is `uaaudit.report/…`. A JSON-lines access log (`escape=json`) is many objects
-    /// and is a log. A file whose first line is a lone `{`, as uaaudit writes reports, is taken
-    /// for a report even when it does not decode, so a damaged report is an error that says
-    /// so, not a scan of JSON as log lines.
-    static func isReport(_ path: String) -> Bool {
-        // Only a regular file can be a report (a FIFO is a log, read as scan reads it), and only
-        // one that starts with '{' is read whole (bounded), so a big log costs no memory here.
-        guard LogTail.firstByte(path: path) == UInt8(ascii: "{"),
-            let bytes = try? FileBytes.readAll(path: path, limit: 256 << 20)
-        else { return false }
-        let data = Data(bytes)
-        struct Schema: Decodable { var schema: String? }
-        if let decoded = try? JSONDecoder().decode(Schema.self, from: data) {
-            return decoded.schema?.hasPrefix("uaaudit.report/") == true
-        }
-        let firstLine = data.prefix { $0 != 0x0A }.filter { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }
-        return Array(firstLine) == [UInt8(ascii: "{")]
+        return .success((scanned.report, hints))
     }
 }

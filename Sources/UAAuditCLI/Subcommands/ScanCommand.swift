@@ -124,13 +124,15 @@ struct ScanCommand {
         let progress = ProgressLine.start(
             counter: counter, stderrIsTerminal: console.stderrIsTerminal, quiet: args.flag(P.quiet))
         let started = DispatchTime.now().uptimeNanoseconds
-        let scanner = Scanner(configuration: configuration, progress: progress == nil ? nil : counter)
-        let result = scanner.scan(args.positional)
+        var now: Int64 = 0
+        let scanned = ScanReport(
+            scanning: args.positional, configuration: configuration, progress: progress == nil ? nil : counter
+        ) {
+            now = Timestamps.now(environment: environment)
+            return Timestamps.iso8601UTC(seconds: now)
+        }
         progress?.stop()
-        let now = Timestamps.now(environment: environment)
-        var report = ReportBuilder.build(
-            result, configuration: configuration, generatedAt: Timestamps.iso8601UTC(seconds: now))
-        ReportIdentity.stampScan(&report, configuration: configuration, read: result.sources)
+        let (result, report) = (scanned.result, scanned.report)
 
         var status = ExitCode.success
         for source in result.sources {

@@ -39,6 +39,53 @@ package enum LogTail {
 
     /// The first byte of a regular file that is not white space (within its first 4 KiB), or
     /// nil: not a regular file, unreadable, or blank there. Never waits on a FIFO.
+    /// The start of a regular file, read until its first line ends and the next non-blank
+    /// byte is found, keeping at most `keep` bytes: what tells a report from a log without
+    /// reading a log whole (``Head``). Leading blank bytes are skipped, as by ``firstByte(path:)``.
+    package static func head(path: String, keep: Int) -> Head? {
+        guard let fd = try? Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC) else { return nil }
+        defer { Syscalls.close(fd) }
+        guard (try? Syscalls.fstat(fd).isRegular) == true else { return nil }
+        var head = Head()
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        var started = false
+        var lineEnded = false
+        while true {
+            guard let n = try? Syscalls.read(fd, into: &buffer), n > 0 else {
+                if !lineEnded { head.lineComplete = true }  // the file ends the first line
+                return head
+            }
+            for b in buffer[..<n] {
+                let blank = b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D
+                if !started {
+                    if blank { continue }
+                    started = true
+                }
+                if lineEnded {
+                    if !blank {
+                        head.moreAfterLine = true
+                        return head
+                    }
+                } else if b == 0x0A {
+                    lineEnded = true
+                    head.lineComplete = true
+                } else if head.line.count < keep {
+                    head.line.append(b)
+                } else {
+                    return head  // the first line is longer than `keep`: lineComplete stays false
+                }
+            }
+        }
+    }
+
+    /// The first line of a file that is not blank (without its newline), whether all of it was
+    /// kept (it ended within `keep` bytes), and whether anything but blanks follows it.
+    package struct Head: Equatable, Sendable {
+        package var line: [UInt8] = []
+        package var lineComplete = false
+        package var moreAfterLine = false
+    }
+
     package static func firstByte(path: String) -> UInt8? {
         guard let fd = try? Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC) else { return nil }
         defer { Syscalls.close(fd) }

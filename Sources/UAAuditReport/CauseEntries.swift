@@ -5,7 +5,7 @@ package enum CauseReport {
     /// The hour's alert-class families with their causes, most requests first, at most `limit`.
     /// `firstSeen` gives the first hour (report text) a family was seen in; `tallies` are the
     /// hour's release figures (nil without a client key).
-    package static func entries(
+    static func entries(
         insight: HourInsight, alertClass: String, app: String?, tallies: ReleaseTallies?, limit: Int,
         firstSeen: (String) -> String
     ) -> [Report.CauseEntry] {

@@ -5,7 +5,7 @@ import UAAuditAudit
 /// union of several reports' samples that `merge` counts fleet-wide split clients from.
 extension Report.ClientSampleEntry {
     /// The report form of an hour's sample: each client by its id under `salt`.
-    package init(_ sample: ClientSet.ReportSample, salt: ClientSalt) {
+    init(_ sample: ClientSet.ReportSample, salt: ClientSalt) {
         var records: [(id: UInt64, byte: UInt8)] = []
         records.reserveCapacity(sample.masks.count)
         sample.masks.forEachEntry { hash, mask in
@@ -26,7 +26,7 @@ extension Report.ClientSampleEntry {
     /// at most ``ClientSet/reportSampleLimit`` 9-byte records in ascending id order, the level
     /// is not 0…63, or a record's zero bits are under the level (a client the level would not
     /// have kept) or it has neither kind.
-    package func records() -> [UInt64: UInt8]? {
+    func records() -> [UInt64: UInt8]? {
         guard (0...63).contains(level), clients.utf8.count <= (ClientSet.reportSampleLimit * 9 + 2) / 3 * 4,
             let data = Data(base64Encoded: clients), data.count % 9 == 0
         else {
@@ -53,16 +53,16 @@ extension Report.ClientSampleEntry {
 /// The union of the client samples of one hour from several reports: a uniform sample of the
 /// union of their clients at the coarsest of their levels, thinned to at most
 /// ``ClientSet/reportSampleLimit`` (one level at a time, as a host thins its own).
-package struct FleetClients: Sendable {
-    package private(set) var level = 0
+struct FleetClients: Sendable {
+    private(set) var level = 0
     /// Id → leading zero bits × 4 + kinds.
     private var records: [UInt64: UInt8] = [:]
-    package private(set) var examples: [String] = []
+    private(set) var examples: [String] = []
 
-    package init() {}
+    init() {}
 
     /// Adds one report's sample; false when it is not a valid sample.
-    package mutating func add(_ entry: Report.ClientSampleEntry, examples theirs: [String]) -> Bool {
+    mutating func add(_ entry: Report.ClientSampleEntry, examples theirs: [String]) -> Bool {
         guard let theirRecords = entry.records() else { return false }
         if entry.level > level { raise(to: entry.level) }
         for (id, byte) in theirRecords where Int(byte >> 2) >= level {
@@ -83,7 +83,7 @@ package struct FleetClients: Sendable {
     }
 
     /// The sampled counts of the union.
-    package var counts: ClientCounts {
+    var counts: ClientCounts {
         var c = ClientCounts(level: level)
         for byte in records.values {
             let mask = byte & ClientSample.split
@@ -95,7 +95,7 @@ package struct FleetClients: Sendable {
     }
 
     /// The union as a report sample (records sorted by id).
-    package var entry: Report.ClientSampleEntry {
+    var entry: Report.ClientSampleEntry {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(records.count * 9)
         for id in records.keys.sorted() {

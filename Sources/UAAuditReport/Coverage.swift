@@ -9,13 +9,13 @@ import UAAuditAudit
 /// hour of at least `min_requests` requests.
 package enum Coverage {
     /// A single family classed `other` over this share of an hour's requests is warned about.
-    package static let warnShare = 0.10
+    static let warnShare = 0.10
     /// Families listed per hour (and warnings given per hour).
-    package static let listed = 10
+    static let listed = 10
 
     /// The coverage entry of an hour whose families (report text → class → requests) are given;
     /// nil when nothing was classed `other`.
-    package static func entry(
+    static func entry(
         families: [String: [String: Int64]], approximate: Bool, requests: Int64, minRequests: Int64,
         rules: RulesSummary
     ) -> Report.CoverageEntry? {
@@ -35,10 +35,10 @@ package enum Coverage {
 
     /// The class `rules init` gives other apps' UAs: one there that names the rules' app is
     /// likely the app's own UA in a shape its rules miss (`MyApp/2.2 CFNetwork/… Darwin/… (iPhone iOS/16.6)`).
-    package static let otherAppClass = "other_app"
+    static let otherAppClass = "other_app"
 
     /// The coverage entry from requests classed `other` per family.
-    package static func entry(
+    static func entry(
         other: [String: Int64], approximate: Bool, requests: Int64, minRequests: Int64, rules: RulesSummary,
         otherApp: [String: Int64] = [:]
     ) -> Report.CoverageEntry? {

@@ -11,12 +11,12 @@ import UAAuditAudit
 /// gets no notice: the examples are its rules.
 package enum ExampleRulesNotice {
     /// The app the built-in rules are written for.
-    package static let exampleApp = "MyApp"
+    static let exampleApp = "MyApp"
     /// The classes of the example app's own traffic.
     static let appClasses = ["webview", "urlsession"]
 
     /// True when `rules` are the built-in example rules.
-    package static func isExample(_ rules: RulesSummary) -> Bool {
+    static func isExample(_ rules: RulesSummary) -> Bool {
         let builtin = RuleSet.builtin().summary
         return rules.order == builtin.order && rules.patterns == builtin.patterns && rules.app == nil
             && rules.scope == nil

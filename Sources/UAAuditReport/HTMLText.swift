@@ -3,8 +3,8 @@
 /// UAs and log lines are hostile input: `<`, `>`, `&`, `"` and `'` become entities, so no
 /// markup can be injected; control characters and bidirectional overrides are shown as
 /// visible escapes (`\x1B`, `\u{202E}`), so they cannot disguise the text around them.
-package enum HTMLText {
-    package static func escape(_ text: String) -> String {
+enum HTMLText {
+    static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -30,12 +30,12 @@ package enum HourFigures {
     }
 
     /// A count's share of the requests; 0 for an hour without requests.
-    package static func share(_ count: Int64, _ requests: Int64) -> Double {
+    static func share(_ count: Int64, _ requests: Int64) -> Double {
         requests > 0 ? Double(count) / Double(requests) : 0
     }
 
     /// The `limit` most frequent UAs, ties broken by the UA text, so the list is stable.
-    package static func ordered(_ entries: [Report.TopEntry], limit: Int) -> [Report.TopEntry] {
+    static func ordered(_ entries: [Report.TopEntry], limit: Int) -> [Report.TopEntry] {
         Array(entries.sorted { $0.count != $1.count ? $0.count > $1.count : $0.ua < $1.ua }.prefix(limit))
     }
 

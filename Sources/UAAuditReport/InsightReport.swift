@@ -8,8 +8,8 @@ import UAAuditAudit
 package enum InsightReport {
     package struct HourInput: Sendable {
         package var key: HourKey
-        package var requests: Int64
-        package var classes: [String: Int64]
+        var requests: Int64
+        var classes: [String: Int64]
         package var insight: HourInsight
 
         package init(key: HourKey, requests: Int64, classes: [String: Int64], insight: HourInsight) {
@@ -32,7 +32,7 @@ package enum InsightReport {
     }
 
     /// Families listed per hour as new.
-    package static let newFamiliesListed = 10
+    static let newFamiliesListed = 10
 
     /// Fills the new entries of `entries`, which are in the order of `inputs` (by instant).
     package static func fill(
@@ -104,7 +104,7 @@ package enum InsightReport {
 
     /// The client figures of sampled `counts` (see ``clientsEntry(_:classes:configuration:)``),
     /// for a scan's hour and for a merged one.
-    package static func clientsEntry(
+    static func clientsEntry(
         counts c: ClientCounts, classes: [String: Int64], key: String, appClasses: [String], alertClass: String,
         examples: [String]
     ) -> Report.ClientsEntry {
@@ -243,11 +243,11 @@ package enum InsightReport {
 /// alert policy's minimum of requests. A scan's come from its configuration, a merge's from
 /// the reports (``Report/DriftSettingsEntry``).
 package struct DriftPolicy: Sendable, Equatable {
-    package var baselineHours: Int
-    package var newFamilyShare: Double?
-    package var shareDrop: Double?
-    package var appClasses: [String]
-    package var minRequests: Int64
+    var baselineHours: Int
+    var newFamilyShare: Double?
+    var shareDrop: Double?
+    var appClasses: [String]
+    var minRequests: Int64
 
     package init(_ configuration: ScanConfiguration) {
         let insight = configuration.insight
@@ -258,7 +258,7 @@ package struct DriftPolicy: Sendable, Equatable {
         minRequests = configuration.minRequests
     }
 
-    package init(_ settings: Report.DriftSettingsEntry, minRequests: Int64) {
+    init(_ settings: Report.DriftSettingsEntry, minRequests: Int64) {
         baselineHours = settings.baselineHours
         newFamilyShare = settings.newFamilyShare
         shareDrop = settings.shareDrop
@@ -267,7 +267,7 @@ package struct DriftPolicy: Sendable, Equatable {
     }
 
     /// As a report records it.
-    package var entry: Report.DriftSettingsEntry {
+    var entry: Report.DriftSettingsEntry {
         Report.DriftSettingsEntry(
             baselineHours: baselineHours, newFamilyShare: newFamilyShare, shareDrop: shareDrop, appClasses: appClasses)
     }

@@ -9,55 +9,55 @@ import UAAuditAudit
 /// with `closed`, for `scan` the newest hour of the input (a scan has read all there is of it).
 package struct PrometheusMetrics: Equatable, Sendable {
     /// One class's request count; ordered as the rules, then `other`, then `missing`.
-    package struct ClassCount: Equatable, Sendable {
-        package var name: String
-        package var count: Int64
+    struct ClassCount: Equatable, Sendable {
+        var name: String
+        var count: Int64
     }
 
     /// The newest closed hour.
-    package struct LastHour: Equatable, Sendable {
+    struct LastHour: Equatable, Sendable {
         /// Seconds since the epoch at which the hour starts.
-        package var start: Int64
-        package var requests: Int64
+        var start: Int64
+        var requests: Int64
         /// The alert class's share of `requests`.
-        package var share: Double
+        var share: Double
         /// Over the threshold with at least `min_requests` requests.
-        package var breached: Bool
+        var breached: Bool
         /// A configured User-Agent drift alert fired for the hour (``Report/HourEntry/alerted``
         /// is `breached` or this).
-        package var driftAlert: Bool = false
+        var driftAlert: Bool = false
     }
 
-    package var alertClass: String
-    package var classes: [ClassCount]
-    package var errors: Int64
-    package var malformed: Int64
-    package var outOfScope: Int64
-    package var lastHour: LastHour?
-    package var threshold: Double
-    package var minRequests: Int64
+    var alertClass: String
+    var classes: [ClassCount]
+    var errors: Int64
+    var malformed: Int64
+    var outOfScope: Int64
+    var lastHour: LastHour?
+    var threshold: Double
+    var minRequests: Int64
     /// When the last run that read every input finished (seconds since the epoch); nil when
     /// none has (a scan with an unreadable input).
-    package var lastSuccess: Int64?
+    var lastSuccess: Int64?
     /// `run` only: alerts that some channel has not accepted yet.
-    package var alertsPending: Int?
+    var alertsPending: Int?
     /// `run` only: breached hours dropped unsent since the state began (pending past twice
     /// `history_hours`).
-    package var alertsExpired: Int64? = nil
+    var alertsExpired: Int64? = nil
     /// `run` only: whether this run held its clock (``RunEngine/ClockHold``).
     package var clockHeld: Bool? = nil
     /// `run` only: each configured log, and whether this run could read it.
-    package var logs: [Report.LogEntry]? = nil
+    var logs: [Report.LogEntry]? = nil
     /// Lines the scan (or this run) read, and the malformed share of them; nil when it read
     /// none. Over half with at least 100 lines is exit 8, and the rules' UAAuditLogFormatMismatch.
-    package var latest: Latest? = nil
+    var latest: Latest? = nil
 
     package struct Latest: Equatable, Sendable {
-        package var lines: Int64
-        package var malformedRatio: Double
+        var lines: Int64
+        var malformedRatio: Double
 
         /// The figures of `lines` read with `malformed` of them malformed; nil when none were read.
-        package init?(lines: Int64, malformed: Int64) {
+        init?(lines: Int64, malformed: Int64) {
             guard lines > 0 else { return nil }
             self.lines = lines
             malformedRatio = Double(malformed) / Double(lines)

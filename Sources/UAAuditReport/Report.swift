@@ -79,9 +79,9 @@ public struct Report: Codable, Equatable, Sendable {
 
     /// A configured log of `uaaudit run`: readable, or why not (it was then left as it was).
     package struct LogEntry: Codable, Equatable, Sendable {
-        package var path: String
-        package var readable: Bool
-        package var error: String?
+        var path: String
+        var readable: Bool
+        var error: String?
 
         package init(path: String, readable: Bool, error: String? = nil) {
             self.path = path

@@ -3,8 +3,8 @@ import UAAuditAudit
 
 /// Builds the ``Report`` of an ``AuditResult``: its hours' figures come from ``HourFigures``,
 /// the breach decision from ``AlertPolicy``.
-package enum ReportBuilder {
-    package static func build(_ result: AuditResult, configuration: ScanConfiguration, generatedAt: String) -> Report {
+enum ReportBuilder {
+    static func build(_ result: AuditResult, configuration: ScanConfiguration, generatedAt: String) -> Report {
         let rules = configuration.rules
         let names = rules.classNames
         let classCount = rules.classCount

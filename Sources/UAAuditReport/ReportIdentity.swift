@@ -21,10 +21,10 @@ import UAAuditAudit
 ///   its content, `generated_at` left out: ``contentID(_:)``.
 package enum ReportIdentity {
     /// How many first bytes of a file identify it.
-    package static let identityBytes = 4096
+    static let identityBytes = 4096
 
     /// The identity of the file at `path`; nil for stdin (`-`) and files that cannot be read.
-    package static func sourceIdentity(path: String) -> String? {
+    static func sourceIdentity(path: String) -> String? {
         // O_NONBLOCK: a FIFO (read once by the scan, known by a hash of its bytes) must not be
         // opened again waiting for a writer; it has no identity.
         guard path != "-", let fd = try? Syscalls.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK) else {
@@ -44,7 +44,7 @@ package enum ReportIdentity {
     /// Gives a scan's report its sources' identities (read from the files now: their first
     /// bytes do not change as a log grows) and its `report_id`.
     /// `read` are the scanner's sources, in the report's order (their content hashes).
-    package static func stampScan(
+    static func stampScan(
         _ report: inout Report, configuration: ScanConfiguration, read: [AuditResult.Source],
         host: String = Syscalls.hostName()
     ) {
@@ -58,7 +58,7 @@ package enum ReportIdentity {
 
     /// What a scan report's id is a hash of.
     struct ScanBasis: Encodable {
-        struct Source: Encodable {
+        package struct Source: Encodable {
             var identity: String?
             var offset: Int64
             var bytes: Int64
@@ -91,7 +91,7 @@ package enum ReportIdentity {
         var content: String?
     }
 
-    package static func scanID(
+    static func scanID(
         _ report: Report, configuration: ScanConfiguration, contents: [String?], host: String
     ) -> String {
         let insight = configuration.insight
@@ -139,7 +139,7 @@ package enum ReportIdentity {
         var top: Int
     }
 
-    package static func mergedID(mergedFrom: [String], threshold: Double, minRequests: Int64, top: Int) -> String {
+    static func mergedID(mergedFrom: [String], threshold: Double, minRequests: Int64, top: Int) -> String {
         "merge-"
             + digest(
                 encoded(MergeBasis(mergedFrom: mergedFrom, threshold: threshold, minRequests: minRequests, top: top)))
@@ -147,7 +147,7 @@ package enum ReportIdentity {
 
     /// A hash of the report's content with `generated_at` left out (so two runs over the
     /// same input agree): the identity of a report that carries no `report_id`.
-    package static func contentID(_ report: Report) -> String {
+    static func contentID(_ report: Report) -> String {
         var copy = report
         copy.generatedAt = ""
         copy.reportID = nil
@@ -158,7 +158,7 @@ package enum ReportIdentity {
     }
 
     /// The id `merge` knows a report by: its `report_id`, else a hash of its content.
-    package static func id(of report: Report) -> String { report.reportID ?? contentID(report) }
+    static func id(of report: Report) -> String { report.reportID ?? contentID(report) }
 
     /// Why some of `inputs` must not be merged: the same report twice, a report already merged
     /// into another, two reports of one `run` state, or a source byte range that two reports
@@ -190,7 +190,7 @@ package enum ReportIdentity {
     }
 
     /// The run reports a report holds: itself when it is one, and those a merge was made of.
-    package static func runHours(_ report: Report) -> [Report.RunHours] {
+    static func runHours(_ report: Report) -> [Report.RunHours] {
         (report.runOf.map { [Report.RunHours(runOf: $0, hours: report.hours.map(\.hour))] } ?? [])
             + (report.mergedRunOf ?? [])
     }

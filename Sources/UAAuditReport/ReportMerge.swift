@@ -25,13 +25,13 @@ import UAAuditAudit
 ///   Run reports' `closed` holds when every input closed the hour; `late` adds up.
 package enum ReportMerge {
     package struct Input: Sendable {
-        package var path: String
-        package var report: Report
+        var path: String
+        var report: Report
         /// The sum of the report's counts (``load(path:)``): the inputs' together must stay
         /// under ``maxMass`` so that no sum of theirs can overflow.
-        package var mass: Int64
+        var mass: Int64
 
-        package init(path: String, report: Report, mass: Int64 = 0) {
+        init(path: String, report: Report, mass: Int64 = 0) {
             self.path = path
             self.report = report
             self.mass = mass
@@ -46,20 +46,20 @@ package enum ReportMerge {
 
     /// The largest number a report may hold: JSON's largest exact integer (2^53). Counts come
     /// from files anyone can edit; a bigger or negative one would trap an Int64 sum.
-    package static let maxCount: Double = 9_007_199_254_740_992
+    static let maxCount: Double = 9_007_199_254_740_992
     /// The most the counts of all reports merged at once may add up to (2^62): no sum of some
     /// of them, the merged report's totals included, can overflow.
-    package static let maxMass: Int64 = 1 << 62
+    static let maxMass: Int64 = 1 << 62
 
     package struct Options: Sendable {
         /// The merged report's threshold; nil: the inputs' (they must agree).
-        package var threshold: Threshold?
+        var threshold: Threshold?
         /// The merged report's `min_requests`; nil: the inputs' (they must agree).
-        package var minRequests: Int64?
+        var minRequests: Int64?
         /// Alert-class UAs listed per hour.
-        package var top: Int
-        package var sampleLimit: Int
-        package var generatedAt: String
+        var top: Int
+        var sampleLimit: Int
+        var generatedAt: String
 
         package init(
             threshold: Threshold? = nil, minRequests: Int64? = nil, top: Int = 10, sampleLimit: Int = 10,

@@ -17,7 +17,7 @@ package struct RunTotals: Codable, Equatable, Sendable {
     /// in no hour (absent from states written before uaaudit kept them, and while none was seen).
     package var future: Int64? = nil
     /// When counting began: the first run that kept totals (ISO-8601 UTC).
-    package var since: String
+    var since: String
     /// The `now` of the last run that read every log without an error (seconds since the epoch).
     package var lastSuccess: Int64?
     /// Breached hours dropped unsent because their alert stayed pending past twice
@@ -36,7 +36,7 @@ package struct RunTotals: Codable, Equatable, Sendable {
     }
 
     /// Adds the counts of a run's lines (only the logs that were read and advanced).
-    package mutating func add(_ result: AuditResult, rules: RuleSet) {
+    mutating func add(_ result: AuditResult, rules: RuleSet) {
         let names = rules.classNames
         for hour in result.hours.values {
             for (i, name) in names.enumerated() { classes[name, default: 0] += hour.counts[i] }

@@ -10,7 +10,7 @@
 package enum ShareText {
     /// The most decimals a share is shown with: enough for the smallest threshold the command
     /// line accepts (0.00000000000001%).
-    package static let maxDecimals = 16
+    static let maxDecimals = 16
 
     /// `share` in the summary's format, against `threshold` (see the type's description).
     package static func fixed(_ share: Double, against threshold: Double) -> String {

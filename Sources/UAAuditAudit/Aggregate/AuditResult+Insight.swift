@@ -70,12 +70,12 @@ extension AuditResult {
 
     /// The most families and alert-class paths an hour keeps; beyond that the least frequent
     /// are dropped and counted as untracked.
-    package static let maxFamiliesPerHour = 1_000
-    package static let maxPathsPerHour = 1_000
+    static let maxFamiliesPerHour = 1_000
+    static let maxPathsPerHour = 1_000
 
     /// The most client entries all hours of a result keep together (each hour also at most
     /// ``ClientSet/maxEntries``): past it, the hour with the most is sampled more coarsely.
-    package static let clientBudget = 262_144
+    static let clientBudget = 262_144
 
     mutating func keepClientsWithinBudget() {
         var total = 0

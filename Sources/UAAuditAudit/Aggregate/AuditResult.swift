@@ -14,14 +14,14 @@ package struct AuditResult: Sendable {
         /// Alert-class requests whose UA did not fit the bounded table.
         package var untrackedAlertUAs: Int64 = 0
         /// Requests per (UA family, class index); bounded per hour.
-        package var families: [FamilyKey: Int64] = [:]
-        package var untrackedFamilies: Int64 = 0
+        var families: [FamilyKey: Int64] = [:]
+        var untrackedFamilies: Int64 = 0
         /// Alert-class request paths (decoded) with their counts; bounded per hour.
-        package var paths: [[UInt8]: PathCount] = [:]
-        package var untrackedPaths: Int64 = 0
-        package var clients = ClientSet()
+        var paths: [[UInt8]: PathCount] = [:]
+        var untrackedPaths: Int64 = 0
+        var clients = ClientSet()
         /// A sample of the clients with their app versions and alert families (``ReleaseClients``).
-        package var releases = ReleaseClients()
+        var releases = ReleaseClients()
         /// The hour's detail lists (UAs, families, paths, client examples) were dropped to keep
         /// memory bounded (``AuditResult/detailHours``); their requests count as untracked.
         package var detailsDropped = false
@@ -54,8 +54,8 @@ package struct AuditResult: Sendable {
     }
 
     package struct FamilyKey: Hashable, Sendable {
-        package var family: [UInt8]
-        package var cls: Int
+        var family: [UInt8]
+        var cls: Int
     }
 
     package struct Sample: Sendable, Equatable {
@@ -81,7 +81,7 @@ package struct AuditResult: Sendable {
         /// ``probeLimit``: what the format-mismatch hint probes, whatever other inputs came first
         /// (the report's samples are few and shared by all inputs).
         package var probe: [[UInt8]] = []
-        package static let probeLimit = 10
+        static let probeLimit = 10
         /// The line number (from 1, as read) of its first malformed line; nil if none.
         package var firstMalformed: Int64?
         /// True when lines the format parses confirm it for this input's log: `run` sets it when
@@ -125,7 +125,7 @@ package struct AuditResult: Sendable {
         package static let mismatchMinimumLines: Int64 = 100
     }
 
-    package let classCount: Int
+    let classCount: Int
     package var hours: [HourKey: HourCounts] = [:]
     package var malformed: Int64 = 0
     /// Lines stamped after ``ScanConfiguration/futureAfter`` (`run` only), in no hour.
@@ -141,18 +141,18 @@ package struct AuditResult: Sendable {
     package var lastReadAt: UInt64 = 0
     package let sampleLimit: Int
     /// How many hours (the newest) keep their detail lists, besides every hour the alert policy keeps.
-    package var detailHours = AuditResult.defaultDetailHours
+    var detailHours = AuditResult.defaultDetailHours
     /// Hours this says are alerting keep their detail lists whatever their number.
-    package var keepsDetails: @Sendable (HourCounts) -> Bool = { _ in false }
+    var keepsDetails: @Sendable (HourCounts) -> Bool = { _ in false }
 
-    package static let defaultDetailHours = 48
+    static let defaultDetailHours = 48
 
     package init(classCount: Int, sampleLimit: Int) {
         self.classCount = classCount
         self.sampleLimit = sampleLimit
     }
 
-    package var lines: Int64 { sources.reduce(0) { $0 + $1.lines } }
+    var lines: Int64 { sources.reduce(0) { $0 + $1.lines } }
 
     /// Adds a tally of `path`, whose first line is line `firstLine` of that file.
     package mutating func absorb(_ tally: Tally, path: String, firstLine: Int64, escape: EscapeMode) {
@@ -202,7 +202,7 @@ package struct AuditResult: Sendable {
 
     /// The most distinct alert-class UAs an hour keeps across inputs; beyond that the least
     /// frequent are dropped (counted as untracked, so `top_approximate` says so).
-    package static let maxAlertUAsPerHour = 4_000
+    static let maxAlertUAsPerHour = 4_000
 
     private mutating func trimAlertUAs(of key: HourKey) {
         guard var hour = hours[key], hour.alertUAs.count > AuditResult.maxAlertUAsPerHour else { return }
@@ -213,7 +213,7 @@ package struct AuditResult: Sendable {
     /// The most bytes of an alert-class UA an hour keeps (decoded). The table is bounded in
     /// entries (``maxAlertUAsPerHour``); this bounds it in bytes too: 20,000 distinct 30 KB UAs
     /// in one hour took 50 MB (issue 31), and now take at most 4,000 × about 1 KiB.
-    package static let maxAlertUABytes = 1024
+    static let maxAlertUABytes = 1024
 
     /// `ua` as an hour keeps it: whole up to ``maxAlertUABytes``, else its first bytes up to
     /// that (cut before a UTF-8 character that would not fit whole) and ` …[N bytes]`, N
@@ -243,7 +243,7 @@ package struct AuditResult: Sendable {
     }
 
     /// Requests of an hour: every class plus the UAs that could not be classified (errors).
-    package func requests(in hour: HourCounts) -> Int64 {
+    func requests(in hour: HourCounts) -> Int64 {
         hour.counts[0...classCount].reduce(0, +)
     }
 }

@@ -35,25 +35,25 @@ package final class ClientSample {
     package static let alert: UInt8 = 2
     package static let split: UInt8 = 3
     package static let examplesPerHour = 3
-    package static let maxExampleBytes = 128
+    static let maxExampleBytes = 128
 
     /// The hash bits an entry keeps (the top 44; the sampling level reads the top bits).
     package static let hashMask: UInt64 = ~((1 << 20) - 1)
     /// Buckets from this one on are not counted (2^18 hours: thirty years in one chunk).
-    package static let maxBuckets = 1 << 18
+    static let maxBuckets = 1 << 18
 
     /// The most slots a client is looked for from its home before the side table.
-    package static let maxProbe = 32
+    static let maxProbe = 32
 
-    package let maxEntries: Int
-    package var count: Int { state.pointee.count }
+    let maxEntries: Int
+    var count: Int { state.pointee.count }
     /// Key bytes (as logged) of the first split clients of each bucket.
-    package private(set) var examples: [Int: [[UInt8]]] = [:]
+    private(set) var examples: [Int: [[UInt8]]] = [:]
 
     /// The most slots the table grows to: twice `maxEntries`, rounded up to a power of two.
     private let maxSlots: Int
     /// The slots a table starts with when no spare one is at hand.
-    package static let initialSlots = 8_192
+    static let initialSlots = 8_192
     /// What changes per request, behind a pointer: a class's stored `var` costs a dynamic
     /// exclusivity check on every access.
     private struct State {
@@ -93,13 +93,13 @@ package final class ClientSample {
         var fewestZeros: [Int] = []
     }
     private let state: UnsafeMutablePointer<State>
-    package var bucketCount: Int { state.pointee.bucketCount }
+    var bucketCount: Int { state.pointee.bucketCount }
 
     private let pool: Pool?
 
     /// A table of up to `maxEntries` clients, starting with the spare table of `pool` when it
     /// has one (the size the last chunk grew to; given back to it, empty, by ``finish()``).
-    package init(maxEntries: Int, pool: Pool? = nil) {
+    init(maxEntries: Int, pool: Pool? = nil) {
         self.maxEntries = max(maxEntries, 2)
         var maxSlots = 16
         while maxSlots < self.maxEntries * 2 { maxSlots <<= 1 }
@@ -127,7 +127,7 @@ package final class ClientSample {
     }
 
     /// The slots the table has now (it grows up to twice `maxEntries`).
-    package var slotCount: Int { state.pointee.slotMask + 1 }
+    var slotCount: Int { state.pointee.slotMask + 1 }
 
     /// True when one more entry would fill more than half of a table that can still grow.
     @inline(__always)
@@ -170,21 +170,21 @@ package final class ClientSample {
 
     /// True when a client of this hash is kept at `level`.
     @inline(__always)
-    package static func keeps(_ hash: UInt64, level: Int) -> Bool {
+    static func keeps(_ hash: UInt64, level: Int) -> Bool {
         level == 0 || (level < 64 && hash >> UInt64(64 - level) == 0)
     }
 
     /// How many entries `bucket` has (0 for a bucket never seen).
-    package func entries(of bucket: Int) -> Int { bucket < bucketCount ? Int(state.pointee.entriesOf[bucket]) : 0 }
+    func entries(of bucket: Int) -> Int { bucket < bucketCount ? Int(state.pointee.entriesOf[bucket]) : 0 }
 
     /// The sampling level of `bucket` (0 for a bucket never seen).
-    package func level(of bucket: Int) -> Int { bucket < bucketCount ? Int(state.pointee.levelOf[bucket]) : 0 }
+    func level(of bucket: Int) -> Int { bucket < bucketCount ? Int(state.pointee.levelOf[bucket]) : 0 }
 
     /// Slots and side-table places looked at so far (tests bound it under crafted keys).
-    package var work: Int { state.pointee.work }
+    var work: Int { state.pointee.work }
 
     /// How many entries are in the side table (those whose ``maxProbe`` slots were taken).
-    package var sideCount: Int { state.pointee.sideCount }
+    var sideCount: Int { state.pointee.sideCount }
 
     /// Notes that the client whose key field is `key` made a request of kind `bits` in `bucket`.
     @inline(__always)
@@ -350,7 +350,7 @@ package final class ClientSample {
 
     /// Calls `body` with each entry: its bucket, hash (its kept bits) and mask; after
     /// ``finish()`` by bucket, then by ascending hash.
-    package func forEachEntry(_ body: (_ bucket: Int, _ hash: UInt64, _ mask: UInt8) -> Void) {
+    func forEachEntry(_ body: (_ bucket: Int, _ hash: UInt64, _ mask: UInt8) -> Void) {
         func call(_ s: UInt64) { body(Self.bucket(s), s & Self.hashMask, UInt8(s & 3)) }
         if let runs = state.pointee.runs {
             for i in 0..<count { call(runs[i]) }
@@ -672,10 +672,10 @@ extension ClientSample {
     /// ``ClientSample/finish()`` gives it back emptied, so that a chunk neither allocates nor
     /// zeroes its table (up to 2 MiB), and starts at the size the last one needed. Used by one
     /// thread only.
-    package final class Pool {
+    final class Pool {
         private var spare: (slots: UnsafeMutablePointer<UInt64>, count: Int)?
 
-        package init() {}
+        init() {}
 
         deinit { spare?.slots.deallocate() }
 

@@ -5,9 +5,9 @@ import UAAuditInput
 /// ``add(_:_:)`` refuses a new key (returns false) once the table holds `maxEntries` keys, so
 /// however many distinct keys arrive it never grows past that; the caller counts what was
 /// refused. Its slots grow with its keys up to that size (``SlotIndex``).
-package final class CounterTable {
-    package let maxEntries: Int
-    package private(set) var count = 0
+final class CounterTable {
+    let maxEntries: Int
+    private(set) var count = 0
 
     /// Behind a pointer: a class's stored `var` costs a dynamic exclusivity check on every access.
     private let index: UnsafeMutablePointer<SlotIndex>
@@ -15,8 +15,8 @@ package final class CounterTable {
     private let values: UnsafeMutablePointer<Int64>
 
     /// The slots it has now (``SlotIndex``).
-    package var slotCount: Int { index.pointee.mask + 1 }
-    package init(maxEntries: Int) {
+    var slotCount: Int { index.pointee.mask + 1 }
+    init(maxEntries: Int) {
         self.maxEntries = max(maxEntries, 1)
         index = .allocate(capacity: 1)
         index.initialize(to: SlotIndex(maxEntries: self.maxEntries))
@@ -34,7 +34,7 @@ package final class CounterTable {
     /// Adds `n` to the counter of `key`; false when the key is new and the table is full.
     @inline(__always)
     @discardableResult
-    package func add(_ key: UInt64, _ n: Int64 = 1) -> Bool {
+    func add(_ key: UInt64, _ n: Int64 = 1) -> Bool {
         var (slots, slotMask) = (index.pointee.slots, index.pointee.mask)
         var slot = Int(truncatingIfNeeded: CounterTable.spread(key)) & slotMask
         while true {
@@ -65,7 +65,7 @@ package final class CounterTable {
 
     /// Adds `n` to the counter of `key` when it is already in the table; false when it is not.
     @inline(__always)
-    package func addExisting(_ key: UInt64, _ n: Int64 = 1) -> Bool {
+    func addExisting(_ key: UInt64, _ n: Int64 = 1) -> Bool {
         let (slots, slotMask) = (index.pointee.slots, index.pointee.mask)
         var slot = Int(truncatingIfNeeded: CounterTable.spread(key)) & slotMask
         while true {
@@ -79,8 +79,8 @@ package final class CounterTable {
         }
     }
 
-    package func key(_ e: Int) -> UInt64 { keys[e] }
-    package func value(_ e: Int) -> Int64 { values[e] }
+    func key(_ e: Int) -> UInt64 { keys[e] }
+    func value(_ e: Int) -> Int64 { values[e] }
 
     /// The key mixed so that every bit of it reaches the low bits the slot is taken from
     /// (MurmurHash3's 64-bit finisher). The tally's keys put the hour at bit 40: a multiply

@@ -13,29 +13,29 @@
 /// Cost: the common line is a level check and, for a kept client, one look at a small
 /// direct-mapped filter of (bucket, client, version or family) pairs already noted. A new pair
 /// costs a probe of the bucket's table; a bucket's table is rebuilt only when its level rises.
-package final class ReleaseSample {
+final class ReleaseSample {
     /// The most clients a bucket of one stretch keeps, and an hour (``ReleaseClients/limit``):
     /// the same bound, so that an hour's sample is the finest level that keeps at most this of
     /// its clients however its lines were split into chunks, inputs or reports (the merge of a
     /// log's halves is the sample of the whole). A bottom-k sample of N clients takes about
     /// k·(1 + ln(N/k)) insertions, most of them of clients a later rise drops: the hot path's cost.
-    package static let limit = 512
-    package static let versionsPerClient = 4
-    package static let familiesPerClient = 4
+    static let limit = 512
+    static let versionsPerClient = 4
+    static let familiesPerClient = 4
     /// Distinct versions a stretch names (more: approximate).
     static let maxVersions = 1_000
     static let filterSlots = 1 << 12
 
     /// One kept client: its hash, kind bits, and up to four 16-bit ids each of versions (into
     /// ``versionNames``) and families (the worker's family ids + 1), 0 where unused.
-    package struct Entry: Equatable, Sendable {
-        package var hash: UInt64
-        package var versions: UInt64 = 0
-        package var families: UInt64 = 0
-        package var mask: UInt8 = 0
+    struct Entry: Equatable, Sendable {
+        var hash: UInt64
+        var versions: UInt64 = 0
+        var families: UInt64 = 0
+        var mask: UInt8 = 0
 
         /// The ids packed in `word`.
-        package static func ids(_ word: UInt64) -> [UInt16] {
+        static func ids(_ word: UInt64) -> [UInt16] {
             (0..<4).compactMap { i in
                 let id = UInt16(truncatingIfNeeded: word >> UInt64(16 * i))
                 return id == 0 ? nil : id
@@ -125,13 +125,13 @@ package final class ReleaseSample {
     private let versions: VersionCache
 
     /// Version texts by id; id 0 is "no version".
-    package var versionNames: [String] { state.pointee.versionNames }
+    var versionNames: [String] { state.pointee.versionNames }
     /// True when something did not fit (a client's versions or families, the version table, a
     /// family the tally did not track).
-    package var approximate: Bool { state.pointee.approximate }
+    var approximate: Bool { state.pointee.approximate }
 
     /// `versions` is the worker's cache of app UAs' versions (kept from chunk to chunk).
-    package init(versions: VersionCache) {
+    init(versions: VersionCache) {
         self.versions = versions
         filter = .allocate(capacity: ReleaseSample.filterSlots)
         filter.initialize(repeating: 0, count: ReleaseSample.filterSlots)
@@ -146,14 +146,14 @@ package final class ReleaseSample {
     }
 
     /// The buckets noted into so far.
-    package var bucketCount: Int { state.pointee.buckets.count }
+    var bucketCount: Int { state.pointee.buckets.count }
 
-    package func level(of bucket: Int) -> Int {
+    func level(of bucket: Int) -> Int {
         bucket < state.pointee.buckets.count ? state.pointee.buckets[bucket].level : 0
     }
 
     /// The kept clients of `bucket`.
-    package func entries(of bucket: Int) -> [Entry] {
+    func entries(of bucket: Int) -> [Entry] {
         bucket < state.pointee.buckets.count ? state.pointee.buckets[bucket].entries : []
     }
 

@@ -14,55 +14,55 @@ import UAAuditInput
 package final class Tally {
     package struct Sample: Sendable, Equatable {
         /// 1-based line number within this tally's stretch of input.
-        package var line: Int64
-        package var text: [UInt8]
-        package var reason: MalformedReason
+        var line: Int64
+        var text: [UInt8]
+        var reason: MalformedReason
     }
 
-    package let classCount: Int
-    package let width: Int
-    package var errorsSlot: Int { classCount }
-    package var outOfScopeSlot: Int { classCount + 1 }
+    let classCount: Int
+    let width: Int
+    var errorsSlot: Int { classCount }
+    var outOfScopeSlot: Int { classCount + 1 }
     /// The first status counter of a class.
     @inline(__always)
-    package func statusSlot(_ cls: Int) -> Int { classCount &+ 2 &+ cls &* StatusCounts.slots }
+    func statusSlot(_ cls: Int) -> Int { classCount &+ 2 &+ cls &* StatusCounts.slots }
 
-    package private(set) var hours: [HourKey] = []
+    private(set) var hours: [HourKey] = []
     /// `width` counters per bucket, grown by doubling; a raw buffer so the per-line
     /// increment has no copy-on-write or bounds check.
     private var storage: UnsafeMutablePointer<Int64>
     private var storageCapacity: Int
-    package private(set) var untracked: [Int64] = []
+    private(set) var untracked: [Int64] = []
     /// Per bucket: requests whose family, or alert-class path, did not fit its table.
-    package private(set) var untrackedFamilies: [Int64] = []
-    package private(set) var untrackedPaths: [Int64] = []
+    private(set) var untrackedFamilies: [Int64] = []
+    private(set) var untrackedPaths: [Int64] = []
     package var lines: Int64 = 0
     /// The newest request time counted (seconds since the epoch), Int64.min when none.
-    package var newest = Int64.min
+    var newest = Int64.min
     package private(set) var malformed: Int64 = 0
     /// The number of its first malformed line (from 1), nil when none.
-    package private(set) var firstMalformed: Int64?
+    private(set) var firstMalformed: Int64?
     /// Lines stamped after ``ScanConfiguration/futureAfter``: counted here, in no hour.
-    package var future: Int64 = 0
+    var future: Int64 = 0
     /// Those lines per hour: one counter per class, then errors, then out of scope (the
     /// first ``outOfScopeSlot`` + 1 slots of a bucket). Rare (a wrong clock), so a dictionary.
-    package var futureHours: [HourKey: [Int64]] = [:]
-    package private(set) var samples: [Sample] = []
-    package let alertUAs: ByteTable
+    var futureHours: [HourKey: [Int64]] = [:]
+    private(set) var samples: [Sample] = []
+    let alertUAs: ByteTable
     /// Requests per (bucket << 40 | family id << 8 | class).
-    package let familyCounts: CounterTable
+    let familyCounts: CounterTable
     /// The family table the ids refer to (the worker's ``UACache/families``), if counted.
-    package let families: ByteTable?
+    let families: ByteTable?
     /// The bytes of each family id ``familyCounts`` uses, copied out of ``families`` when the
     /// stretch ends (``detachFamilies()``): the worker may then go on to its next chunk, which
     /// may empty its family table, before this tally is absorbed.
-    package private(set) var familyNames: [UInt32: [UInt8]]?
+    private(set) var familyNames: [UInt32: [UInt8]]?
     /// Alert-class request paths as logged (no query), tagged `bucket * 2 + (401/403 ? 1 : 0)`.
-    package let alertPaths: ByteTable
-    package let clients: ClientSample?
+    let alertPaths: ByteTable
+    let clients: ClientSample?
     /// The app versions and alert families of a sample of each hour's clients, when the log
     /// has a client key (``ReleaseSample``).
-    package let releases: ReleaseSample?
+    let releases: ReleaseSample?
 
     private let sampleLimit: Int
     /// Per bucket: what it holds of the shared tables (entries; key bytes for the byte tables).
@@ -82,7 +82,7 @@ package final class Tally {
 
     package static let sampleTextBytes = 512
 
-    package init(
+    init(
         classCount: Int, sampleLimit: Int, alertTableEntries: Int = 16_384, alertArenaBytes: Int = 2 << 20,
         families: ByteTable? = nil, clientEntries: Int = 0, clientPool: ClientSample.Pool? = nil,
         releases: ReleaseSample? = nil
@@ -112,7 +112,7 @@ package final class Tally {
     /// distinct families it sees are tracked, later new ones are not (their requests count as
     /// untracked families). Deterministic per stretch of input, whatever thread reads it.
     @inline(__always)
-    package func tracks(family id: UInt32) -> Bool {
+    func tracks(family id: UInt32) -> Bool {
         let i = Int(id)
         let word = i &>> 6
         guard word < familyWords else { return false }
@@ -134,11 +134,11 @@ package final class Tally {
     }
 
     /// The counters of every bucket, `width` per bucket, in bucket order.
-    package var counts: [Int64] { Array(UnsafeBufferPointer(start: storage, count: hours.count * width)) }
+    var counts: [Int64] { Array(UnsafeBufferPointer(start: storage, count: hours.count * width)) }
 
     /// The bucket index of `key`, created on first use.
     @inline(__always)
-    package func bucket(_ key: HourKey) -> Int {
+    func bucket(_ key: HourKey) -> Int {
         if key == lastKey { return lastBucket }
         let b: Int
         if let found = index[key] {
@@ -168,7 +168,7 @@ package final class Tally {
     }
 
     /// Copies the names of the families this tally counts out of the shared family table.
-    package func detachFamilies() {
+    func detachFamilies() {
         guard let names = families else { return }
         var copy: [UInt32: [UInt8]] = [:]
         for e in 0..<familyCounts.count {
@@ -179,7 +179,7 @@ package final class Tally {
     }
 
     @inline(__always)
-    package func count(bucket: Int, slot: Int) {
+    func count(bucket: Int, slot: Int) {
         storage[bucket &* width &+ slot] &+= 1
     }
 
@@ -245,7 +245,7 @@ package final class Tally {
 
     /// Counts a request whose family did not fit the family tables (the sink counts the others
     /// in ``familyCounts``, keyed `bucket << 40 | family id << 8 | class`).
-    package func countUntrackedFamily(bucket: Int) {
+    func countUntrackedFamily(bucket: Int) {
         untrackedFamilies[bucket] &+= 1
     }
 
@@ -271,7 +271,7 @@ package final class Tally {
         }
     }
 
-    package func value(bucket b: Int, slot: Int) -> Int64 { storage[b * width + slot] }
+    func value(bucket b: Int, slot: Int) -> Int64 { storage[b * width + slot] }
 }
 
 /// Why a line was counted as malformed.

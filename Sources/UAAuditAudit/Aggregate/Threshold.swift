@@ -8,7 +8,7 @@ package struct Threshold: Sendable, Equatable, CustomStringConvertible {
 
     package static let standard = Threshold(numerator: 1, denominator: 1000)
 
-    package init(numerator: Int64, denominator: Int64) {
+    init(numerator: Int64, denominator: Int64) {
         self.numerator = numerator
         self.denominator = denominator
     }
@@ -48,7 +48,7 @@ package struct Threshold: Sendable, Equatable, CustomStringConvertible {
     package var value: Double { Double(numerator) / Double(denominator) }
 
     /// Shares above this, written without `%`, are refused as probably meant as percentages.
-    package static let largestPlainShare = Threshold(numerator: 5, denominator: 100)
+    static let largestPlainShare = Threshold(numerator: 5, denominator: 100)
 
     /// Why `text` is refused although it parses: a share above 5% written without `%` (`0.1`
     /// means 10%, where `0.1%` was likely meant). The message shows both readings, e.g.
@@ -82,7 +82,7 @@ package struct Threshold: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True when `count / requests` is strictly above the threshold.
-    package func isExceeded(count: Int64, requests: Int64) -> Bool {
+    func isExceeded(count: Int64, requests: Int64) -> Bool {
         guard requests > 0 else { return false }
         let left = count.multipliedFullWidth(by: denominator)
         let right = numerator.multipliedFullWidth(by: requests)

@@ -16,7 +16,7 @@ package struct AppDetection: Equatable, Sendable {
         package var name: String
         package var requests: Int64
         /// Requests per shape.
-        package var shapes: [AppSighting.Shape: Int64]
+        var shapes: [AppSighting.Shape: Int64]
         /// Bundle names of its defaults other than `name` itself (extensions, other spellings),
         /// most requests first: `--bundle` values.
         package var bundles: [String]
@@ -77,9 +77,9 @@ package struct AppDetection: Equatable, Sendable {
     package static let minShare = 0.01
     package static let minRequests: Int64 = 10
     /// Candidates kept (the largest).
-    package static let kept = 10
+    static let kept = 10
     /// Bundle names kept per candidate.
-    package static let keptBundles = 6
+    static let keptBundles = 6
 
     /// The candidate that dominates, or nil when none does.
     package var dominant: Candidate? {

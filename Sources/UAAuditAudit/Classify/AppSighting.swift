@@ -32,16 +32,16 @@ package struct AppSighting: Equatable, Sendable {
     }
 
     /// The name as the UA writes it, percent-decoded: for a default, the bundle's name.
-    package var name: String
+    var name: String
     /// The app the name belongs to: the name without an extension's or widget's suffix.
-    package var app: String
-    package var shape: Shape
+    var app: String
+    var shape: Shape
 
     /// The bytes of a UA read for its shape.
-    package static let maxBytes = 512
+    static let maxBytes = 512
 
     /// The sighting in `ua`, or nil when it is not one of an iOS app's shapes.
-    package static func read(_ ua: String) -> AppSighting? {
+    static func read(_ ua: String) -> AppSighting? {
         let text = Substring(String(decoding: ua.utf8.prefix(maxBytes), as: UTF8.self))
         if text.hasPrefix("Mozilla/") { return webview(text) }
         return named(text)
@@ -165,7 +165,7 @@ package struct AppSighting: Equatable, Sendable {
     /// `name` without an extension's suffix (`MyShop WatchKit Extension`, `MyShop.WidgetsExtension`,
     /// `MyShopWidgetExtension`, `MyShop AutoFill` are all `MyShop`): up to four such words, each
     /// after an optional separator; the name itself when none is there or nothing would be left.
-    package static func stripExtension(_ name: String) -> String {
+    static func stripExtension(_ name: String) -> String {
         var base = Substring(name)
         for _ in 0..<4 {
             let lower = base.lowercased()

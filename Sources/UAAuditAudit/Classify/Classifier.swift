@@ -1,16 +1,16 @@
 /// Classifies user agents with a ``RuleSet``: one per thread (it owns PCRE2 match state).
 package final class Classifier {
     /// Returned by ``classify(_:)`` when a pattern could not finish (a match limit, say).
-    package static let failed: UInt8 = 255
+    static let failed: UInt8 = 255
 
-    package let rules: RuleSet
+    let rules: RuleSet
     private let matcher: PatternMatcher
 
     /// The most bytes of a decoded UA the rules are matched on: nginx's default header buffer
     /// (`large_client_header_buffers 4 8k`), which a request line or header must fit. A longer
     /// UA (another server's logs, a raised buffer) is classified on its first 8 KiB and counted
     /// as usual: so that no UA costs the patterns more than 8 KiB of matching (issue 31).
-    package static let maxMatchedBytes = 8192
+    static let maxMatchedBytes = 8192
 
     /// The bytes of `ua` the rules see: its first ``maxMatchedBytes``.
     @inline(__always)
@@ -71,7 +71,7 @@ package final class Classifier {
     }
 
     /// True when `pattern` matches the UA (for `rules lint`).
-    package func matches(_ pattern: Pattern, _ ua: [UInt8]) -> Bool {
+    func matches(_ pattern: Pattern, _ ua: [UInt8]) -> Bool {
         ua.withUnsafeBytes { matcher.search(pattern, in: Classifier.matched($0)) == .match }
     }
 

@@ -39,7 +39,7 @@ package final class Pattern: @unchecked Sendable {
 
 /// A pattern that did not compile.
 package struct PatternError: Error, Equatable {
-    package let pattern: String
+    let pattern: String
     package let message: String
     package let offset: Int
 }
@@ -47,14 +47,14 @@ package struct PatternError: Error, Equatable {
 /// Limits that bound every match, so that no pattern can hang a run.
 package struct MatchLimits: Sendable, Equatable, Codable {
     /// PCRE2's match limit (backtracking steps); JIT obeys it.
-    package var matchLimit: UInt32
+    var matchLimit: UInt32
     /// PCRE2's heap limit in KiB.
-    package var heapLimitKiB: UInt32
+    var heapLimitKiB: UInt32
 
-    package static let standard = MatchLimits(matchLimit: 1_000_000, heapLimitKiB: 20_000)
+    static let standard = MatchLimits(matchLimit: 1_000_000, heapLimitKiB: 20_000)
     /// The most a rules file may set: the defaults. A higher match limit only lets a pattern
     /// that backtracks spend longer on each UA (at 4294967295, 17 s on one 5 KB UA; issue 31).
-    package static let maximum = standard
+    static let maximum = standard
 
     package init(matchLimit: UInt32, heapLimitKiB: UInt32) {
         self.matchLimit = matchLimit

@@ -3,16 +3,16 @@ package struct Rule: Sendable {
     package let name: String
     package let patterns: [Pattern]
     /// Why the rule is there (from the rules file), for people reading `classify` output.
-    package let comment: String?
+    let comment: String?
 
-    package init(name: String, patterns: [Pattern], comment: String? = nil) {
+    init(name: String, patterns: [Pattern], comment: String? = nil) {
         self.name = name
         self.patterns = patterns
         self.comment = comment
     }
 
     /// Compiles `sources` for the rule `name`; a bad pattern names the rule.
-    package init(name: String, sources: [String], comment: String? = nil) throws(RulesError) {
+    init(name: String, sources: [String], comment: String? = nil) throws(RulesError) {
         var patterns: [Pattern] = []
         for source in sources {
             do {

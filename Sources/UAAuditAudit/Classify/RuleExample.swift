@@ -5,19 +5,19 @@ package struct RuleExample: Sendable, Equatable {
     package let ua: [UInt8]
     package let className: String
 
-    package init(ua: [UInt8], className: String) {
+    init(ua: [UInt8], className: String) {
         self.ua = ua
         self.className = className
     }
 
     /// The UA as text for messages.
-    package var text: String { ReportText.render(ua) }
+    var text: String { ReportText.render(ua) }
 }
 
 /// An example the rules classify otherwise than it says: which class it got, and from which rule.
 package struct ExampleFailure: Sendable, Equatable, CustomStringConvertible {
-    package let example: RuleExample
-    package let got: Classifier.Explanation
+    let example: RuleExample
+    let got: Classifier.Explanation
 
     package var description: String {
         let taken: String

@@ -2,17 +2,17 @@
 ///
 /// Class indexes: the rules in order, then `other`, then `missing`.
 package struct RuleSet: Sendable {
-    package static let reservedNames: Set<String> = ["other", "missing", "errors", "out_of_scope"]
+    static let reservedNames: Set<String> = ["other", "missing", "errors", "out_of_scope"]
     /// The most rules a set may have. A class index is one byte on the hot path (the rules,
     /// `other` and `missing`, with 255 kept for "the pattern could not finish"), so the bound
     /// is checked here, where a rules file is read, never assumed later.
-    package static let maxRules = 250
+    static let maxRules = 250
 
     package let rules: [Rule]
     package let alertClass: String
     /// Only requests whose path matches are audited; the rest are counted as out of scope.
     package let scope: Pattern?
-    package let limits: MatchLimits
+    let limits: MatchLimits
     /// The name the operator's app puts in its own UA (the rules file's `app`), for coverage warnings.
     package let app: String?
     /// UAs with the class the rules must give them (the rules file's `examples`).
@@ -26,7 +26,7 @@ package struct RuleSet: Sendable {
     package var missingIndex: Int { rules.count + 1 }
     package var classCount: Int { rules.count + 2 }
 
-    package init(
+    init(
         rules: [Rule], alertClass: String = "inconsistent", scope: Pattern? = nil,
         limits: MatchLimits = .standard, app: String? = nil, examples: [RuleExample] = []
     ) throws(RulesError) {
@@ -60,7 +60,7 @@ package struct RuleSet: Sendable {
     }
 
     /// The rules uaaudit uses when no rules file is given.
-    package static let builtinSources: [(name: String, pattern: String)] = [
+    static let builtinSources: [(name: String, pattern: String)] = [
         ("webview", #"MyApp/\d+\.\d+\.\d+ \(iPhone;.*iOS \d+_\d+\).*Safari/\d+\.\d+"#),
         ("urlsession", #"MyApp/\d+\.\d+\.\d+ \(iPhone;.*iOS \d+_\d+\)"#),
         ("inconsistent", #"com\.apple\.CFNetwork|Mozilla/5\.0 \(iPhone; CPU iPhone OS \d+_\d+ like Mac OS X\)"#),

@@ -19,39 +19,39 @@ import UAAuditInput
 /// `app` (the name the app puts in its own UA) lets reports warn when that app's UAs fall into
 /// `other`; `examples` are checked every time the file is loaded.
 package struct RulesFile: Codable, Equatable, Sendable {
-    package struct RuleEntry: Codable, Equatable, Sendable {
-        package var `class`: String
-        package var patterns: [String]
-        package var comment: String?
+    struct RuleEntry: Codable, Equatable, Sendable {
+        var `class`: String
+        var patterns: [String]
+        var comment: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable { case `class`, patterns, comment }
     }
 
-    package struct ScopeEntry: Codable, Equatable, Sendable {
-        package var path: String
-        package var comment: String?
+    struct ScopeEntry: Codable, Equatable, Sendable {
+        var path: String
+        var comment: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable { case path, comment }
     }
 
     /// A UA and the class the file's rules must give it.
-    package struct ExampleEntry: Codable, Equatable, Sendable {
-        package var ua: String
-        package var `class`: String
-        package var comment: String?
+    struct ExampleEntry: Codable, Equatable, Sendable {
+        var ua: String
+        var `class`: String
+        var comment: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable { case ua, `class`, comment }
     }
 
-    package var version: Int?
-    package var alertClass: String?
-    package var scope: ScopeEntry?
-    package var matchLimit: UInt32?
-    package var heapLimitKiB: UInt32?
-    package var comment: String?
-    package var app: String?
-    package var rules: [RuleEntry]
-    package var examples: [ExampleEntry]?
+    var version: Int?
+    var alertClass: String?
+    var scope: ScopeEntry?
+    var matchLimit: UInt32?
+    var heapLimitKiB: UInt32?
+    var comment: String?
+    var app: String?
+    var rules: [RuleEntry]
+    var examples: [ExampleEntry]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case version, scope, rules, comment, app, examples

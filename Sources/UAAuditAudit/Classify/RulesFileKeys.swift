@@ -2,7 +2,7 @@ import UAAuditInput
 
 extension ConfigKeys {
     /// The keys of a rules file (``RulesFile``).
-    package static let rulesFile: ConfigKeys = {
+    static let rulesFile: ConfigKeys = {
         var top = keys(RulesFile.CodingKeys.allCases.map(\.rawValue))
         top[RulesFile.CodingKeys.scope.rawValue] = .object(
             keys(RulesFile.ScopeEntry.CodingKeys.allCases.map(\.rawValue)))

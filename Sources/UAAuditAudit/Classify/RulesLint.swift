@@ -3,7 +3,7 @@
 /// that start with `.*` (slow, and a sign the pattern says less than it means).
 package enum RulesLint {
     package struct Finding: Equatable, Sendable, CustomStringConvertible {
-        package enum Kind: String, Sendable {
+        enum Kind: String, Sendable {
             case failingExample = "failing example"
             case shadowed
             case untested = "untested pattern"
@@ -11,9 +11,9 @@ package enum RulesLint {
             case noExamples = "no examples"
         }
 
-        package let kind: Kind
-        package let rule: String
-        package let message: String
+        let kind: Kind
+        let rule: String
+        let message: String
 
         package var description: String { "\(kind.rawValue): rule '\(rule)': \(message)" }
     }

@@ -6,11 +6,11 @@
 /// file tests itself whenever it is loaded.
 package struct RulesTemplate {
     /// The name the app puts in its own UA (`MyApp` in `MyApp/5.12.1 (iPhone; iOS 17.4.1)`).
-    package var app: String
+    var app: String
     /// Bundle names iOS writes in the default URLSession UA (the app's name first).
-    package var bundles: [String]
+    var bundles: [String]
     /// The token the app's WKWebView appends after the engine (`applicationNameForUserAgent`).
-    package var webviewToken: String
+    var webviewToken: String
 
     package init(app: String, bundles: [String] = [], webviewToken: String? = nil) throws(RulesTemplateError) {
         // A name ends at the '/' before its version; a token may hold one ('FBAN/FBIOS').
@@ -352,10 +352,10 @@ package struct RulesTemplate {
 
 /// A `rules init` value that cannot name an app, a bundle or a token.
 package struct RulesTemplateError: Error, Equatable, CustomStringConvertible {
-    package let option: String
-    package let value: String
+    let option: String
+    let value: String
     /// A UA of other software that contains the value, when that is why it was refused.
-    package var foreign: String? = nil
+    var foreign: String? = nil
 
     package var description: String {
         if let foreign {

@@ -7,37 +7,37 @@ import UAAuditInput
 /// compare, no copy. Bounded: when full, it is emptied and starts again. Family ids index the
 /// ``families`` table, which a family enters only when a tally tracks it
 /// (``addPendingFamily()``); it is emptied between chunks (``startChunk()``).
-package final class UACache {
-    package static let defaultFamilies = 4_096
+final class UACache {
+    static let defaultFamilies = 4_096
     /// The most distinct families one chunk's tally tracks (first seen, first kept); the rest
     /// of its requests are counted as untracked families. Half the family table, so that a
     /// table emptied when more than this is left over at a chunk's start (``startChunk()``)
     /// never refuses a family the chunk tracks (a family enters the table only when a tally
     /// tracks it): what a chunk tracks depends on the chunk alone, not on which chunks the
     /// same thread read before it, and a flood of new families in one hour leaves the others room.
-    package static let familiesPerChunk = defaultFamilies / 2
+    static let familiesPerChunk = defaultFamilies / 2
 
-    package static let defaultEntries = 16_384
-    package static let defaultArenaBytes = 2 << 20
+    static let defaultEntries = 16_384
+    static let defaultArenaBytes = 2 << 20
     /// UAs longer than this are classified every time rather than cached.
-    package static let maxKeyBytes = 16_384
+    static let maxKeyBytes = 16_384
 
     private let table: ByteTable
     /// Family bytes → id (the entry index); shared with the tallies that count by family.
-    package let families: ByteTable
+    let families: ByteTable
     private let familyScratch: UnsafeMutableBufferPointer<UInt8>
     private let classifier: Classifier
     private let escape: EscapeMode
     /// Room for one decoded UA: the longest line the reader hands out (``LineReader``).
     private let scratch: UnsafeMutableBufferPointer<UInt8>
-    package private(set) var misses = 0
+    private(set) var misses = 0
 
     /// The app versions of app-class UAs (``VersionCache``), and which class indices are the
     /// app's: an app UA's entry carries its version's id (bits 40 up, see ``versionTag(_:)``).
     private let versions: VersionCache?
     private let appClass: [Bool]
 
-    package init(
+    init(
         classifier: Classifier, escape: EscapeMode, entries: Int = defaultEntries,
         arenaBytes: Int = defaultArenaBytes, maxLineBytes: Int, versions: VersionCache? = nil, appClass: [Bool] = []
     ) {
@@ -77,7 +77,7 @@ package final class UACache {
 
     /// A UA whose family is not in the family table (yet): the tally decides whether it is
     /// added (``addPendingFamily()``), so that only families some tally tracks take room.
-    package static let unassignedFamily: UInt32 = .max - 1
+    static let unassignedFamily: UInt32 = .max - 1
 
     /// The cache entry and family bytes of the last lookup whose family is unassigned.
     private var pendingEntry: Int?

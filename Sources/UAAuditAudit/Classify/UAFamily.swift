@@ -4,7 +4,7 @@
 /// instead of `iOS 18_1`, a renamed app) is a new family.
 package enum UAFamily {
     /// Families are cut to this many bytes (an attacker's 8 KiB UA is one family per shape).
-    package static let maxBytes = 256
+    static let maxBytes = 256
 
     /// Writes the family of a decoded UA into `out` (cut to its room and to ``maxBytes``);
     /// returns its length.

@@ -4,14 +4,14 @@
 /// cache's generation above: emptied when it holds ``maxVersions``, the cache starts a new
 /// generation, and tags of the old one read as no version (counted as approximate), so no tag
 /// ever names another version. The version of a UA depends on the UA alone.
-package final class VersionCache {
+final class VersionCache {
     static let maxVersions = 4_096
     private var names: [String] = []
     private var index: [String: UInt32] = [:]
     private var generation: UInt32 = 0
     private let app: String?
 
-    package init(app: String?) { self.app = app }
+    init(app: String?) { self.app = app }
 
     /// The tag of a decoded app UA's version; 0 when it names none.
     func tag(ofDecoded ua: UnsafeRawBufferPointer) -> UInt32 {

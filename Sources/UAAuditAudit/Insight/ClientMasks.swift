@@ -10,10 +10,10 @@ package struct ClientMasks: Sendable, Equatable {
     private var keys: [UInt64] = []
     private var marks: [UInt8] = []
 
-    package init() {}
+    init() {}
 
     package var count: Int { keys.count }
-    package var isEmpty: Bool { keys.isEmpty }
+    var isEmpty: Bool { keys.isEmpty }
 
     /// The index of the first hash not below `hash` (the count when none is).
     private func lowerBound(_ hash: UInt64) -> Int {
@@ -26,14 +26,14 @@ package struct ClientMasks: Sendable, Equatable {
     }
 
     /// The mask of `hash`, nil when absent.
-    package subscript(hash: UInt64) -> UInt8? {
+    subscript(hash: UInt64) -> UInt8? {
         let i = lowerBound(hash)
         return i < keys.count && keys[i] == hash ? marks[i] : nil
     }
 
     /// Adds `mask`'s bits to the entry of `hash`, creating it (at the end in one step when
     /// hashes come ascending, as a state file stores them; else in its place).
-    package mutating func formUnion(_ hash: UInt64, _ mask: UInt8) {
+    mutating func formUnion(_ hash: UInt64, _ mask: UInt8) {
         if let last = keys.last, last >= hash {
             let i = lowerBound(hash)
             if keys[i] == hash {
@@ -49,7 +49,7 @@ package struct ClientMasks: Sendable, Equatable {
     }
 
     /// Makes room for `additional` more entries at once.
-    package mutating func reserve(additional: Int) {
+    mutating func reserve(additional: Int) {
         keys.reserveCapacity(keys.count + additional)
         marks.reserveCapacity(marks.count + additional)
     }
@@ -62,7 +62,7 @@ package struct ClientMasks: Sendable, Equatable {
     /// Keeps the entries whose hash `isKept` says yes to, which must hold for a prefix of the
     /// hashes (as a sampling level's threshold does): the arrays are cut where it stops holding.
     /// A cut of more than half also gives back the room.
-    package mutating func keepPrefix(while isKept: (UInt64) -> Bool) {
+    mutating func keepPrefix(while isKept: (UInt64) -> Bool) {
         var (low, high) = (0, keys.count)
         while low < high {
             let mid = (low + high) / 2
@@ -79,7 +79,7 @@ package struct ClientMasks: Sendable, Equatable {
     }
 
     /// Every hash, ascending.
-    package var sortedKeys: [UInt64] { keys }
+    var sortedKeys: [UInt64] { keys }
 
     /// Merges in the first `run.count` of a chunk's entries for this hour: ascending packed
     /// entries as ``ClientSample`` keeps them (hash in the bits of ``ClientSample/hashMask``,
@@ -91,7 +91,7 @@ package struct ClientMasks: Sendable, Equatable {
     }
 
     /// Merges in the entries of `other` (each hash once, masks joined).
-    package mutating func formUnion(_ other: ClientMasks) {
+    mutating func formUnion(_ other: ClientMasks) {
         guard !other.isEmpty else { return }
         guard !isEmpty else {
             self = other

@@ -18,20 +18,20 @@ import UAAuditInput
 package struct ClientSalt: Equatable, Sendable {
     /// The salt's bytes (empty: the default salt). Never printed.
     private let bytes: [UInt8]
-    package let seed: UInt64
+    let seed: UInt64
     private let key: [UInt8]
     /// `sha256:` and 16 hex digits of a hash of the salt under its own label.
     package let fingerprint: String
 
     /// The most bytes a salt file may hold (a bigger file is the wrong file).
-    package static let fileLimit = 4 << 10
+    static let fileLimit = 4 << 10
     /// The fewest bytes a salt of one's own must have: shorter ones can be guessed.
-    package static let minimumBytes = 16
+    static let minimumBytes = 16
 
     /// The default salt: empty.
     package static let standard = ClientSalt(bytes: [])
 
-    package init(bytes: [UInt8]) {
+    init(bytes: [UInt8]) {
         self.bytes = bytes
         key = SHA256.hash(Array("uaaudit client salt key\0".utf8) + bytes)
         if bytes.isEmpty {

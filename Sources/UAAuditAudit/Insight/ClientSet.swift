@@ -7,10 +7,10 @@ import FoundationEssentials
 /// `uaaudit run` keeps an open hour's set in its state, so an hour read over several runs counts
 /// each client once; when the hour closes only the counts are kept (``freeze()``).
 package struct ClientSet: Equatable, Sendable {
-    package static let maxEntries = 131_072
+    static let maxEntries = 131_072
 
-    package private(set) var level = 0
-    package private(set) var masks = ClientMasks()
+    private(set) var level = 0
+    private(set) var masks = ClientMasks()
     /// Keys (decoded, as report text) of the first split clients: as logged until
     /// ``showExamples(salt:full:)`` hashes them (as soon as an audit hands the hour on, so that
     /// no address reaches a state file unless `--show-client-keys` asked for it).
@@ -34,13 +34,13 @@ package struct ClientSet: Equatable, Sendable {
         package var level: Int
         package var masks: ClientMasks
 
-        package init(level: Int, masks: ClientMasks) {
+        init(level: Int, masks: ClientMasks) {
             self.level = level
             self.masks = masks
         }
 
         /// Thinned level by level until it holds at most `limit`.
-        package mutating func thin(toAtMost limit: Int) {
+        mutating func thin(toAtMost limit: Int) {
             while masks.count > limit, level < 64 {
                 level += 1
                 let l = level
@@ -49,7 +49,7 @@ package struct ClientSet: Equatable, Sendable {
         }
 
         /// The union with `other`, at the coarser level, thinned to at most `limit`.
-        package mutating func formUnion(_ other: ReportSample, limit: Int) {
+        mutating func formUnion(_ other: ReportSample, limit: Int) {
             var theirs = other.masks
             let to = max(level, other.level)
             if to > level { masks.keepPrefix { ClientSample.keeps($0, level: to) } }
@@ -68,7 +68,7 @@ package struct ClientSet: Equatable, Sendable {
         return sample
     }
 
-    package init() {}
+    init() {}
 
     /// The sampled counts.
     package var counts: ClientCounts {
@@ -83,7 +83,7 @@ package struct ClientSet: Equatable, Sendable {
     }
 
     /// Adds one client's mask sampled at `level` (the level of the table it came from).
-    package mutating func add(hash: UInt64, mask: UInt8, level sourceLevel: Int) {
+    mutating func add(hash: UInt64, mask: UInt8, level sourceLevel: Int) {
         if sourceLevel > level { raise(to: sourceLevel) }
         guard ClientSample.keeps(hash, level: level) else { return }
         masks.formUnion(hash, mask)
@@ -112,7 +112,7 @@ package struct ClientSet: Equatable, Sendable {
     }
 
     /// Makes room for `additional` more clients before a batch of ``add(hash:mask:level:)``.
-    package mutating func reserve(additional: Int) {
+    mutating func reserve(additional: Int) {
         guard frozen == nil else { return }
         masks.reserve(additional: min(additional, ClientSet.maxEntries - masks.count))
     }
@@ -126,11 +126,11 @@ package struct ClientSet: Equatable, Sendable {
         examplesHashed = true
     }
 
-    package mutating func addExample(_ key: String) {
+    mutating func addExample(_ key: String) {
         if examples.count < ClientSample.examplesPerHour, !examples.contains(key) { examples.append(key) }
     }
 
-    package mutating func merge(_ other: ClientSet) {
+    mutating func merge(_ other: ClientSet) {
         if let theirs = other.frozen ?? (frozen != nil ? other.counts : nil) {
             // A closed hour's set has no masks left: counts can only be added (not deduplicated).
             var mine = counts
@@ -178,7 +178,7 @@ package struct ClientSet: Equatable, Sendable {
     }
 
     /// Makes the set a sample at least as coarse as `newLevel` (a source that sampled at that level).
-    package mutating func sample(atLevel newLevel: Int) {
+    mutating func sample(atLevel newLevel: Int) {
         if newLevel > level { raise(to: newLevel) }
     }
 
@@ -213,7 +213,7 @@ package struct ClientCounts: Codable, Equatable, Sendable {
     }
 
     /// The estimated number of clients for a sampled count.
-    package func estimate(_ sampled: Int64) -> Int64 { sampled << Int64(level) }
+    func estimate(_ sampled: Int64) -> Int64 { sampled << Int64(level) }
 
     /// ``estimate(_:)``, but never over `limit` when sampled: there cannot be more clients of a
     /// kind than requests of that kind. The sample keeps the keys whose hash starts with

@@ -25,8 +25,8 @@ package struct HourInsight: Codable, Equatable, Sendable {
     package var releases: ReleaseClients?
 
     /// The most paths and families an hour keeps in the state.
-    package static let maxPaths = 500
-    package static let maxFamilies = 500
+    static let maxPaths = 500
+    static let maxFamilies = 500
 
     enum CodingKeys: String, CodingKey {
         case statuses, paths, families, clients, causes, releases

@@ -22,8 +22,8 @@ package struct InsightSettings: Sendable, Equatable {
     /// What client keys are hashed with (``ClientSalt``): the default, or the fleet's own.
     package var salt: ClientSalt
 
-    package static let defaultClientKey = "remote_addr"
-    package static let defaultAppClasses = ["urlsession", "webview"]
+    static let defaultClientKey = "remote_addr"
+    static let defaultAppClasses = ["urlsession", "webview"]
 
     package init(
         clientKey: String? = InsightSettings.defaultClientKey, appClasses: [String] = InsightSettings.defaultAppClasses,

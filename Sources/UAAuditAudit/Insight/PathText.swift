@@ -2,8 +2,8 @@ import UAAuditInput
 
 /// A request path as the application sees it: nginx's log escaping undone, then its
 /// percent-encoding (`/api/%6Cogin` is `/api/login`), so one endpoint is one entry.
-package enum PathText {
-    package static func decode(_ logged: [UInt8], escape: EscapeMode) -> [UInt8] {
+enum PathText {
+    static func decode(_ logged: [UInt8], escape: EscapeMode) -> [UInt8] {
         let bytes = Unescape.decode(logged, mode: escape)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)

@@ -12,19 +12,19 @@ package struct ReleaseClients: Equatable, Sendable {
     /// Mask bits beside ``ClientSample``'s kinds: the client named more app versions, or sent
     /// more alert-class families, than a client keeps (a shared key, a crafted one): it keeps
     /// none of them, whatever order they came in.
-    package static let manyVersions: UInt8 = 4
-    package static let manyFamilies: UInt8 = 8
-    package static let maskBits: UInt8 = ClientSample.split | manyVersions | manyFamilies
+    static let manyVersions: UInt8 = 4
+    static let manyFamilies: UInt8 = 8
+    static let maskBits: UInt8 = ClientSample.split | manyVersions | manyFamilies
 
     package struct Client: Equatable, Sendable {
         /// ``ClientSample``'s kind bits.
-        package var mask: UInt8
+        var mask: UInt8
         /// App versions (sorted), at most ``ReleaseSample/versionsPerClient``.
-        package var versions: [String]
+        var versions: [String]
         /// Alert-class families (report text, sorted), at most ``ReleaseSample/familiesPerClient``.
-        package var families: [String]
+        var families: [String]
 
-        package init(mask: UInt8, versions: [String] = [], families: [String] = []) {
+        init(mask: UInt8, versions: [String] = [], families: [String] = []) {
             self.mask = mask
             self.versions = versions
             self.families = families
@@ -61,7 +61,7 @@ package struct ReleaseClients: Equatable, Sendable {
         }
     }
 
-    package private(set) var level: Int {
+    private(set) var level: Int {
         get { fields.level }
         _modify { yield &fields.level }
     }
@@ -69,21 +69,21 @@ package struct ReleaseClients: Equatable, Sendable {
         get { fields.clients }
         _modify { yield &fields.clients }
     }
-    package private(set) var approximate: Bool {
+    private(set) var approximate: Bool {
         get { fields.approximate }
         _modify { yield &fields.approximate }
     }
-    package private(set) var frozen: ReleaseTallies? {
+    private(set) var frozen: ReleaseTallies? {
         get { fields.frozen }
         _modify { yield &fields.frozen }
     }
 
     package static func == (a: ReleaseClients, b: ReleaseClients) -> Bool { a.fields == b.fields }
 
-    package init() {}
+    init() {}
 
     /// Adds the clients of one bucket of a stretch, sampled there at `level`.
-    package mutating func add(_ theirs: [UInt64: Client], level theirLevel: Int, approximate cut: Bool) {
+    mutating func add(_ theirs: [UInt64: Client], level theirLevel: Int, approximate cut: Bool) {
         if cut { approximate = true }
         if let frozen {
             // A closed hour: the new clients can only be added as figures.
@@ -106,7 +106,7 @@ package struct ReleaseClients: Equatable, Sendable {
         while clients.count > ReleaseClients.limit, level < 63 { raise(to: level + 1) }
     }
 
-    package mutating func merge(_ other: ReleaseClients) {
+    mutating func merge(_ other: ReleaseClients) {
         if other.frozen != nil || frozen != nil {
             var sum = tallies
             sum.add(other.tallies)
@@ -137,7 +137,7 @@ package struct ReleaseClients: Equatable, Sendable {
     /// Two parts of one client: kinds joined; versions (families) joined unless either part
     /// had too many or together they have, and then none (``manyVersions``): the same
     /// whichever part came first.
-    package static func union(_ a: Client, _ b: Client) -> Client {
+    static func union(_ a: Client, _ b: Client) -> Client {
         var mask = a.mask | b.mask
         func joined(_ x: [String], _ y: [String], _ flag: UInt8, _ limit: Int) -> [String] {
             guard mask & flag == 0 else { return [] }
@@ -162,9 +162,9 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
         /// Sampled split clients that sent the family.
         package var splitClients: Int64 = 0
         /// Those of them per app version (a client whose app UAs named two counts on each).
-        package var versions: [String: Int64] = [:]
+        var versions: [String: Int64] = [:]
 
-        package init(splitClients: Int64 = 0, versions: [String: Int64] = [:]) {
+        init(splitClients: Int64 = 0, versions: [String: Int64] = [:]) {
             self.splitClients = splitClients
             self.versions = versions
         }
@@ -178,11 +178,11 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
     package var level: Int
     /// Sampled clients that sent an app-class request naming one app version (the clients the
     /// verdict reads).
-    package var appClients: Int64 = 0
+    var appClients: Int64 = 0
     /// Sampled app clients whose UAs named no version or several (not read by the verdict).
-    package var sharedClients: Int64 = 0
+    var sharedClients: Int64 = 0
     /// Those of them per app version.
-    package var versions: [String: Int64] = [:]
+    var versions: [String: Int64] = [:]
     /// Per alert-class family (report text).
     package var families: [String: Family] = [:]
     /// True when some client's versions or families, or some app UA, did not fit the bounds,
@@ -192,7 +192,7 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
     package init(level: Int) { self.level = level }
 
     /// The figures of sampled `clients` at `level`.
-    package init(level: Int, clients: some Sequence<ReleaseClients.Client>, approximate: Bool) {
+    init(level: Int, clients: some Sequence<ReleaseClients.Client>, approximate: Bool) {
         self.level = level
         self.approximate = approximate
         for client in clients {
@@ -224,7 +224,7 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
     }
 
     /// Adds another part's figures, rescaled to the coarser of the two levels.
-    package mutating func add(_ other: ReleaseTallies) {
+    mutating func add(_ other: ReleaseTallies) {
         let to = max(level, other.level)
         func scaled(_ n: Int64, _ from: Int) -> Int64 { to - from >= 63 ? 0 : n >> Int64(to - from) }
         func rescale(_ t: inout ReleaseTallies) {

@@ -2,8 +2,8 @@ import FoundationEssentials
 
 /// One client of a release sample known by its report id.
 package struct ReleaseRecord: Equatable, Sendable {
-    package var zeros: Int
-    package var client: ReleaseClients.Client
+    var zeros: Int
+    var client: ReleaseClients.Client
 }
 
 extension ReleaseSampleEntry {
@@ -18,7 +18,7 @@ extension ReleaseSampleEntry {
         self.init(level: set.level, records: records, approximate: set.approximate)
     }
 
-    package convenience init(level: Int, records: [UInt64: ReleaseRecord], approximate: Bool) {
+    convenience init(level: Int, records: [UInt64: ReleaseRecord], approximate: Bool) {
         let versions = Array(Set(records.values.flatMap(\.client.versions))).sorted()
         let families = Array(Set(records.values.flatMap(\.client.families))).sorted()
         let versionIndex = Dictionary(uniqueKeysWithValues: versions.enumerated().map { ($1, $0) })
@@ -89,9 +89,9 @@ extension ReleaseSampleEntry {
 /// and thinned to ``ReleaseClients/limit`` (so the merge of a log's halves is the sample of the
 /// whole): what `merge` judges releases again from.
 package struct ReleaseUnion: Sendable {
-    package private(set) var level = 0
-    package private(set) var records: [UInt64: ReleaseRecord] = [:]
-    package private(set) var approximate = false
+    private(set) var level = 0
+    private(set) var records: [UInt64: ReleaseRecord] = [:]
+    private(set) var approximate = false
 
     package init() {}
 

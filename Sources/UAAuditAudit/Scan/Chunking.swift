@@ -6,10 +6,10 @@ import UAAuditInput
 /// byte `k * chunkBytes`. They depend on the file and the chunk size alone, never on the
 /// number of threads, so every per-chunk figure, and the result merged from the chunks in
 /// file order, is the same whatever `--threads` is (CONTRACTS: the report).
-package enum Chunking {
+enum Chunking {
     /// Boundaries `b[0] = 0 < … < b[n] = size` where each inner boundary follows a `\n`.
     /// Fewer chunks come back when lines are longer than a chunk.
-    package static func boundaries(fd: Int32, path: String, size: Int64, chunkBytes: Int64) throws(InputError)
+    static func boundaries(fd: Int32, path: String, size: Int64, chunkBytes: Int64) throws(InputError)
         -> [Int64]
     {
         let step = max(chunkBytes, 1)

@@ -13,13 +13,13 @@ package final class ProgressCounter: Sendable {
 
     package init() {}
 
-    package func add(bytes: Int, lines: Int) {
+    func add(bytes: Int, lines: Int) {
         bytesDone.add(bytes, ordering: .relaxed)
         linesDone.add(lines, ordering: .relaxed)
     }
 
     /// Adds to the expected total (the size of an input whose size is known).
-    package func expect(bytes: Int) {
+    func expect(bytes: Int) {
         bytesTotal.add(bytes, ordering: .relaxed)
     }
 

@@ -8,14 +8,14 @@ package struct ScanConfiguration: Sendable {
     package var minRequests: Int64
     /// How many of the alert class's UAs each hour lists.
     package var top: Int
-    package var threads: Int
+    var threads: Int
     package var maxLineBytes: Int
     package var sampleLimit: Int
-    package var blockSize: Int
+    var blockSize: Int
     /// Regular files are cut at fixed offsets, every this many bytes (at the next line start),
     /// whatever the thread count; the chunks are read side by side and merged in file order.
-    package var chunkBytes: Int64
-    package static let defaultChunkBytes: Int64 = 16 << 20
+    var chunkBytes: Int64
+    static let defaultChunkBytes: Int64 = 16 << 20
     package var insight: InsightSettings
     /// `run` only: lines stamped after this instant (seconds since the epoch) are counted as
     /// future and in no hour (``Tally/future``); `Int64.max` (the default) counts every line.

@@ -12,7 +12,7 @@
 /// An input that cannot be read is recorded in its source entry and the others are still
 /// audited.
 package final class Scanner {
-    package let configuration: ScanConfiguration
+    let configuration: ScanConfiguration
     private let workers: [Worker]
     private let progress: ProgressCounter?
 

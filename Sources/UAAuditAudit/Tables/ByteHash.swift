@@ -14,7 +14,7 @@ package enum ByteHash {
     /// The in-memory tables' hash: ``ua_hash64`` (C, two 64×64→128-bit multiplies per 32 bytes,
     /// with constants drawn when the process starts, so that no one can make keys that collide).
     @inline(__always)
-    package static func table(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+    static func table(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         guard let p = bytes.baseAddress else { return ua_hash64(nil, 0, seed) }
         return ua_hash64(p.assumingMemoryBound(to: UInt8.self), bytes.count, seed)
     }
@@ -72,7 +72,7 @@ extension ByteHash {
     /// so it is worked out once, by length (``hash(_:shortKeyTerms:)`` reads it instead of two
     /// mixes). One table per seed for the process (``shortKeyTerms(seed:)``), never written
     /// after it is made, never freed (a process uses one or two seeds).
-    package struct ShortKeyTerms: @unchecked Sendable {
+    struct ShortKeyTerms: @unchecked Sendable {
         fileprivate let values: UnsafeMutablePointer<UInt64>
         let seed: UInt64
 
@@ -91,7 +91,7 @@ extension ByteHash {
     private static let seededTerms = Mutex<[UInt64: ShortKeyTerms]>([:])
 
     /// The table of `seed` (the client salt's, ``ClientSalt/seed``).
-    package static func shortKeyTerms(seed: UInt64) -> ShortKeyTerms {
+    static func shortKeyTerms(seed: UInt64) -> ShortKeyTerms {
         if seed == 0 { return shortKeyTerms }
         return seededTerms.withLock { tables in
             if let found = tables[seed] { return found }
@@ -105,7 +105,7 @@ extension ByteHash {
     /// every line: a key of 8 to 31 bytes (an IP address) takes its length's part from
     /// `terms`, two mixes fewer; any other goes to ``hash(_:seed:)``.
     @inline(__always)
-    package static func hash(_ bytes: UnsafeRawBufferPointer, shortKeyTerms terms: ShortKeyTerms) -> UInt64 {
+    static func hash(_ bytes: UnsafeRawBufferPointer, shortKeyTerms terms: ShortKeyTerms) -> UInt64 {
         let n = bytes.count
         guard n >= 8, n < 32, let p = bytes.baseAddress else { return hash(bytes, seed: terms.seed) }
         let m: UInt64 = 0x9E37_79B9_7F4A_7C15

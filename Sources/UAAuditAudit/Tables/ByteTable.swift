@@ -15,10 +15,10 @@ import UAAuditInput
 /// index of entry numbers in front of per-entry arrays, each waited for in turn when the table
 /// is out of the cache. A full table (16,384 keys) takes about 190 KiB more than those arrays
 /// did (8-byte slots where the index had 4, and a record index).
-package final class ByteTable {
-    package let maxEntries: Int
-    package let arenaBytes: Int
-    package private(set) var count = 0
+final class ByteTable {
+    let maxEntries: Int
+    let arenaBytes: Int
+    private(set) var count = 0
 
     /// A slot: 0 in `place` when empty, else the record's offset in the arena plus one.
     private struct Slot {
@@ -41,18 +41,18 @@ package final class ByteTable {
     private let maxSlots: Int
     /// Where each entry's record starts, for ``key(_:)`` and ``tag(_:)``.
     private let records: UnsafeMutablePointer<Int32>
-    package let values: UnsafeMutablePointer<Int64>
+    let values: UnsafeMutablePointer<Int64>
     /// The records: `arenaBytes` of keys plus a header per entry (only key bytes count against
     /// `arenaBytes`, so the header changes nothing a table refuses).
     private let arena: UnsafeMutableRawPointer
     private var arenaUsed = 0
     private var keyBytesUsed = 0
     /// The slots it has now.
-    package var slotCount: Int { index.pointee.mask + 1 }
+    var slotCount: Int { index.pointee.mask + 1 }
     /// Key bytes held in the arena.
-    package var bytesUsed: Int { keyBytesUsed }
+    var bytesUsed: Int { keyBytesUsed }
 
-    package init(maxEntries: Int, arenaBytes: Int) {
+    init(maxEntries: Int, arenaBytes: Int) {
         self.maxEntries = max(maxEntries, 1)
         self.arenaBytes = max(arenaBytes, 1)
         var maxSlots = 16
@@ -83,13 +83,13 @@ package final class ByteTable {
     /// Starts bringing in the slot a key of `hash` is looked for from, so that a
     /// ``find(_:tag:hash:)`` a little later does not wait for it (a hint: no effect on results).
     @inline(__always)
-    package func prefetch(hash: UInt64) {
+    func prefetch(hash: UInt64) {
         ua_prefetch(index.pointee.slots + (Int(truncatingIfNeeded: hash) & index.pointee.mask))
     }
 
     /// The entry holding `key` under `tag`, if any.
     @inline(__always)
-    package func find(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
+    func find(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
         let (slots, mask) = (index.pointee.slots, index.pointee.mask)
         let high = UInt32(truncatingIfNeeded: hash >> 32)
         var slot = Int(truncatingIfNeeded: hash) & mask
@@ -112,7 +112,7 @@ package final class ByteTable {
 
     /// Adds `key` (which must not be present) with value 0; nil when the table is full.
     @inline(__always)
-    package func insert(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
+    func insert(_ key: UnsafeRawBufferPointer, tag: Int32 = 0, hash: UInt64) -> Int? {
         guard count < maxEntries, keyBytesUsed + key.count <= arenaBytes else { return nil }
         if (count + 1) * 2 > slotCount, slotCount < maxSlots { grow() }
         let e = count
@@ -153,7 +153,7 @@ package final class ByteTable {
     }
 
     /// Forgets every entry, keeping the memory and the slots' size.
-    package func removeAll() {
+    func removeAll() {
         index.pointee.slots.update(repeating: Slot(hashHigh: 0, place: 0), count: slotCount)
         count = 0
         arenaUsed = 0
@@ -161,11 +161,11 @@ package final class ByteTable {
     }
 
     /// The key bytes of entry `e`.
-    package func key(_ e: Int) -> UnsafeRawBufferPointer {
+    func key(_ e: Int) -> UnsafeRawBufferPointer {
         let record = arena + Int(records[e])
         return UnsafeRawBufferPointer(
             start: record + Self.header, count: Int(record.loadUnaligned(fromByteOffset: 8, as: Int32.self)))
     }
 
-    package func tag(_ e: Int) -> Int32 { (arena + Int(records[e])).loadUnaligned(fromByteOffset: 12, as: Int32.self) }
+    func tag(_ e: Int) -> Int32 { (arena + Int(records[e])).loadUnaligned(fromByteOffset: 12, as: Int32.self) }
 }

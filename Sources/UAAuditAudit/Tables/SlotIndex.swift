@@ -8,17 +8,17 @@
 /// looked up in a few kilobytes instead of a fixed 32–128 KiB that every lookup lands in at
 /// random, and a new one (a tally per chunk) clears a few slots. Entry indices never change, so
 /// what a table holds and the order it lists its entries in do not depend on its size.
-package struct SlotIndex {
+struct SlotIndex {
     /// The slots a table starts with (fewer when `maxEntries` needs fewer).
     static let initialSlots = 256
 
-    package private(set) var slots: UnsafeMutablePointer<Int32>
+    private(set) var slots: UnsafeMutablePointer<Int32>
     /// The slot count minus one (a power of two minus one).
-    package private(set) var mask: Int
+    private(set) var mask: Int
     /// The most slots: the smallest power of two (16 at least) with room for twice `maxEntries`.
     let maxSlots: Int
 
-    package init(maxEntries: Int) {
+    init(maxEntries: Int) {
         var maxSlots = 16
         while maxSlots < maxEntries * 2 { maxSlots <<= 1 }
         self.maxSlots = maxSlots
@@ -33,7 +33,7 @@ package struct SlotIndex {
         return slots
     }
 
-    package func deallocate() { slots.deallocate() }
+    func deallocate() { slots.deallocate() }
 
     /// Empties every slot, keeping the size reached.
     func removeAll() { slots.update(repeating: 0, count: mask + 1) }
@@ -42,7 +42,7 @@ package struct SlotIndex {
     /// than half of them and they can still grow, placing entries `0..<count` again by
     /// `home(e)` (the slot entry `e` is looked for from, before masking).
     @inline(__always)
-    package mutating func makeRoom(count: Int, home: (Int) -> Int) {
+    mutating func makeRoom(count: Int, home: (Int) -> Int) {
         if (count + 1) * 2 > mask + 1, mask + 1 < maxSlots { grow(count: count, home: home) }
     }
 

@@ -14,7 +14,7 @@ package struct HourKey: Hashable, Comparable, Sendable {
     }
 
     /// The hour starting at local `year-month-day hour:00` at `offsetMinutes`.
-    package init(year: Int, month: Int, day: Int, hour: Int, offsetMinutes: Int32) {
+    init(year: Int, month: Int, day: Int, hour: Int, offsetMinutes: Int32) {
         self.localHour = CivilDate.daysSinceEpoch(year: year, month: month, day: day) * 24 + Int64(hour)
         self.offsetMinutes = offsetMinutes
     }
@@ -56,7 +56,7 @@ package struct HourKey: Hashable, Comparable, Sendable {
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's algorithms).
 package enum CivilDate {
-    package static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -79,7 +79,7 @@ package enum CivilDate {
         return (Int(m <= 2 ? y + 1 : y), Int(m), Int(d))
     }
 
-    package static func daysInMonth(year: Int, month: Int) -> Int {
+    static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30

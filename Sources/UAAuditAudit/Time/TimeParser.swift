@@ -3,7 +3,7 @@
 /// `$time_local` repeats its date and hour for thousands of lines, so the last one is cached:
 /// only the minutes and seconds are checked again. A busy log repeats the whole time, to the
 /// second, for many lines in a row: a time byte for byte the last accepted one is not read again.
-package struct TimeParser {
+struct TimeParser {
     private var cachedPrefix: (UInt64, UInt64) = (0, 0)
     private var cachedOffset: UInt64 = 0
     private var cachedKey: HourKey?
@@ -12,9 +12,9 @@ package struct TimeParser {
     private var lastKey: HourKey?
     private var lastSecond = 0
     /// Seconds since the start of the hour of the last time ``parseLocal(_:count:)`` accepted.
-    package private(set) var secondOfHour = 0
+    private(set) var secondOfHour = 0
 
-    package init() {}
+    init() {}
 
     /// `29/Nov/2026:17:18:40 +0800` (exactly 26 bytes; English month names whatever the locale).
     @inline(__always)
@@ -96,7 +96,7 @@ package struct TimeParser {
         return HourKey(year: year, month: month, day: day, hour: hour, offsetMinutes: offset)
     }
 
-    package static func parseISO8601(_ bytes: [UInt8], requireWholeHour: Bool = false) -> HourKey? {
+    static func parseISO8601(_ bytes: [UInt8], requireWholeHour: Bool = false) -> HourKey? {
         bytes.withUnsafeBytes { parseISO8601($0.baseAddress!, count: bytes.count, requireWholeHour: requireWholeHour) }
     }
 

@@ -4,8 +4,8 @@ import UAAuditInput
 ///
 /// The audit never needs this on its hot path; it exists so tests and fuzzers can check that
 /// decoding what nginx wrote and escaping it again gives back the logged bytes.
-package enum Escape {
-    package static func nginx(_ bytes: [UInt8], mode: EscapeMode) -> [UInt8] {
+enum Escape {
+    static func nginx(_ bytes: [UInt8], mode: EscapeMode) -> [UInt8] {
         switch mode {
         case .none: return bytes
         case .default:

@@ -24,19 +24,19 @@ package final class LineTokenizer {
     /// Seconds since the start of ``hour`` of the last matched line's time.
     package var secondOfHour: Int { state.pointee.secondOfHour }
     /// True when lines are cut by the vectorised C pass first.
-    package let vectorised: Bool
+    let vectorised: Bool
 
-    package let format: LogFormat
-    package let fieldCount: Int
+    let format: LogFormat
+    let fieldCount: Int
     /// Indexes of the fields the audit reads (nil where the format lacks one).
-    package let userAgentField: Int
-    package let timeField: Int
-    package let requestField: Int?
-    package let uriField: Int?
-    package let statusField: Int?
+    let userAgentField: Int
+    let timeField: Int
+    let requestField: Int?
+    let uriField: Int?
+    let statusField: Int?
 
     /// How many literal occurrences one line may try before it is called malformed.
-    package static let backtrackBudget = 256
+    static let backtrackBudget = 256
 
     // Flat, per-tokenizer copies of the format, so the hot path touches no shared array buffers
     // (retain/release of a buffer shared between threads would make them contend).
@@ -57,13 +57,13 @@ package final class LineTokenizer {
     let formatQuotes: Int
     /// Which built-in format the C pass has compiled code for (`UA_FORMAT_ANY`: none), with
     /// `UA_FORMAT_WIDE` when it runs the AVX2 build of the cut.
-    package let specialised: Int
+    let specialised: Int
     /// True when the C pass runs its AVX2 build (`specialised` has `UA_FORMAT_WIDE`).
     private let wide: Bool
     /// The format as ``ua_cut_line_fast`` takes it, pointing at the arrays above.
     private let cutFormat: UnsafeMutablePointer<ua_cut_format>
     /// Whether this processor runs the AVX2 build of the C pass (asked once).
-    package static let wideAvailable = ua_wide_available() == 1
+    static let wideAvailable = ua_wide_available() == 1
     /// The time fields, the only ones the C pass leaves to ``validate(_:)``.
     private let timeFields: UnsafeMutablePointer<Int>
     private let timeFieldCount: Int

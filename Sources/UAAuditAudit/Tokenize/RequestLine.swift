@@ -1,11 +1,11 @@
 import UAAuditInput
 
 /// Picks the path out of a logged request line (`GET /api/v2/me?x=1 HTTP/1.1`).
-package enum RequestLine {
+enum RequestLine {
     /// The path of `request` (decoded bytes): the second space-separated word, without its query.
     /// Nil for junk that has no path (a TLS handshake, an empty request).
     @inline(__always)
-    package static func path(of request: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    static func path(of request: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard let base = request.baseAddress,
             let space = Syscalls.memchr(base, 0x20, request.count)
         else { return nil }
@@ -22,7 +22,7 @@ package enum RequestLine {
 
     /// The path of a `$uri`/`$request_uri` value: everything before the query.
     @inline(__always)
-    package static func path(ofURI uri: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    static func path(ofURI uri: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard let base = uri.baseAddress, uri.count > 0 else { return nil }
         if let q = Syscalls.memchr(base, 0x3F, uri.count) {
             return q == UnsafeRawPointer(base) ? nil : UnsafeRawBufferPointer(start: base, count: q - base)

@@ -1,11 +1,11 @@
 import UAAuditInput
 
 /// Turns a field as nginx logged it back into the bytes nginx saw.
-package enum Unescape {
+enum Unescape {
     /// Decodes `source` (escaped with `mode`) into `destination`, stopping where it is full.
     /// Returns the decoded length: never more than `destination.count`, nor than `source.count`
     /// (a byte sequence that would not fit whole is not written).
-    package static func decode(
+    static func decode(
         _ source: UnsafeRawBufferPointer, mode: EscapeMode, into destination: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {
         guard let d = destination.baseAddress else { return 0 }
@@ -21,7 +21,7 @@ package enum Unescape {
     }
 
     /// Decodes into a new array (for reports and tests, not the hot path).
-    package static func decode(_ bytes: [UInt8], mode: EscapeMode) -> [UInt8] {
+    static func decode(_ bytes: [UInt8], mode: EscapeMode) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: bytes.count)
         let n = bytes.withUnsafeBytes { src in
             out.withUnsafeMutableBufferPointer { decode(src, mode: mode, into: $0) }

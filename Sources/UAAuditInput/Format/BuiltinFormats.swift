@@ -7,7 +7,7 @@ package enum BuiltinFormats {
         + "uht=\"$upstream_header_time\" urt=\"$upstream_response_time\""
 
     /// nginx's predefined `combined` format.
-    package static let combined =
+    static let combined =
         "$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
         + "\"$http_referer\" \"$http_user_agent\""
 

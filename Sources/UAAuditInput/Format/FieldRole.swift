@@ -17,7 +17,7 @@ package enum FieldRole: Sendable, Equatable {
     case other
 
     /// The role of an nginx variable name (without the `$`).
-    package init(variableName name: String) {
+    init(variableName name: String) {
         switch name {
         case "http_user_agent": self = .userAgent
         case "time_local": self = .timeLocal

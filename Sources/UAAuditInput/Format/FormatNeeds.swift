@@ -1,10 +1,10 @@
 /// What a log format carries of what the audit reads: the UA and a time (needed), and the
 /// request path, the status and a client key (for the cost and split-client figures).
 package struct FormatNeeds: Sendable, Equatable {
-    package var userAgent: Bool
-    package var time: Bool
-    package var path: Bool
-    package var status: Bool
+    var userAgent: Bool
+    var time: Bool
+    var path: Bool
+    var status: Bool
     /// The first variable that can key clients (`remote_addr`, a device-id header …), if any.
     package var clientKey: String?
 
@@ -21,7 +21,7 @@ package struct FormatNeeds: Sendable, Equatable {
     }
 
     /// The variables that identify a client well enough for the split figures.
-    package static let clientKeys = ["remote_addr", "binary_remote_addr", "realip_remote_addr", "http_x_forwarded_for"]
+    static let clientKeys = ["remote_addr", "binary_remote_addr", "realip_remote_addr", "http_x_forwarded_for"]
 
     /// True when the audit can run on it: the UA and a time.
     package var auditable: Bool { userAgent && time }

@@ -13,7 +13,7 @@ package enum NginxConfig {
 
     /// Compiles the `log_format` called `name` from config text, without following includes
     /// (`path` is only used in messages).
-    package static func logFormat(named name: String, config: [UInt8], path: String) throws -> LogFormat {
+    static func logFormat(named name: String, config: [UInt8], path: String) throws -> LogFormat {
         let directives = try parse(config, path: path)
         var includes: [String] = []
         var found: [String] = []

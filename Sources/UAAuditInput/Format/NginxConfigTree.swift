@@ -14,7 +14,7 @@ package struct NginxConfigTree: Sendable {
         package var context: [String] = []
         /// The id of the block it opens (as its directives' `context` names it), if any.
         package var opens: String? = nil
-        package var place: String { "\(file):\(line)" }
+        var place: String { "\(file):\(line)" }
     }
 
     /// An `access_log` directive.
@@ -38,7 +38,7 @@ package struct NginxConfigTree: Sendable {
         /// `file:line`, or nil for nginx's predefined `combined`.
         package var place: String?
         /// Why the escape= parameter is not one nginx knows, if so.
-        package var problem: String?
+        var problem: String?
 
         package func compile() throws -> LogFormat {
             if let problem { throw FormatError.configSyntax(path: place ?? "", line: 0, message: problem) }
@@ -186,7 +186,7 @@ package struct NginxConfigTree: Sendable {
     }
 
     /// The `log_format` called `name` (or the predefined `combined`).
-    package func logFormat(named name: String) throws -> LogFormat {
+    func logFormat(named name: String) throws -> LogFormat {
         for directive in directives
         where directive.words.first == "log_format" && directive.words.count >= 3 && directive.words[1] == name {
             return try NginxConfig.compile(directive.words, file: directive.file, line: directive.line)

@@ -24,7 +24,7 @@ package final class LineReader {
     package static let defaultBlockSize = 256 << 10
     package static let defaultMaxLineBytes = 1 << 20
     /// How much of an overlong line is kept as its sample.
-    package static let overlongPrefixBytes = 512
+    static let overlongPrefixBytes = 512
     @usableFromInline static let minimumRead = 16
 
     @usableFromInline let blockSize: Int

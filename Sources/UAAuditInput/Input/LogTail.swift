@@ -86,7 +86,7 @@ package enum LogTail {
         package var moreAfterLine = false
     }
 
-    package static func firstByte(path: String) -> UInt8? {
+    static func firstByte(path: String) -> UInt8? {
         guard let fd = try? Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC) else { return nil }
         defer { Syscalls.close(fd) }
         guard (try? Syscalls.fstat(fd).isRegular) == true else { return nil }

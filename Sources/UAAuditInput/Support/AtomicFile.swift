@@ -37,7 +37,7 @@ package enum AtomicFile {
     /// when the value goes away (or, after a crash, by the next writer of `path`).
     package final class Reservation {
         private var temp: TempFile?
-        package let bytes: Int
+        let bytes: Int
 
         package init(for path: String, bytes: Int, mode: mode_t = 0o644) throws(SystemError) {
             let temp = try TempFile(target: path, mode: mode, kind: "res")

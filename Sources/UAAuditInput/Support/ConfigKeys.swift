@@ -7,7 +7,7 @@ import FoundationEssentials
 /// A struct rather than an indirect enum: the tables live in static storage, and an enum's
 /// boxes there are tagged pointers that LeakSanitizer (the fuzz build) takes for leaks.
 package struct ConfigKeys: Sendable {
-    private enum Shape: Sendable { case object, list, value }
+    package enum Shape: Sendable { case object, list, value }
     private let shape: Shape
     private let fields: [String: ConfigKeys]
     private let elements: [ConfigKeys]
@@ -43,10 +43,10 @@ package struct ConfigKeys: Sendable {
     /// An unknown key: its place (`insight.treshold`, `alerts[0].urll`) and the closest allowed
     /// key at that place.
     package struct Unknown: Equatable, Sendable, CustomStringConvertible {
-        package var path: String
+        var path: String
         /// The closest allowed key, when one is close enough to be what was meant.
-        package var suggestion: String?
-        package var allowed: [String]
+        var suggestion: String?
+        var allowed: [String]
 
         package var description: String {
             let guess = suggestion.map { "; did you mean '\($0)'?" } ?? ""

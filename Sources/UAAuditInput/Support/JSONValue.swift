@@ -14,8 +14,8 @@ package enum JSONValue: Equatable, Sendable {
 
     /// A syntax error: what, and the byte offset where it was found.
     package struct SyntaxError: Error, Equatable, Sendable {
-        package var what: String
-        package var offset: Int
+        var what: String
+        var offset: Int
     }
 
     /// The value of `bytes`, which must hold one JSON value (any kind) and white space.

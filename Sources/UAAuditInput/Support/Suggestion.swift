@@ -17,14 +17,14 @@ package enum Suggestion {
 
     /// Whether `word` may be a typo of `candidate`: at most 2 edits, and at most one edit per
     /// 3 characters of the longer word (`jsn` for `json`, not `foo` for `run`).
-    package static func isClose(_ word: String, to candidate: String) -> Bool {
+    static func isClose(_ word: String, to candidate: String) -> Bool {
         let d = distance(word, candidate)
         return d <= 2 && d * 3 <= max(word.count, candidate.count)
     }
 
     /// The edit distance between `a` and `b`, by characters, ignoring case: insertions,
     /// deletions, substitutions and swaps of two neighbours (`tset` is one edit from `test`).
-    package static func distance(_ a: String, _ b: String) -> Int {
+    static func distance(_ a: String, _ b: String) -> Int {
         let x = Array(a.lowercased())
         let y = Array(b.lowercased())
         var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)

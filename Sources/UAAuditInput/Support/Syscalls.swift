@@ -112,29 +112,29 @@ package enum Syscalls {
         }
     }
 
-    package static func fsync(_ fd: Int32) throws(SystemError) {
+    static func fsync(_ fd: Int32) throws(SystemError) {
         if Glibc.fsync(fd) != 0 { throw SystemError(errno: errno, call: "fsync") }
     }
 
-    package static func ftruncate(_ fd: Int32, _ length: Int64) throws(SystemError) {
+    static func ftruncate(_ fd: Int32, _ length: Int64) throws(SystemError) {
         if Glibc.ftruncate(fd, off_t(length)) != 0 { throw SystemError(errno: errno, call: "ftruncate") }
     }
 
     /// Allocates `length` bytes of the file from its start (posix_fallocate: blocks taken now).
-    package static func allocate(_ fd: Int32, _ length: Int64) throws(SystemError) {
+    static func allocate(_ fd: Int32, _ length: Int64) throws(SystemError) {
         let result = posix_fallocate(fd, 0, off_t(length))
         if result != 0 { throw SystemError(errno: result, call: "posix_fallocate") }
     }
 
-    package static func rename(_ from: String, _ to: String) throws(SystemError) {
+    static func rename(_ from: String, _ to: String) throws(SystemError) {
         if Glibc.rename(from, to) != 0 { throw SystemError(errno: errno, call: "rename") }
     }
 
-    package static func unlink(_ path: String) {
+    static func unlink(_ path: String) {
         _ = Glibc.unlink(path)
     }
 
-    package static func fchmod(_ fd: Int32, _ mode: mode_t) throws(SystemError) {
+    static func fchmod(_ fd: Int32, _ mode: mode_t) throws(SystemError) {
         if Glibc.fchmod(fd, mode) != 0 { throw SystemError(errno: errno, call: "fchmod") }
     }
 
@@ -145,7 +145,7 @@ package enum Syscalls {
         return ((st.st_mode & S_IFMT) == S_IFREG, Int64(st.st_size))
     }
 
-    package static func getpid() -> Int32 { Glibc.getpid() }
+    static func getpid() -> Int32 { Glibc.getpid() }
 
     package static func sleep(milliseconds: Int) { usleep(useconds_t(milliseconds * 1000)) }
 
@@ -249,7 +249,7 @@ package enum Syscalls {
     /// A handle on the file at `path` itself, a symbolic link not followed (O_PATH): what
     /// ``fstatus(_:)`` and ``readLink(handle:)`` say of it is of one and the same file, however
     /// the name is swapped meanwhile. Nil when nothing is there (or it cannot be reached).
-    package static func openNode(_ path: String) -> Int32? {
+    static func openNode(_ path: String) -> Int32? {
         // O_PATH (010000000), which Glibc's Swift overlay does not export.
         let fd = Glibc.open(path, 0o10_000_000 | O_NOFOLLOW | O_CLOEXEC)
         return fd >= 0 ? fd : nil
@@ -257,7 +257,7 @@ package enum Syscalls {
 
     /// The target of the symbolic link a handle from ``openNode(_:)`` holds; nil when it holds
     /// no link.
-    package static func readLink(handle fd: Int32) -> String? {
+    static func readLink(handle fd: Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: 4097)
         let n = readlinkat(fd, "", &buffer, 4096)
         guard n >= 0 else { return nil }
@@ -309,7 +309,7 @@ package enum Syscalls {
 
     /// The paths matching a shell `pattern`, sorted (as nginx's `include` expands them); none
     /// when nothing matches.
-    package static func glob(_ pattern: String) -> [String] {
+    static func glob(_ pattern: String) -> [String] {
         var result = glob_t()
         defer { globfree(&result) }
         guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
@@ -321,12 +321,12 @@ package enum Syscalls {
     }
 
     /// True when `path` matches the shell `pattern` (`*` does not cross `/`).
-    package static func fnmatch(_ pattern: String, _ path: String) -> Bool {
+    static func fnmatch(_ pattern: String, _ path: String) -> Bool {
         Glibc.fnmatch(pattern, path, FNM_PATHNAME) == 0
     }
 
     /// The canonical path of an existing file, or nil.
-    package static func realpath(_ path: String) -> String? {
+    static func realpath(_ path: String) -> String? {
         guard let p = Glibc.realpath(path, nil) else { return nil }
         defer { free(p) }
         return String(cString: p)
@@ -407,7 +407,7 @@ package struct FileStatus: Sendable, Equatable {
     package let owner: UInt32
     /// The sticky bit (`S_ISVTX`): in a directory, only a file's owner (or the directory's)
     /// may remove or rename it, as in /tmp.
-    package var isSticky = false
+    var isSticky = false
 
     /// A status made up for tests of code that decides from statuses (the planner's tables).
     package init(
@@ -444,7 +444,7 @@ package struct FileStatus: Sendable, Equatable {
 /// A failed system call, with its errno.
 package struct SystemError: Error, Equatable, CustomStringConvertible {
     package let errno: Int32
-    package let call: String
+    let call: String
 
     package init(errno: Int32, call: String) {
         self.errno = errno

@@ -10,10 +10,10 @@ import UAAuditAudit
 /// no longer hashes the same (cut and written again past the offset), is checked against
 /// them: the chunks that still hash the same were counted and are not read again. Where in
 /// the next chunk it was cut, ``LineFingerprints`` tell (kept beside them, for the last lines).
-package enum Checkpoints {
-    package static let interval: Int64 = 64 << 10
+enum Checkpoints {
+    static let interval: Int64 = 64 << 10
     /// The most checkpoints kept for one log.
-    package static let maxCount = 64
+    static let maxCount = 64
     /// New chunks are at least this fraction of the content read (1/n).
     static let spread: Int64 = 48
 
@@ -55,7 +55,7 @@ package enum Checkpoints {
 
     /// The hash of the first line of `[from, to)` of `file`: up to its first `\n`, at most
     /// `interval` bytes (all there is when the file ends first).
-    package static func firstLine(of file: LogFile, from: Int64, to: Int64) throws(InputError) -> String {
+    static func firstLine(of file: LogFile, from: Int64, to: Int64) throws(InputError) -> String {
         let bytes = try file.bytes(from: from, to: min(to, from + interval))
         guard let nl = bytes.firstIndex(of: 0x0A) else { return hash(bytes) }
         return hash(Array(bytes[...nl]))
@@ -65,7 +65,7 @@ package enum Checkpoints {
     /// hashed again from its start, then chunks cut after their last `\n`; then the smallest
     /// neighbours merged until at most ``maxCount`` are left. Nil when the file is shorter
     /// than `end` now (truncated since it was opened).
-    package static func extend(_ existing: [RunState.Checkpoint], file: LogFile, to end: Int64) throws(InputError)
+    static func extend(_ existing: [RunState.Checkpoint], file: LogFile, to end: Int64) throws(InputError)
         -> [RunState.Checkpoint]?
     {
         if let last = existing.last, last.end == end, existing.count <= maxCount { return existing }
@@ -131,7 +131,7 @@ package enum Checkpoints {
 
     /// The end of the leading chunks that `file` still holds unchanged within its first `size`
     /// bytes (0 when the first one changed), and how many chunks that is.
-    package static func verifiedPrefix(_ checkpoints: [RunState.Checkpoint], file: LogFile, size: Int64)
+    static func verifiedPrefix(_ checkpoints: [RunState.Checkpoint], file: LogFile, size: Int64)
         throws(InputError) -> (end: Int64, count: Int)
     {
         var start: Int64 = 0
@@ -145,7 +145,7 @@ package enum Checkpoints {
     }
 
     /// Whether the last chunk still hashes the same (true without checkpoints: nothing to check).
-    package static func tailHolds(_ checkpoints: [RunState.Checkpoint], file: LogFile) throws(InputError) -> Bool {
+    static func tailHolds(_ checkpoints: [RunState.Checkpoint], file: LogFile) throws(InputError) -> Bool {
         guard let last = checkpoints.last else { return true }
         let start = checkpoints.count > 1 ? checkpoints[checkpoints.count - 2].end : 0
         guard last.end >= start else { return false }

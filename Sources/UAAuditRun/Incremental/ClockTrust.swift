@@ -22,7 +22,7 @@ extension RunEngine {
     ///   clock and the newest line seen (a clock jumped ahead; runs an hour apart, or a log
     ///   written to, never are). A log quiet for 2 hours whose runs are further apart than
     ///   that looks the same, and is held until a line arrives or `--trust-clock`.
-    enum ClockTrust {
+    package enum ClockTrust {
         static let behindToleranceSeconds: Int64 = 600
         static let aheadToleranceSeconds: Int64 = 2 * 3600
         /// How old the newest line a run read may be and still vouch for its clock.

@@ -1,7 +1,7 @@
 /// The compressors logrotate users set (`compresscmd`, `compressext`), known by the first
 /// bytes they write and by the suffixes they name files with. `run` reads gzip only: a rotated
 /// file in another format is named where its lines may be missing, never read as text.
-package enum CompressionFormat: String, Sendable, Equatable {
+enum CompressionFormat: String, Sendable, Equatable {
     case gzip
     case bzip2
     case xz
@@ -11,7 +11,7 @@ package enum CompressionFormat: String, Sendable, Equatable {
     case compress = "compress (LZW)"
 
     /// The format whose magic number `bytes` start with; nil for none (plain text).
-    package init?(magic bytes: [UInt8]) {
+    init?(magic bytes: [UInt8]) {
         func starts(_ magic: [UInt8]) -> Bool { bytes.starts(with: magic) }
         if starts([0x1F, 0x8B]) {
             self = .gzip
@@ -53,5 +53,5 @@ package enum CompressionFormat: String, Sendable, Equatable {
     /// Whether `name` ends with a suffix given to gzip files: such a file is opened as gzip
     /// (one still being written has no readable header yet and waits); any other is opened by
     /// its first bytes.
-    package static func isGzipName(_ name: String) -> Bool { suffix(of: Substring(name))?.format == .gzip }
+    static func isGzipName(_ name: String) -> Bool { suffix(of: Substring(name))?.format == .gzip }
 }

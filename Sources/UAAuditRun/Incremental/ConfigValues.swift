@@ -11,7 +11,7 @@ package enum ConfigValues {
         package let key: String
         package let range: ClosedRange<Double>
         /// False for a number of seconds that may have a fraction (`lock_wait_seconds`).
-        package let whole: Bool
+        let whole: Bool
 
         /// The message of the flag and of the key alike, after the name.
         package func rule(_ shown: String) -> String {
@@ -47,7 +47,7 @@ package enum ConfigValues {
     /// The first numeric key of a config whose value is out of its range or not whole, as
     /// "KEY takes a whole number from A to B, not 'V'"; nil when all are allowed (or the
     /// bytes are no JSON object: decoding says why).
-    package static func firstProblem(in bytes: [UInt8]) -> String? {
+    static func firstProblem(in bytes: [UInt8]) -> String? {
         guard let object = (try? JSONValue.parse(bytes))?.object else { return nil }
         for limit in all {
             var container: [String: JSONValue]? = object

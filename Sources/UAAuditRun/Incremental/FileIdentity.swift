@@ -8,23 +8,23 @@ package struct FileIdentity: Codable, Equatable, Sendable {
     package var device: UInt64
     package var inode: UInt64
     /// Hex hash of the first `fingerprintBytes` bytes of the (decompressed) content.
-    package var fingerprint: String
-    package var fingerprintBytes: Int
+    var fingerprint: String
+    var fingerprintBytes: Int
 
-    package static let maxFingerprintBytes = 4096
+    static let maxFingerprintBytes = 4096
     /// Fewer first bytes than this prove nothing (an empty file starts like every file; a
     /// line or two may repeat): such an identity never matches another file by content.
-    package static let minimumEvidenceBytes = 256
+    static let minimumEvidenceBytes = 256
 
     /// Whether the fingerprint covers enough bytes to tell files apart.
-    package var isStrong: Bool { fingerprintBytes >= FileIdentity.minimumEvidenceBytes }
+    var isStrong: Bool { fingerprintBytes >= FileIdentity.minimumEvidenceBytes }
 
     enum CodingKeys: String, CodingKey {
         case device, inode, fingerprint
         case fingerprintBytes = "fingerprint_bytes"
     }
 
-    package init(device: UInt64, inode: UInt64, fingerprint: String, fingerprintBytes: Int) {
+    init(device: UInt64, inode: UInt64, fingerprint: String, fingerprintBytes: Int) {
         self.device = device
         self.inode = inode
         self.fingerprint = fingerprint
@@ -32,7 +32,7 @@ package struct FileIdentity: Codable, Equatable, Sendable {
     }
 
     /// The fingerprint of `bytes` (the first bytes of a file's content).
-    package static func fingerprint(of bytes: [UInt8]) -> String {
+    static func fingerprint(of bytes: [UInt8]) -> String {
         let h = bytes.withUnsafeBytes { ByteHash.hash($0, seed: 0x75_61_61_75_64_69_74) }
         let s = String(h, radix: 16)
         return String(repeating: "0", count: 16 - s.count) + s
@@ -40,9 +40,9 @@ package struct FileIdentity: Codable, Equatable, Sendable {
 }
 
 /// Reads the first bytes of a file's content, decompressing gzip, for fingerprints.
-package enum ContentPrefix {
+enum ContentPrefix {
     /// Up to `count` bytes from the start of the content of `path` (gzip decompressed).
-    package static func read(path: String, count: Int) throws(InputError) -> [UInt8] {
+    static func read(path: String, count: Int) throws(InputError) -> [UInt8] {
         let fd: Int32
         do {
             fd = try Syscalls.open(path, flags: O_RDONLY)
@@ -85,7 +85,7 @@ package enum ContentPrefix {
 
     /// True when the content of `path` starts with the bytes `identity` fingerprinted, and
     /// they are enough to tell (``FileIdentity/isStrong``).
-    package static func matches(path: String, identity: FileIdentity) -> Bool {
+    static func matches(path: String, identity: FileIdentity) -> Bool {
         guard identity.isStrong, let prefix = try? read(path: path, count: identity.fingerprintBytes),
             prefix.count == identity.fingerprintBytes
         else { return false }

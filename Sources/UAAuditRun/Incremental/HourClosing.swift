@@ -10,7 +10,7 @@ import UAAuditAudit
 /// meanwhile are marked `incomplete`.
 extension RunEngine {
     /// Whether this run may close hours.
-    package enum Readiness: Equatable, Sendable {
+    enum Readiness: Equatable, Sendable {
         /// Every log was read to its end.
         case complete
         /// Some log was not read, but has been unreadable for longer than the hold: hours
@@ -33,7 +33,7 @@ extension RunEngine {
     }
 
     /// Whether hour `key` is over at `now`, grace included.
-    package static func isDue(_ key: HourKey, now: Int64, graceSeconds: Int64) -> Bool {
+    static func isDue(_ key: HourKey, now: Int64, graceSeconds: Int64) -> Bool {
         now >= key.startInstant + 3600 + graceSeconds
     }
 
@@ -42,7 +42,7 @@ extension RunEngine {
     /// backfill of old files) is marked when its first lines are counted, reported by the run
     /// that reads it and counted in its totals, but never alerted: nobody is paged about last
     /// week. An hour first read inside the window is alerted as usual, however late it closes.
-    package static func isBackfill(_ key: HourKey, now: Int64, historyHours: Int64) -> Bool {
+    static func isBackfill(_ key: HourKey, now: Int64, historyHours: Int64) -> Bool {
         key.startInstant + 3600 + historyHours * 3600 <= now
     }
 

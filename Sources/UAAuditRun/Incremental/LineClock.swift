@@ -9,13 +9,13 @@ import UAAuditAudit
 /// one did when all of what was read of it was written in one second. A new generation's lines
 /// are written after the old one's, so it cannot repeat old lines stamped at two different
 /// seconds: shared bytes whose first and last lines differ in time prove a copy.
-package final class LineClock {
+final class LineClock {
     private let tokenizer: LineTokenizer
 
-    package init(format: LogFormat) { tokenizer = LineTokenizer(format: format) }
+    init(format: LogFormat) { tokenizer = LineTokenizer(format: format) }
 
     /// The second `line` (with or without its `\n`) is stamped at; nil when it does not parse.
-    package func instant(_ line: [UInt8]) -> Int64? {
+    func instant(_ line: [UInt8]) -> Int64? {
         var end = line.count
         while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
         let matched = line.withUnsafeBytes { tokenizer.match(UnsafeRawBufferPointer(rebasing: $0[0..<end])) }
@@ -23,7 +23,7 @@ package final class LineClock {
     }
 
     /// Whether the lines `first` and `last` are stamped at two different seconds (both parse).
-    package func spansTwoSeconds(_ first: [UInt8], _ last: [UInt8]) -> Bool {
+    func spansTwoSeconds(_ first: [UInt8], _ last: [UInt8]) -> Bool {
         guard let a = instant(first), let b = instant(last) else { return false }
         return a != b
     }

@@ -20,11 +20,11 @@ import UAAuditAudit
 /// old one and not read: 1 in 16.8 M per cut (a 16-bit hash would be 1 in 65,536; a byte of
 /// the line's length instead of the third hash byte adds less, log lines' lengths being much
 /// alike). A line is hashed with its length, on its first 64 KiB.
-package enum LineFingerprints {
+enum LineFingerprints {
     /// The most lines fingerprinted per log.
-    package static let maxLines = 65_536
+    static let maxLines = 65_536
     /// Bytes per line in ``RunState/RecentLines/hashes``.
-    package static let width = 3
+    static let width = 3
     /// The bytes read at once.
     static let block: Int64 = 64 << 10
     /// The bytes of a line that are hashed (with its length): a longer line is not held whole.
@@ -103,7 +103,7 @@ package enum LineFingerprints {
     ///
     /// Only the last ``maxLines`` new lines are hashed (a first run over a long log hashes
     /// its end only); the start of the first line kept is found by reading the lines dropped.
-    package static func extend(_ lines: RunState.RecentLines?, end linesEnd: Int64, file: LogFile, to end: Int64)
+    static func extend(_ lines: RunState.RecentLines?, end linesEnd: Int64, file: LogFile, to end: Int64)
         throws(InputError) -> RunState.RecentLines?
     {
         let old = lines ?? RunState.RecentLines(start: linesEnd, hashes: [])
@@ -169,7 +169,7 @@ package enum LineFingerprints {
 
     /// Where `file` stops holding what `lines` fingerprinted, when a log was cut in place
     /// below what was read and may have been written on since.
-    package enum Cut: Equatable {
+    enum Cut: Equatable {
         /// What was read ends at `end`: the lines before it are the first `lines.count` of
         /// those fingerprinted (unchanged), and everything from `end` on was written since.
         case found(end: Int64, lines: RunState.RecentLines)
@@ -183,7 +183,7 @@ package enum LineFingerprints {
     /// hash the same) was cut: its lines compared one by one with `lines`, from the one that
     /// holds `verified`, or from the first line fingerprinted when that starts later (then
     /// one that matches proves the cut after it). Reads at most the lines fingerprinted.
-    package static func cut(_ lines: RunState.RecentLines, verified: Int64, file: LogFile, size: Int64)
+    static func cut(_ lines: RunState.RecentLines, verified: Int64, file: LogFile, size: Int64)
         throws(InputError) -> Cut
     {
         var index = 0

@@ -6,11 +6,11 @@ import UAAuditInput
 /// the log's directory could otherwise point `access.log` at `/etc/shadow`, and root's run
 /// would copy its first lines into the report's samples. A link root owns is root's own
 /// choice, whoever owns its target (cronolog's dated files belong to the web server's user).
-package enum LiveLogLink {
+enum LiveLogLink {
     /// Why the live log at `path` may not be followed, or nil (not a link, or links that may be).
     /// Its directories are checked the same way: a directory on the way that another user's link
     /// stands for (`logs -> /root/secret`) chooses what is read as much as the log's own link.
-    package static func refusal(_ path: String) -> String? {
+    static func refusal(_ path: String) -> String? {
         let caller = UInt32(Syscalls.effectiveUserID())
         var current = path
         for _ in 0..<40 {
@@ -56,7 +56,7 @@ package enum LiveLogLink {
     /// Why a rotated-files directory (`--rotated-dir`, given or resolved against the log's
     /// directory) may not be followed: a link on its path (itself included) that neither root
     /// nor the caller owns. Nil when it may.
-    package static func directoryRefusal(_ path: String) -> String? {
+    static func directoryRefusal(_ path: String) -> String? {
         let caller = UInt32(Syscalls.effectiveUserID())
         return untrustedDirectoryLink(on: path + "/x", caller: caller)
     }

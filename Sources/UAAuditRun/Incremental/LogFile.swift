@@ -8,24 +8,24 @@ import UAAuditInput
 /// the bytes: what is read is the file that was planned. (An in-place truncation, as by
 /// `copytruncate`, still can change them; ``RunEngine`` checks after reading.) Tests build
 /// files in memory to drive ``LogPlanner`` through whole scenarios.
-package final class LogFile: Sendable {
-    package let path: String
-    package let status: FileStatus
+final class LogFile: Sendable {
+    let path: String
+    let status: FileStatus
     /// A gzip file: its content is the decompressed stream.
-    package let compressed: Bool
+    let compressed: Bool
     /// The first ``FileIdentity/maxFingerprintBytes`` bytes of the content (decompressed for
     /// gzip) when it was opened, or all of it when it is shorter.
-    package let prefix: [UInt8]
+    let prefix: [UInt8]
     /// The fingerprint of `prefix`, computed once: files are compared with every known one.
-    package let fingerprint: String
+    let fingerprint: String
     /// When the file was created (ns since the epoch), where the system says.
-    package let born: Int64?
+    let born: Int64?
     /// A format of another compressor than gzip, found by its first bytes (opened with
     /// `detectingCompression`): the content is not text `run` can read.
-    package let otherCompression: CompressionFormat?
+    let otherCompression: CompressionFormat?
     /// Mostly holes (``SparseFile``): no log written by appending, and reading its zeros would
     /// cost a run minutes. Never for a file held in memory.
-    package let sparse: Bool
+    let sparse: Bool
     private let backing: Backing
 
     private enum Backing: Sendable {
@@ -39,7 +39,7 @@ package final class LogFile: Sendable {
     /// another user may have put there. With `detectingCompression`, a file not `compressed`
     /// is read as gzip when it starts with gzip's magic number, and one in another
     /// compressor's format is marked (``otherCompression``).
-    package static func open(
+    static func open(
         path: String, compressed: Bool, followingLinks: Bool = true, detectingCompression: Bool = false
     ) throws(InputError) -> LogFile {
         let fd: Int32
@@ -86,7 +86,7 @@ package final class LogFile: Sendable {
 
     /// A file held in memory, opened as it is now (its content is the decompressed content
     /// when `compressed`); later changes to `inode` show through reads, as on a real inode.
-    package init(path: String, inode: MemoryInode, device: UInt64 = 1, modified: Int64, compressed: Bool = false) {
+    init(path: String, inode: MemoryInode, device: UInt64 = 1, modified: Int64, compressed: Bool = false) {
         self.path = path
         self.status = FileStatus(
             device: device, inode: inode.number, size: Int64(inode.bytes.count), modified: modified)
@@ -119,16 +119,16 @@ package final class LogFile: Sendable {
     }
 
     /// Whether `prefix` is the whole content (the file is shorter than a full fingerprint).
-    package var prefixIsWhole: Bool { prefix.count < FileIdentity.maxFingerprintBytes }
+    var prefixIsWhole: Bool { prefix.count < FileIdentity.maxFingerprintBytes }
 
     /// The identity of this file as it was opened: its device, inode and first bytes.
-    package var identity: FileIdentity {
+    var identity: FileIdentity {
         FileIdentity(
             device: status.device, inode: status.inode, fingerprint: fingerprint, fingerprintBytes: prefix.count)
     }
 
     /// Whether the content begins with the bytes `identity` fingerprinted (any length).
-    package func startsLike(_ identity: FileIdentity) -> Bool {
+    func startsLike(_ identity: FileIdentity) -> Bool {
         guard prefix.count >= identity.fingerprintBytes else { return false }
         if prefix.count == identity.fingerprintBytes { return fingerprint == identity.fingerprint }
         return FileIdentity.fingerprint(of: Array(prefix[0..<identity.fingerprintBytes])) == identity.fingerprint
@@ -156,7 +156,7 @@ package final class LogFile: Sendable {
     }
 
     /// Reads `[from, to)` of a plain file whole; fewer bytes when the file ends first.
-    package func bytes(from: Int64, to: Int64) throws(InputError) -> [UInt8] {
+    func bytes(from: Int64, to: Int64) throws(InputError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(max(0, to - from)))
         var got = 0
         while got < out.count {
@@ -185,12 +185,12 @@ package final class LogFile: Sendable {
     }
 
     /// Whether the file still starts with the bytes its identity was taken from when opened.
-    package func startsAsOpened() throws(InputError) -> Bool {
+    func startsAsOpened() throws(InputError) -> Bool {
         try bytes(from: 0, to: Int64(prefix.count)) == prefix
     }
 
     /// The current size from `fstat` of the descriptor.
-    package func currentSize() throws(InputError) -> Int64 {
+    func currentSize() throws(InputError) -> Int64 {
         switch backing {
         case .descriptor(let fd):
             do {
@@ -204,7 +204,7 @@ package final class LogFile: Sendable {
 
     /// The offset just after the last `\n` in `[from, size)` of a plain file, or `from` if none
     /// (a partial last line waits for the next run; a file that shrank has none either).
-    package func lastLineEnd(from: Int64, size: Int64) throws(InputError) -> Int64 {
+    func lastLineEnd(from: Int64, size: Int64) throws(InputError) -> Int64 {
         var end = size
         while end > from {
             let start = max(from, end - Int64(64 << 10))
@@ -233,13 +233,13 @@ package final class LogFile: Sendable {
 
 /// The content of a file in memory, shared by its names as an inode is: for the planner's
 /// table tests, which rename, copy, truncate and append between planning and reading.
-package final class MemoryInode: @unchecked Sendable {
-    package let number: UInt64
-    package var bytes: [UInt8]
+final class MemoryInode: @unchecked Sendable {
+    let number: UInt64
+    var bytes: [UInt8]
     /// When it was created (ns), if known.
-    package var born: Int64?
+    var born: Int64?
 
-    package init(number: UInt64, bytes: [UInt8] = [], born: Int64? = nil) {
+    init(number: UInt64, bytes: [UInt8] = [], born: Int64? = nil) {
         self.number = number
         self.bytes = bytes
         self.born = born
@@ -247,23 +247,23 @@ package final class MemoryInode: @unchecked Sendable {
 }
 
 /// A range of a ``LogFile``'s raw bytes as a ``ByteSource``.
-package struct LogFileSource: ByteSource {
+struct LogFileSource: ByteSource {
     let file: LogFile
     let start: Int64
     let end: Int64?
     var position: Int64
 
-    package init(file: LogFile, from: Int64, to: Int64?) {
+    init(file: LogFile, from: Int64, to: Int64?) {
         self.file = file
         self.start = from
         self.end = to
         self.position = from
     }
 
-    package var consumed: Int64 { position - start }
-    package var fileOffset: Int64 { start }
+    var consumed: Int64 { position - start }
+    var fileOffset: Int64 { start }
 
-    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         var want = buffer.count
         if let end { want = Int(min(Int64(want), max(0, end - position))) }
         if want == 0 { return 0 }

@@ -1,17 +1,17 @@
 import UAAuditInput
 
 /// One stretch of a file to read in this run, from the descriptor opened when it was planned.
-package struct ReadStep: Sendable, Equatable, CustomStringConvertible {
-    package var path: String
-    package var compressed: Bool
+struct ReadStep: Sendable, Equatable, CustomStringConvertible {
+    var path: String
+    var compressed: Bool
     /// Offset in the (decompressed) content to start at.
-    package var from: Int64
+    var from: Int64
     /// Where to stop (after the last complete line); nil reads to the end of the content.
-    package var to: Int64?
+    var to: Int64?
     /// The file as opened for planning: the step is read from it, not from the path again.
-    package let file: LogFile
+    let file: LogFile
 
-    package init(file: LogFile, from: Int64, to: Int64?) {
+    init(file: LogFile, from: Int64, to: Int64?) {
         self.path = file.path
         self.compressed = file.compressed
         self.from = from
@@ -19,26 +19,26 @@ package struct ReadStep: Sendable, Equatable, CustomStringConvertible {
         self.file = file
     }
 
-    package static func == (a: ReadStep, b: ReadStep) -> Bool {
+    static func == (a: ReadStep, b: ReadStep) -> Bool {
         a.path == b.path && a.compressed == b.compressed && a.from == b.from && a.to == b.to
             && a.file === b.file
     }
 
     /// `access.log.1 120..3520`, `access.log.2.gz 0..end`: the planner tests' notation.
-    package var description: String {
+    var description: String {
         "\(AtomicFile.baseName(of: path)) \(from)..\(to.map(String.init) ?? "end")"
     }
 }
 
 /// What to read of one log in this run, what could not be read, and where reading will stand.
-package struct LogPlan: Sendable {
-    package var steps: [ReadStep] = []
-    package var gaps: [RunState.Gap] = []
-    package var next = RunState.LogState()
+struct LogPlan: Sendable {
+    var steps: [ReadStep] = []
+    var gaps: [RunState.Gap] = []
+    var next = RunState.LogState()
     /// Files that could not be read while planning: the log must not be advanced this run.
-    package var errors: [InputError] = []
+    var errors: [InputError] = []
     /// Set when a file changed under the planner (truncated meanwhile): plan again.
-    package var changed: String? = nil
+    var changed: String? = nil
 }
 
 /// Decides, from the saved position and the files opened for this run, which bytes of a log
@@ -61,18 +61,18 @@ package struct LogPlan: Sendable {
 ///
 /// Files are read up to their last complete line; a partial last line waits for the next run,
 /// except at the end of a rotated file no write has touched for a minute (``Planning/isSettled(_:)``).
-package enum LogPlanner {
+enum LogPlanner {
     /// Rotated files read whole in one run; older ones beyond it are gaps.
-    package static let maxNewRotated = 16
+    static let maxNewRotated = 16
     /// Rotated files followed for lines nginx may still write to them.
-    package static let maxDraining = 16
+    static let maxDraining = 16
     /// How long a rotated file's partial last line must stay untouched to be taken as torn.
-    package static let settleNanoseconds: Int64 = 60 * 1_000_000_000
+    static let settleNanoseconds: Int64 = 60 * 1_000_000_000
     /// Files the state remembers as seen: this run's, and earlier ones it did not see again.
-    package static let maxKnown = 4 * LogSnapshot.maxRotated
+    static let maxKnown = 4 * LogSnapshot.maxRotated
     /// The most decompressed bytes of a rotated gzip file held to find where a log cut in
     /// place before it was rotated and compressed ends (``LogPlanner`` reads on past the cut).
-    package static let maxCutSearch: Int64 = 64 << 20
+    static let maxCutSearch: Int64 = 64 << 20
 
     /// The files the next run takes as seen (not new): every file of this snapshot, and the
     /// files seen before that this snapshot lacks (on no device and inode it holds), newest
@@ -82,7 +82,7 @@ package enum LogPlanner {
     /// renamed to `.53.gz` before it was opened, and is under neither name. Were it forgotten,
     /// the next run would take it for a new rotated file and count it again. A file deleted
     /// for good stays remembered until newer ones push it out.
-    package static func known(seen snapshot: LogSnapshot, before: [RunState.KnownFile]?) -> [RunState.KnownFile] {
+    static func known(seen snapshot: LogSnapshot, before: [RunState.KnownFile]?) -> [RunState.KnownFile] {
         var known = snapshot.known
         let here = Set(
             (([snapshot.log] + snapshot.rotated).map(\.status) + snapshot.skipped.map(\.status)).map {
@@ -95,7 +95,7 @@ package enum LogPlanner {
 
     /// `clock` reads the times lines are stamped with: bytes alike prove a copy only when the
     /// lines they hold span two seconds (``LineClock``); nil takes bytes alike as proof.
-    package static func plan(
+    static func plan(
         logPath: String, saved: RunState.LogState?, snapshot: LogSnapshot, detectedAt: String,
         clock: LineClock? = nil
     ) -> LogPlan {

@@ -9,25 +9,25 @@ import UAAuditInput
 /// missing becomes a gap); one that is there but cannot be opened or read is an error for the
 /// log, which is then not advanced. A file seen under two names while a rotation renames it is
 /// kept once. Siblings are found beside the log's real path (through symbolic links).
-package struct LogSnapshot: Sendable {
-    package var log: LogFile
+struct LogSnapshot: Sendable {
+    var log: LogFile
     /// Rotated files, oldest first (by modification time; gzip and logrotate keep it).
-    package var rotated: [LogFile]
+    var rotated: [LogFile]
     /// When the files were opened (nanoseconds since the epoch, the clock of their
     /// modification times); `Int64.min` when unknown, so that no file counts as settled.
-    package var takenAt: Int64
+    var takenAt: Int64
     /// Rotated files listed but gone before they were looked at or opened. Not 0 means a
     /// rotation was under way: a file the planner cannot find may be one of them
     /// (``LogPlan/changed``, and the log is listed again).
-    package var missed = 0
+    var missed = 0
     /// The file the log's path names through a symbolic link (its real path), when it is one.
-    package var target: String? = nil
+    var target: String? = nil
     /// Rotated candidates left unread (CONTRACTS: files, as root): symbolic links, other names
     /// that are no regular file (a FIFO), files neither the live log's owner nor root owns, and
     /// files of another compressor than gzip.
-    package var skipped: [SkippedCandidate] = []
+    var skipped: [SkippedCandidate] = []
 
-    package init(log: LogFile, rotated: [LogFile], takenAt: Int64 = Int64.min) {
+    init(log: LogFile, rotated: [LogFile], takenAt: Int64 = Int64.min) {
         self.log = log
         self.rotated = rotated
         self.takenAt = takenAt
@@ -36,13 +36,13 @@ package struct LogSnapshot: Sendable {
     /// The paths a run looks at besides the log's rotated siblings: the file the log's symbolic
     /// link named when it was last read, and the rotated files it still follows (a re-pointed
     /// link leaves the old target under its own name, which is no sibling's).
-    package static func previousPaths(_ saved: RunState.LogState?) -> [String] {
+    static func previousPaths(_ saved: RunState.LogState?) -> [String] {
         guard let saved else { return [] }
         return ([saved.current?.target].compactMap { $0 } + saved.draining.map(\.path))
     }
 
     /// The most rotated siblings opened (the newest).
-    package static let maxRotated = 64
+    static let maxRotated = 64
 
     /// Opens `logPath`, then its rotated siblings and those of `previous` (``previousPaths(_:)``)
     /// that are there; and when the log is a symbolic link re-pointed since it named
@@ -53,7 +53,7 @@ package struct LogSnapshot: Sendable {
     /// With `rotatedDirectory` (logrotate's `olddir`: absolute, or relative to the log's
     /// directory), rotated names are looked for there too, under the same rules; a directory
     /// not there yet (logrotate's `createolddir` makes it at the first rotation) holds none.
-    package static func open(
+    static func open(
         logPath: String, previous: [String] = [], previousTarget: String? = nil, previousModified: Int64? = nil,
         rotatedDirectory: String? = nil
     ) throws(InputError) -> LogSnapshot {
@@ -254,7 +254,7 @@ package struct LogSnapshot: Sendable {
     /// Whether `path` is as a rotation under way leaves a log for a moment: not there (renamed,
     /// the next one not created yet), or a regular file this user cannot read (created, its owner
     /// and mode not given yet). A failure to look is neither.
-    package static func mayBeRotating(_ path: String) -> Bool {
+    static func mayBeRotating(_ path: String) -> Bool {
         do {
             guard let status = try Syscalls.status(path) else { return true }
             return status.isRegular && !Syscalls.isReadable(path)
@@ -265,7 +265,7 @@ package struct LogSnapshot: Sendable {
 
     /// What the state keeps of these files for the next run (skipped ones too: they are
     /// named once, when they are new).
-    package var known: [RunState.KnownFile] {
+    var known: [RunState.KnownFile] {
         ([log] + rotated).map {
             RunState.KnownFile(identity: $0.identity, size: $0.status.size, modified: $0.status.modified)
         } + skipped.map(\.known)

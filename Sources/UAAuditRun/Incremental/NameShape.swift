@@ -6,16 +6,16 @@
 ///
 /// `run` uses it to find the files a symbolic link to the live log pointed to between two runs
 /// (cronolog re-points `access.log` to the next dated file every day).
-package struct NameShape: Sendable, Equatable {
+struct NameShape: Sendable, Equatable {
     /// The literal pieces, one more than the digit runs (empty pieces where runs touch an end).
-    package let literals: [[UInt8]]
+    let literals: [[UInt8]]
     /// The digit runs, without their leading zeros (so that they compare as numbers).
-    package let numbers: [[UInt8]]
+    let numbers: [[UInt8]]
     /// How many digits each run has, leading zeros included (`%Y` writes 4, `%m` and `%d` 2).
-    package let widths: [Int]
+    let widths: [Int]
 
     /// The shape of `name`; nil when it holds no digit run (nothing to order it by).
-    package init?(_ name: String) {
+    init?(_ name: String) {
         var literals: [[UInt8]] = [[]]
         var numbers: [[UInt8]] = []
         var inRun = false
@@ -41,11 +41,11 @@ package struct NameShape: Sendable, Equatable {
     }
 
     /// Whether `other` is the same text with other digits.
-    package func isSameShape(as other: NameShape) -> Bool { literals == other.literals }
+    func isSameShape(as other: NameShape) -> Bool { literals == other.literals }
 
     /// Whether `self` comes before `other` (of the same shape): the first digit run that
     /// differs decides, as numbers, taking the runs in `order` (indices; nil: first run first).
-    package func precedes(_ other: NameShape, order: [Int]? = nil) -> Bool {
+    func precedes(_ other: NameShape, order: [Int]? = nil) -> Bool {
         for i in order ?? Array(numbers.indices) where numbers[i] != other.numbers[i] {
             let (a, b) = (numbers[i], other.numbers[i])
             return a.count != b.count ? a.count < b.count : a.lexicographicallyPrecedes(b)
@@ -63,7 +63,7 @@ package struct NameShape: Sendable, Equatable {
     /// or `%m-%d-%Y`) a name with 13-31 in one of them tells which is the day, and when none
     /// does, both orders are returned (the caller reads only what is between in both). Other
     /// runs (an hour) follow, in name order. Without a year: the name's own order.
-    package static func dateOrders(_ shapes: [NameShape]) -> [[Int]] {
+    static func dateOrders(_ shapes: [NameShape]) -> [[Int]] {
         guard let first = shapes.first else { return [] }
         let runs = first.numbers.indices
         let natural = Array(runs)

@@ -6,16 +6,16 @@ import UAAuditInput
 /// variants (`.gz`, or another `compressext`).
 package enum RotationCandidates {
     package struct Candidate: Sendable, Equatable {
-        package var path: String
-        package var status: FileStatus
+        var path: String
+        var status: FileStatus
         /// Named as gzip files are (``CompressionFormat/isGzipName(_:)``): opened as gzip. Any
         /// other is opened by its first bytes (gzip by another name, or another compressor's).
-        package var compressed: Bool
+        var compressed: Bool
     }
 
     /// The rotated siblings of `logPath`, oldest first (by modification time; gzip keeps it);
     /// none when its directory cannot be listed.
-    package static func list(for logPath: String) -> [Candidate] { (try? listing(for: logPath))?.candidates ?? [] }
+    static func list(for logPath: String) -> [Candidate] { (try? listing(for: logPath))?.candidates ?? [] }
 
     /// ``list(for:)``; the symbolic links under a rotated name, which are never candidates (a
     /// user who may write the directory could point one at a file only root may read, and a
@@ -26,7 +26,7 @@ package enum RotationCandidates {
     /// candidate's status is its own, not a link target's. A directory that cannot be listed
     /// (no read permission, too many open files) is an error: with no rotated file found, a
     /// rotated log would be taken for one cut in place.
-    package static func listing(for logPath: String) throws(SystemError) -> (
+    static func listing(for logPath: String) throws(SystemError) -> (
         candidates: [Candidate], links: [Candidate], vanished: Int
     ) {
         let directory = AtomicFile.parentDirectory(of: logPath)
@@ -72,7 +72,7 @@ package enum RotationCandidates {
     /// told apart, a file between in one reading only is `ambiguous` (the caller names it, not
     /// read). Looked at with lstat(2), as ``listing(for:)``: links and other names that are no
     /// regular file are returned apart.
-    package static func betweenTargets(after old: String, before current: String, since: Int64? = nil)
+    static func betweenTargets(after old: String, before current: String, since: Int64? = nil)
         throws(SystemError) -> (candidates: [Candidate], links: [Candidate], ambiguous: [Candidate])
     {
         let directory = AtomicFile.parentDirectory(of: old)

@@ -18,12 +18,12 @@
 /// `dateformat` such as `-%Y%m%d.old` is not recognised): names other tools give beside a
 /// log, a backup (`access.log.2026.bak`, `access.log-20261129.orig`), an export
 /// (`access.log-2026.json`) are not read as rotated lines.
-package enum RotationSuffix {
+enum RotationSuffix {
     /// Whether `name` is `base` rotated: `base` followed by a rotation suffix, or, with
     /// logrotate's `extension` (the log's own suffix kept last), `base` up to its last `.`, a
     /// number or date, that suffix, then a compressor's suffix or none (`access.1.log`,
     /// `access-20261207.log.gz` for `access.log`).
-    package static func isRotated(_ name: String, of base: String) -> Bool {
+    static func isRotated(_ name: String, of base: String) -> Bool {
         guard name != base else { return false }
         if name.hasPrefix(base), isRotation(name.dropFirst(base.count)) { return true }
         guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return false }
@@ -41,7 +41,7 @@ package enum RotationSuffix {
 
     /// Whether `suffix` (what follows the live log's name) is one logrotate writes: a number
     /// or a date, then a compressor's suffix (``CompressionFormat/suffixes``) or none.
-    package static func isRotation(_ suffix: Substring) -> Bool {
+    static func isRotation(_ suffix: Substring) -> Bool {
         var s = Array(suffix.utf8)
         if let compression = CompressionFormat.suffix(of: suffix) { s.removeLast(compression.length) }
         guard !s.isEmpty, s.count <= 96 else { return false }

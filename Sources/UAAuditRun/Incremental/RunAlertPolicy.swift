@@ -3,7 +3,7 @@ import UAAuditAudit
 extension AlertPolicy {
     /// Whether a `run` hour alerts: only once closed, as decided when it closed (late lines
     /// do not change it). An open hour never alerts, whatever its share so far.
-    package static func alerts(_ hour: RunState.HourState) -> Bool {
+    static func alerts(_ hour: RunState.HourState) -> Bool {
         hour.closed && hour.breached
     }
 }

@@ -7,10 +7,10 @@ import UAAuditInput
 package struct RunConfig: Codable, Equatable, Sendable {
     package struct FormatChoice: Codable, Equatable, Sendable {
         /// A built-in format (`ua_log`, `combined`), or with `nginx_conf` a log_format name there.
-        package var name: String?
+        var name: String?
         /// A log_format string, with its `escape`.
-        package var string: String?
-        package var escape: EscapeMode?
+        var string: String?
+        var escape: EscapeMode?
         package var nginxConf: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
@@ -105,7 +105,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
     /// A threshold written as a string or a number.
     package struct ThresholdText: Codable, Equatable, Sendable {
         package var text: String
-        package init(_ text: String) { self.text = text }
+        init(_ text: String) { self.text = text }
         package init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let s = try? container.decode(String.self) {
@@ -132,7 +132,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
     }
 
     /// Decodes config JSON (`path` names it in messages).
-    package static func decode(_ bytes: [UInt8], path: String) throws(ConfigError) -> RunConfig {
+    static func decode(_ bytes: [UInt8], path: String) throws(ConfigError) -> RunConfig {
         // JSONDecoder keeps one of two equal keys in silence: the other setting would be lost.
         if let duplicate = DuplicateKeys.first(in: bytes) {
             throw ConfigError(path: path, reason: DuplicateKeys.message(duplicate))
@@ -160,7 +160,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
 
 /// Why a config file could not be used.
 package struct ConfigError: Error, Equatable, CustomStringConvertible {
-    package let path: String
-    package let reason: String
+    let path: String
+    let reason: String
     package var description: String { "config \(path): \(reason)" }
 }

@@ -4,7 +4,7 @@ import UAAuditReport
 
 /// The report `uaaudit run` writes: the scan report's schema over the state's hours, each hour
 /// with `closed` and `late`, plus the gaps.
-package enum RunReport {
+enum RunReport {
     /// The state's hours as drift inputs, by instant.
     static func insightInputs(state: RunState, rules: RuleSet) -> [InsightReport.HourInput] {
         state.hours.compactMap { iso, hour -> InsightReport.HourInput? in
@@ -17,7 +17,7 @@ package enum RunReport {
         }.sorted { $0.key < $1.key }
     }
 
-    package static func build(
+    static func build(
         state: RunState, sources: [AuditResult.Source], settings: RunSettings, generatedAt: String,
         logs: [Report.LogEntry]? = nil
     ) -> Report {

@@ -7,7 +7,7 @@ package struct RunSettings: Sendable {
     /// The wall clock (seconds since the epoch); `--now` replaces it.
     package var now: Int64
     /// How long after an hour's end late lines are waited for before it closes.
-    package var graceSeconds: Int64
+    var graceSeconds: Int64
     /// How many hours the report and the state keep.
     package var historyHours: Int64
     /// Where breached hours go: the channels (by key), none yet, or nowhere on purpose.
@@ -23,7 +23,7 @@ package struct RunSettings: Sendable {
 
     /// Lines stamped up to this after `now` belong to their hour without a word (clocks differ
     /// by seconds or minutes).
-    package static let futureToleranceSeconds: Int64 = 300
+    static let futureToleranceSeconds: Int64 = 300
 
     /// Lines stamped further ahead of `now` than this are counted in `totals.future` and in no
     /// hour: a line dated a year ahead (a forged `$time_iso8601`, a broken clock) must not hold
@@ -33,7 +33,7 @@ package struct RunSettings: Sendable {
     package var futureHorizonSeconds: Int64 { max(Self.futureToleranceSeconds, historyHours * 3600) }
     /// A log unreadable for longer than this no longer keeps hours open: they close, marked
     /// `incomplete`.
-    package static let unreadableHoldSeconds: Int64 = 2 * 3600
+    static let unreadableHoldSeconds: Int64 = 2 * 3600
 
     package init(
         scan: ScanConfiguration, logs: [String], now: Int64, graceSeconds: Int64 = 300, historyHours: Int64 = 48,

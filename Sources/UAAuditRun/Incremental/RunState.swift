@@ -17,7 +17,7 @@ import UAAuditReport
 /// file's `checkpoints`, `target` and `recent_lines`, a checkpoint's `first_line`, a gap's
 /// `uncertain`.
 package struct RunState: Codable, Equatable, Sendable {
-    package static let currentVersion = 2
+    static let currentVersion = 2
 
     package var version: Int = RunState.currentVersion
     package var logs: [String: LogState] = [:]
@@ -25,8 +25,8 @@ package struct RunState: Codable, Equatable, Sendable {
     /// The newest request time seen in any log (seconds since the epoch).
     package var newestSeen: Int64?
     /// Malformed lines per run hour ("2026-11-29T17:00:00Z" of the run), kept for the history window.
-    package var malformed: [String: Int64] = [:]
-    package var malformedSamples: [Report.SampleEntry] = []
+    var malformed: [String: Int64] = [:]
+    var malformedSamples: [Report.SampleEntry] = []
     package var gaps: [Gap] = []
     /// Every breached hour, pending or delivered or not alerted.
     package var alerts = AlertLedger()
@@ -38,14 +38,14 @@ package struct RunState: Codable, Equatable, Sendable {
     package var totals: RunTotals?
     /// The clock (`now`) of the last run that believed its clock: a later run whose clock is
     /// well behind it does not close, prune or page (``RunEngine/ClockHold``).
-    package var lastRunClock: Int64? = nil
+    var lastRunClock: Int64? = nil
     /// Lines read stamped more than the history window ahead of the clock, per hour (their
     /// classes, errors and out of scope; no UAs): counted into that hour when the clock
     /// reaches it (``RunEngine/FutureLines``). Absent while there are none.
     package var waiting: [String: HourState]? = nil
     /// The fingerprint of the client salt the hours' client sets were keyed with
     /// (``ClientSalt``); absent: the default salt (the only one before salts were added).
-    package var clientSalt: String? = nil
+    var clientSalt: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case version, logs, hours, malformed, gaps, totals, alerts, waiting
@@ -56,13 +56,13 @@ package struct RunState: Codable, Equatable, Sendable {
         case malformedSamples = "malformed_samples"
     }
 
-    package init() {}
+    init() {}
 
     /// The key of `logs` that `log` continues: `log` itself, else the key spelled otherwise
     /// for the same file (`access.log` and `$PWD/access.log`, a symlink), by resolved path, so
     /// that one log is never counted twice under two names. The key stays as first written
     /// (the state's shape, and its version, do not change).
-    package func logKey(for log: String) -> String {
+    func logKey(for log: String) -> String {
         if logs[log] != nil { return log }
         let resolved = PathIdentity.resolved(log)
         return logs.keys.sorted().first { PathIdentity.resolved($0) == resolved } ?? log
@@ -77,7 +77,7 @@ package struct RunState: Codable, Equatable, Sendable {
         /// Every file of the log (the live one and its rotated siblings) as the last run saw
         /// them: a file found again unchanged, or a copy of one (by content), is not new.
         /// Absent from states written before uaaudit kept it: then "new" means modified later.
-        package var known: [KnownFile]? = nil
+        var known: [KnownFile]? = nil
 
         enum CodingKeys: String, CodingKey {
             case current, draining, known
@@ -85,12 +85,12 @@ package struct RunState: Codable, Equatable, Sendable {
     }
 
     /// A file of a log as a run saw it: where it was, its size and time, and its first bytes.
-    package struct KnownFile: Codable, Equatable, Sendable {
-        package var identity: FileIdentity
-        package var size: Int64
-        package var modified: Int64
+    struct KnownFile: Codable, Equatable, Sendable {
+        var identity: FileIdentity
+        var size: Int64
+        var modified: Int64
 
-        package init(identity: FileIdentity, size: Int64, modified: Int64) {
+        init(identity: FileIdentity, size: Int64, modified: Int64) {
             self.identity = identity
             self.size = size
             self.modified = modified
@@ -103,21 +103,21 @@ package struct RunState: Codable, Equatable, Sendable {
         package var offset: Int64
         /// Size and modification time (ns) when last seen.
         package var size: Int64
-        package var modified: Int64
+        var modified: Int64
         package var path: String
         /// Hashes of the content read, chunk by chunk (line-aligned, about 64 KiB each), the
         /// last ending at `offset`: a log found shorter is checked against them. Absent from
         /// states written before uaaudit kept them, and for rotated files.
-        package var checkpoints: [Checkpoint]? = nil
+        var checkpoints: [Checkpoint]? = nil
         /// The file the log's path named through a symbolic link when it was read (cronolog's
         /// `access.log -> access-2026-12-07.log`): once the link points elsewhere, the old
         /// target is looked at too, and its unread tail read. Absent when the path is no link.
-        package var target: String? = nil
+        var target: String? = nil
         /// A fingerprint of each of the last lines read (``LineFingerprints``), the last
         /// ending at `offset`: a log cut in place is found cut at the very line. Absent from
         /// states written before uaaudit kept them (then a cut inside a chunk leaves an
         /// `uncertain` gap), and for rotated files.
-        package var recentLines: RecentLines? = nil
+        var recentLines: RecentLines? = nil
 
         enum CodingKeys: String, CodingKey {
             case identity, offset, size, modified, path, checkpoints, target
@@ -127,26 +127,26 @@ package struct RunState: Codable, Equatable, Sendable {
 
     /// The fingerprints of the lines from `start` (a line start) to the tracked offset, 3
     /// bytes each (``LineFingerprints/width``), in order; base64 in the state.
-    package struct RecentLines: Codable, Equatable, Sendable {
-        package var start: Int64
-        package var hashes: [UInt8]
+    struct RecentLines: Codable, Equatable, Sendable {
+        var start: Int64
+        var hashes: [UInt8]
 
-        package init(start: Int64, hashes: [UInt8]) {
+        init(start: Int64, hashes: [UInt8]) {
             self.start = start
             self.hashes = hashes
         }
 
         /// How many lines.
-        package var count: Int { hashes.count / LineFingerprints.width }
+        var count: Int { hashes.count / LineFingerprints.width }
 
         /// The fingerprint of line `i`.
-        package subscript(i: Int) -> UInt32 {
+        subscript(i: Int) -> UInt32 {
             let at = i * LineFingerprints.width
             return UInt32(hashes[at]) << 16 | UInt32(hashes[at + 1]) << 8 | UInt32(hashes[at + 2])
         }
 
         /// The first `n` lines.
-        package func prefix(_ n: Int) -> RecentLines {
+        func prefix(_ n: Int) -> RecentLines {
             RecentLines(start: start, hashes: Array(hashes.prefix(n * LineFingerprints.width)))
         }
 
@@ -154,7 +154,7 @@ package struct RunState: Codable, Equatable, Sendable {
             case start, hashes
         }
 
-        package init(from decoder: any Decoder) throws {
+        init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             start = try container.decode(Int64.self, forKey: .start)
             let text = try container.decode(String.self, forKey: .hashes)
@@ -164,7 +164,7 @@ package struct RunState: Codable, Equatable, Sendable {
             hashes = [UInt8](data)
         }
 
-        package func encode(to encoder: any Encoder) throws {
+        func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(start, forKey: .start)
             try container.encode(Data(hashes).base64EncodedString(), forKey: .hashes)
@@ -172,20 +172,20 @@ package struct RunState: Codable, Equatable, Sendable {
     }
 
     /// The hash of one chunk of content read: from the previous checkpoint's end (or 0) to `end`.
-    package struct Checkpoint: Codable, Equatable, Sendable {
-        package var end: Int64
-        package var hash: String
+    struct Checkpoint: Codable, Equatable, Sendable {
+        var end: Int64
+        var hash: String
         /// The hash of the chunk's first line (``Checkpoints/firstLine(of:from:to:)``): a log cut
         /// in place just before the chunk and written on starts there with another line. Absent
         /// from states written before uaaudit kept it.
-        package var firstLine: String? = nil
+        var firstLine: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case end, hash
             case firstLine = "first_line"
         }
 
-        package init(end: Int64, hash: String, firstLine: String? = nil) {
+        init(end: Int64, hash: String, firstLine: String? = nil) {
             self.end = end
             self.hash = hash
             self.firstLine = firstLine
@@ -197,22 +197,22 @@ package struct RunState: Codable, Equatable, Sendable {
         package var errors: Int64 = 0
         package var outOfScope: Int64 = 0
         /// The alert class's UAs (report text) and counts; bounded.
-        package var uas: [String: Int64] = [:]
-        package var uasApproximate = false
-        package var late: Int64 = 0
+        var uas: [String: Int64] = [:]
+        var uasApproximate = false
+        var late: Int64 = 0
         package var closed = false
         /// Whether the hour breached when it closed.
         package var breached = false
         /// Impact, paths, families and clients (absent from states written before uaaudit kept them).
-        package var insight: HourInsight?
+        var insight: HourInsight?
         /// True when the hour closed while a log that may hold its lines could not be read.
-        package var incomplete: Bool? = nil
+        var incomplete: Bool? = nil
         /// True when the hour was already older than the history window when first read
         /// (``RunEngine/isBackfill``): reported by the run that read it, never alerted, then pruned.
-        package var backfill: Bool? = nil
+        var backfill: Bool? = nil
         /// True when late alert-class lines arrived for the hour, closed healthy, and no run has
         /// decided it again on them yet (``RunEngine/redecideIncomplete``).
-        package var redecide: Bool? = nil
+        var redecide: Bool? = nil
 
         enum CodingKeys: String, CodingKey {
             case classes, errors, uas, late, closed, breached, insight, incomplete, backfill, redecide
@@ -227,12 +227,12 @@ package struct RunState: Codable, Equatable, Sendable {
 
 /// Why a state file could not be used; it is never overwritten then.
 package struct StateError: Error, Equatable, CustomStringConvertible {
-    package let path: String
-    package let reason: String
+    let path: String
+    let reason: String
     /// The file could not be reached or read (permissions, I/O): its content may be sound, so
     /// the advice is to fix access, not to move it away (a fresh state reads every log from
     /// its start again, counting it all twice).
-    package var access = false
+    var access = false
 
     package init(path: String, reason: String, access: Bool = false) {
         self.path = path
@@ -275,7 +275,7 @@ extension RunState {
 
     /// Decodes state JSON (`path` names it in messages): a clear error for truncated, corrupt
     /// or newer-version content.
-    package static func decode(_ bytes: [UInt8], path: String) throws(StateError) -> RunState {
+    static func decode(_ bytes: [UInt8], path: String) throws(StateError) -> RunState {
         struct Version: Decodable { var version: Int? }
         if let syntax = JSONErrors.syntaxError(in: bytes) {
             throw StateError(path: path, reason: "is not valid JSON: \(syntax)")

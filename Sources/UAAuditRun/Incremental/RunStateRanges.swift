@@ -14,9 +14,9 @@ import UAAuditAudit
 /// client sample's level within 0...63.
 extension RunState {
     /// The most any count, offset or size may be, and all the counts together.
-    package static let maxCount: Int64 = 1 << 53
+    static let maxCount: Int64 = 1 << 53
     /// Seconds since the epoch from 0001-01-01 to 9999-12-31 23:59:59 UTC.
-    package static let timeRange: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+    static let timeRange: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
 
     /// The first number out of its range, named by its key and where it is; nil when none is.
     func outOfRangeValue() -> String? {

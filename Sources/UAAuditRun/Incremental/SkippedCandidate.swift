@@ -4,8 +4,8 @@ import UAAuditInput
 /// gap: a symbolic link under a rotated name, or a file of neither the live log's owner nor
 /// root; or a file of another compressor than gzip, named where its lines may be missing. Another user who may write the log's directory could otherwise feed in lines as the
 /// log's, or have a run as root copy a file only root may read into the report.
-package struct SkippedCandidate: Sendable {
-    package enum Cause: Sendable, Equatable {
+struct SkippedCandidate: Sendable {
+    enum Cause: Sendable, Equatable {
         /// A symbolic link: never followed, whatever it names.
         case symbolicLink
         /// Another file that is not a regular one (a FIFO, a socket, a device, a directory):
@@ -25,24 +25,24 @@ package struct SkippedCandidate: Sendable {
         case sparse
     }
 
-    package var path: String
+    var path: String
     /// The link's own status (lstat), or the opened file's (fstat).
-    package var status: FileStatus
-    package var compressed: Bool
-    package var cause: Cause
+    var status: FileStatus
+    var compressed: Bool
+    var cause: Cause
     /// The file as opened, for another owner's; nil for a link, which is never opened, and
     /// for a file that could not be.
-    package var file: LogFile?
+    var file: LogFile?
 
     /// A symbolic link, from its lstat(2) status.
-    package static func link(path: String, status: FileStatus) -> SkippedCandidate {
+    static func link(path: String, status: FileStatus) -> SkippedCandidate {
         SkippedCandidate(
             path: path, status: status, compressed: CompressionFormat.isGzipName(path), cause: .symbolicLink,
             file: nil)
     }
 
     /// A name that is no regular file, from its lstat(2) status: a link, or another kind.
-    package static func unopened(path: String, status: FileStatus) -> SkippedCandidate {
+    static func unopened(path: String, status: FileStatus) -> SkippedCandidate {
         guard !status.isSymbolicLink else { return link(path: path, status: status) }
         let kind = Syscalls.fileKind(path, followingLinks: false).flatMap { $0 == .regular ? nil : $0 } ?? .other
         return SkippedCandidate(
@@ -51,35 +51,35 @@ package struct SkippedCandidate: Sendable {
     }
 
     /// A file named like the link's targets that could not be opened, from its lstat(2) status.
-    package static func unreadable(path: String, status: FileStatus, reason: String) -> SkippedCandidate {
+    static func unreadable(path: String, status: FileStatus, reason: String) -> SkippedCandidate {
         SkippedCandidate(
             path: path, status: status, compressed: CompressionFormat.isGzipName(path),
             cause: .unreadable(reason), file: nil)
     }
 
     /// An opened file of another owner.
-    package static func otherOwner(_ file: LogFile) -> SkippedCandidate {
+    static func otherOwner(_ file: LogFile) -> SkippedCandidate {
         SkippedCandidate(
             path: file.path, status: file.status, compressed: file.compressed, cause: .owner(file.status.owner),
             file: file)
     }
 
     /// A file the live log's link may have named between two runs, from its lstat(2) status.
-    package static func ambiguousDate(path: String, status: FileStatus) -> SkippedCandidate {
+    static func ambiguousDate(path: String, status: FileStatus) -> SkippedCandidate {
         SkippedCandidate(
             path: path, status: status, compressed: CompressionFormat.isGzipName(path), cause: .ambiguousDate,
             file: nil)
     }
 
     /// An opened file of another compressor than gzip.
-    package static func compressed(_ file: LogFile, _ format: CompressionFormat) -> SkippedCandidate {
+    static func compressed(_ file: LogFile, _ format: CompressionFormat) -> SkippedCandidate {
         SkippedCandidate(
             path: file.path, status: file.status, compressed: true, cause: .compression(format), file: file)
     }
 
     /// What the state keeps of it, so that it is named once: a link by its own inode, size
     /// and time, with no content (a fingerprint of no bytes, which proves nothing).
-    package var known: RunState.KnownFile {
+    var known: RunState.KnownFile {
         let identity =
             file?.identity
             ?? FileIdentity(

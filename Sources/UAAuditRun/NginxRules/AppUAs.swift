@@ -4,7 +4,7 @@ import UAAuditAudit
 /// most frequent UAs of each class in the lines read.
 package enum AppUAs {
     /// UAs of each class taken from the lines read, most frequent first.
-    package static let perClass = 5
+    static let perClass = 5
 
     /// `rules`' examples of its own classes (not `other`/`missing`), then the `perClass` most
     /// frequent UAs of each class in `seen` (UA → requests), each UA once.

@@ -6,13 +6,13 @@ import UAAuditInput
 /// ``NginxConfigTree`` keeps directives flat, each with the blocks it is in; this regroups
 /// them by the whole chain of blocks they are in, so that a file included in two places (a
 /// bot blocker's `if` in two servers) gives two blocks, and two blocks on one line are two.
-package struct NginxBlocks: Sendable {
-    package typealias Directive = NginxConfigTree.Located
+struct NginxBlocks: Sendable {
+    typealias Directive = NginxConfigTree.Located
 
     /// The directives of each block by its id, in order; "" holds the top level.
     private let children: [String: [Directive]]
 
-    package init(_ tree: NginxConfigTree) {
+    init(_ tree: NginxConfigTree) {
         var children: [String: [Directive]] = [:]
         for directive in tree.directives {
             children[directive.context.joined(separator: "\u{1}"), default: []].append(directive)
@@ -21,29 +21,29 @@ package struct NginxBlocks: Sendable {
     }
 
     /// The chain of blocks of the directives inside the block `directive` opens.
-    package static func id(of directive: Directive) -> String {
+    static func id(of directive: Directive) -> String {
         (directive.context + [directive.opens ?? "\(directive.file):\(directive.line) opens none"])
             .joined(separator: "\u{1}")
     }
 
     /// The directives inside the block `directive` opens (empty for a simple directive).
-    package func inside(_ directive: Directive) -> [Directive] { children[Self.id(of: directive)] ?? [] }
+    func inside(_ directive: Directive) -> [Directive] { children[Self.id(of: directive)] ?? [] }
 
     /// The directives at the top level of the configuration.
-    package var top: [Directive] { children[""] ?? [] }
+    var top: [Directive] { children[""] ?? [] }
 
     /// The `http` blocks, in order.
-    package var httpBlocks: [Directive] { top.filter { $0.words.first == "http" } }
+    var httpBlocks: [Directive] { top.filter { $0.words.first == "http" } }
 
     /// The directives of every `http` block, in order.
-    package var httpLevel: [Directive] { httpBlocks.flatMap { inside($0) } }
+    var httpLevel: [Directive] { httpBlocks.flatMap { inside($0) } }
 
     /// The `server` blocks of the `http` blocks.
-    package var servers: [Directive] { httpLevel.filter { $0.words.first == "server" } }
+    var servers: [Directive] { httpLevel.filter { $0.words.first == "server" } }
 
     /// The `location` blocks in `block`, nested ones after their parent, each with the chain
     /// of locations it is in (outermost first).
-    package func locations(in block: Directive, parents: [Directive] = []) -> [(Directive, parents: [Directive])] {
+    func locations(in block: Directive, parents: [Directive] = []) -> [(Directive, parents: [Directive])] {
         var result: [(Directive, parents: [Directive])] = []
         for directive in inside(block) where directive.words.first == "location" {
             result.append((directive, parents))

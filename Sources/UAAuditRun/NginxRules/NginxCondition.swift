@@ -6,7 +6,7 @@ import UAAuditAudit
 /// first and last one); then `$var` alone (false when empty or "0"), `$var = text`,
 /// `$var != text`, `$var ~ regex`, `$var ~* regex`, `$var !~ regex`, `$var !~* regex`; the
 /// file tests (`-f`, `-d`, `-e`, `-x` and their `!`) do not depend on the UA.
-package enum NginxCondition: Sendable {
+enum NginxCondition: Sendable {
     case truthy(variable: String)
     case equals(variable: String, text: String, negated: Bool)
     case regex(variable: String, pattern: Pattern?, source: String, negated: Bool, problem: String?)
@@ -29,7 +29,7 @@ package enum NginxCondition: Sendable {
         return words
     }
 
-    package init(words: [String]) {
+    init(words: [String]) {
         let words = Self.inside(words)
         guard let left = words.first, left.hasPrefix("$"), left.count > 1 else {
             self = .other(words.joined(separator: " "))
@@ -65,7 +65,7 @@ package enum NginxCondition: Sendable {
     }
 
     /// The variable the condition reads, if any.
-    package var variable: String? {
+    var variable: String? {
         switch self {
         case .truthy(let name), .equals(let name, _, _), .regex(let name, _, _, _, _): name
         case .other: nil

@@ -8,46 +8,46 @@ import UAAuditAudit
 /// `.*`-suffixed masks (longest first), then tries the regular expressions in the order they
 /// were written (`~` case-sensitive, `~*` not; an empty value matches none), and falls back to
 /// `default` (the empty string when there is none).
-package struct NginxMap: Sendable {
-    package struct Entry: Sendable {
-        package enum Kind: Sendable, Equatable {
+struct NginxMap: Sendable {
+    struct Entry: Sendable {
+        enum Kind: Sendable, Equatable {
             case exact
             case regex(caseless: Bool)
             /// `*.example.com` (`bare` false) or `.example.com` (`bare`: example.com too).
             case prefixMask(bare: Bool)
             case suffixMask
         }
-        package var kind: Kind
+        var kind: Kind
         /// The key as written after `~`/`~*`/`\` (lowercased for exact keys and masks).
-        package var key: String
-        package var value: String
-        package var place: NginxPlace
+        var key: String
+        var value: String
+        var place: NginxPlace
         /// The entry as it could be written (`"~*\bWord\b" 3`).
-        package var written: String
+        var written: String
         var pattern: Pattern?
         /// Why the regex does not compile, if so (nginx refuses such a configuration).
-        package var problem: String?
+        var problem: String?
     }
 
-    package var source: String
+    var source: String
     /// The variable it sets, without `$`, lowercased.
-    package var variable: String
-    package var place: NginxPlace
-    package var hostnames = false
-    package var entries: [Entry] = []
+    var variable: String
+    var place: NginxPlace
+    var hostnames = false
+    var entries: [Entry] = []
     /// The exact keys (lowercased) and their entry's index, the first of equal ones.
     private var exact: [String: Int] = [:]
     /// The regex entries' indexes, in the order written; the masks' (with `hostnames`).
     private var regexes: [Int] = []
     private var masks: [Int] = []
-    package var defaultValue = ""
-    package var defaultPlace: NginxPlace?
-    package var defaultWritten = ""
+    var defaultValue = ""
+    var defaultPlace: NginxPlace?
+    var defaultWritten = ""
     /// The `map SOURCE $VARIABLE` line as written.
-    package var written: String
+    var written: String
 
     /// Every `map` of the `http` blocks.
-    package static func all(in blocks: NginxBlocks) -> [NginxMap] {
+    static func all(in blocks: NginxBlocks) -> [NginxMap] {
         blocks.httpLevel.compactMap { directive in
             guard directive.words.first == "map", directive.words.count == 3, directive.words[2].hasPrefix("$")
             else { return nil }
@@ -116,7 +116,7 @@ package struct NginxMap: Sendable {
 
     /// The limits nginx's regexes run under: PCRE2's defaults, which nginx does not change. A
     /// regex of a `map` that hits them gives the map's default; one of an `if`, a 500.
-    package static let nginxLimits = MatchLimits(matchLimit: 10_000_000, heapLimitKiB: 20_000)
+    static let nginxLimits = MatchLimits(matchLimit: 10_000_000, heapLimitKiB: 20_000)
 
     /// ASCII letters lowercased, as nginx's `ngx_hash_strlow` does (other bytes kept).
     static func lowered(_ text: String) -> String {
@@ -124,7 +124,7 @@ package struct NginxMap: Sendable {
     }
 
     /// The entry that `subject` selects (nil: the default), or why it cannot be told.
-    package func lookup(_ subject: String, matcher: PatternMatcher) -> Result<Entry?, NginxRulesError> {
+    func lookup(_ subject: String, matcher: PatternMatcher) -> Result<Entry?, NginxRulesError> {
         var lowered = NginxMap.lowered(subject)
         if hostnames, lowered.hasSuffix(".") { lowered.removeLast() }
         if let index = exact[lowered] { return .success(entries[index]) }
@@ -161,11 +161,11 @@ package struct NginxMap: Sendable {
 }
 
 /// Why a rule of nginx's configuration could not be evaluated for a UA.
-package enum NginxRulesError: Error, Equatable, Sendable, CustomStringConvertible {
+enum NginxRulesError: Error, Equatable, Sendable, CustomStringConvertible {
     case badRegex(place: NginxPlace, message: String)
     case matchFailed(place: NginxPlace, message: String)
 
-    package var description: String {
+    var description: String {
         switch self {
         case .badRegex(let place, let message): "\(place): the regular expression does not compile: \(message)"
         case .matchFailed(let place, let message): "\(place): matching stopped: \(message)"

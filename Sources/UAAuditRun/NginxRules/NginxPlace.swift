@@ -5,7 +5,7 @@ package struct NginxPlace: Hashable, Sendable, Comparable, CustomStringConvertib
     package var file: String
     package var line: Int
 
-    package init(file: String, line: Int) {
+    init(file: String, line: Int) {
         self.file = file
         self.line = line
     }

@@ -284,7 +284,7 @@ extension NginxUAAudit {
     /// The value `$variable` takes in the `http` context for a request with `ua` (its maps
     /// followed), nil when it depends on more than the UA: what `return 200 $variable` in a
     /// location without rewrite directives answers.
-    package static func value(of variable: String, ua: String, in tree: NginxConfigTree) -> NginxValue {
+    static func value(of variable: String, ua: String, in tree: NginxConfigTree) -> NginxValue {
         let maps = NginxMap.all(in: NginxBlocks(tree))
         var byVariable: [String: NginxMap] = [:]
         for map in maps { byVariable[map.variable] = map }

@@ -4,14 +4,14 @@
 /// the URI, a variable uaaudit does not evaluate); `because` holds the configuration lines that
 /// decided it (a map's entry, an `if` whose condition held around a `set`), and `fromUA` says
 /// whether the UA took part in deciding it.
-package struct NginxValue: Equatable, Sendable {
-    package var text: String?
-    package var because: [NginxUAAudit.Line] = []
-    package var fromUA = false
+struct NginxValue: Equatable, Sendable {
+    var text: String?
+    var because: [NginxUAAudit.Line] = []
+    var fromUA = false
     /// The variables it depends on that uaaudit cannot know, when `text` is nil.
-    package var dependsOn: [String] = []
+    var dependsOn: [String] = []
 
-    package static func known(_ text: String) -> NginxValue { NginxValue(text: text) }
+    static func known(_ text: String) -> NginxValue { NginxValue(text: text) }
 
     /// Joins `other`'s reasons into this value's.
     mutating func absorb(_ other: NginxValue) {

@@ -12,14 +12,14 @@ package struct CauseDetail: Codable, Equatable, Sendable {
     package var bundleIsExtension: Bool?
     package var sdk: String?
     /// Requests per iOS version (`17.4`), at most ``maxVersions``.
-    package var ios: [String: Int64] = [:]
+    var ios: [String: Int64] = [:]
     /// True when some version came from `Darwin/x.y` alone, in a UA naming no device: Darwin
     /// is iOS's and macOS's alike.
     package var iosFromDarwinOnly: Bool?
     /// Requests of the family's UAs that were read (the most requested UA decides the stack).
-    package var requests: Int64 = 0
+    var requests: Int64 = 0
 
-    package static let maxVersions = 16
+    static let maxVersions = 16
 
     enum CodingKeys: String, CodingKey {
         case stack, bundle, sdk, ios, requests
@@ -42,7 +42,7 @@ package struct CauseDetail: Codable, Equatable, Sendable {
     /// The details of an hour's alert-class UAs (decoded, with their requests), per family
     /// (report text). UAs are read most requested first, so the stack, bundle and SDK are those of
     /// the family's most requested UA (ties: the lower bytes).
-    package static func details(of uas: [[UInt8]: Int64], app: String?) -> [String: CauseDetail] {
+    static func details(of uas: [[UInt8]: Int64], app: String?) -> [String: CauseDetail] {
         let sorted = uas.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key) }
         var out: [String: CauseDetail] = [:]
         for (ua, n) in sorted {
@@ -59,7 +59,7 @@ package struct CauseDetail: Codable, Equatable, Sendable {
 
     /// Adds another part of the same family's requests (a later UA of the hour, a later run):
     /// the stack stays the first part's.
-    package mutating func add(_ other: CauseDetail) {
+    mutating func add(_ other: CauseDetail) {
         requests += other.requests
         for (v, n) in other.ios { ios[v, default: 0] += n }
         if other.iosFromDarwinOnly == true { iosFromDarwinOnly = true }

@@ -7,7 +7,7 @@
 /// long line is cut.
 package enum CauseFix {
     /// The longest sentence, in characters.
-    package static let maxLength = 200
+    static let maxLength = 200
     /// The longest bundle or SDK name quoted in a sentence; longer ones are cut with "…".
     static let maxName = 32
 

@@ -18,9 +18,9 @@
 /// may send the same one (iOS 13.1 and 13.2 still send `Darwin/19.0.0`, iOS 16.7 sends
 /// `Darwin/22.6.0`), so read "17.4" as "17.4 or a later 17.x before the next Darwin minor".
 /// Darwin minors the source does not list (18.1, 19.1) have no entry.
-package enum DarwinTable {
+enum DarwinTable {
     /// Darwin major.minor and the iOS major.minor it maps to, in Darwin order.
-    package static let entries: [(darwin: String, ios: String)] = [
+    static let entries: [(darwin: String, ios: String)] = [
         ("18.0", "12.0"), ("18.2", "12.1"), ("18.5", "12.2"), ("18.6", "12.3"), ("18.7", "12.4"),
         ("19.0", "13.0"), ("19.2", "13.3"), ("19.3", "13.3"), ("19.4", "13.4"), ("19.5", "13.5"), ("19.6", "13.6"),
         ("20.0", "14.0"), ("20.1", "14.2"), ("20.2", "14.3"), ("20.3", "14.4"), ("20.4", "14.5"), ("20.5", "14.6"),
@@ -44,7 +44,7 @@ package enum DarwinTable {
     /// The iOS major.minor for a Darwin version as a UA writes it after `Darwin/` ("23.4.0" or
     /// "23.4"; the patch, always 0 on iOS, is not read but must be digits); nil when it is
     /// malformed or not in the table.
-    package static func ios(darwin: String) -> String? {
+    static func ios(darwin: String) -> String? {
         let parts = darwin.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3,
             parts.allSatisfy({ (1...3).contains($0.utf8.count) && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } })

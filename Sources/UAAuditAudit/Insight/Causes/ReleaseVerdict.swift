@@ -27,13 +27,13 @@ package struct ReleaseVerdict: Equatable, Sendable {
     /// Why no release is named, when none is.
     package var note: String?
 
-    package static let minLift = 2.0
+    static let minLift = 2.0
     /// The least share of the family's split clients a named release has: a rare release that
     /// only a few split clients are on is not the one that sends it.
-    package static let minShareOfSplit = 0.2
-    package static let minZ = 3.0
+    static let minShareOfSplit = 0.2
+    static let minZ = 3.0
     /// The fewest sampled split clients a release is named from.
-    package static let minSplitClients: Int64 = 3
+    static let minSplitClients: Int64 = 3
 
     /// The verdict for `family` in `tallies`.
     package static func judge(family: String, tallies: ReleaseTallies) -> ReleaseVerdict {

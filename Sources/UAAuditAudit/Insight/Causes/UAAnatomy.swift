@@ -27,23 +27,23 @@ package struct UAAnatomy: Equatable, Sendable {
         case unknown
     }
 
-    package var stack: Stack
+    var stack: Stack
     /// For a CFNetwork default: the bundle name, percent-decoded (`My%20Shop` is `My Shop`).
-    package var bundle: String?
+    var bundle: String?
     /// The bundle is an extension's, widget's or watch app's (`MyShopWidgetExtension`), which
     /// runs in its own process with its own URLSession.
-    package var bundleIsExtension: Bool
+    var bundleIsExtension: Bool
     /// For ``Stack/sdk``: the SDK's product name as the UA writes it.
-    package var sdk: String?
+    var sdk: String?
     /// The iOS version, major.minor ("17.4"; "17.0" when the UA writes only "17").
-    package var ios: String?
+    var ios: String?
     /// The iOS version came only from `Darwin/x.y`, and the UA names no iPhone, iPad, iPod or iOS:
     /// Darwin alone cannot tell iOS from macOS, so the version is a guess.
-    package var iosFromDarwinOnly: Bool
+    var iosFromDarwinOnly: Bool
     /// The app's version, when the UA is one of the app's own (``appVersion(_:app:)``).
-    package var appVersion: String?
+    var appVersion: String?
 
-    package init(
+    init(
         stack: Stack = .unknown, bundle: String? = nil, bundleIsExtension: Bool = false, sdk: String? = nil,
         ios: String? = nil, iosFromDarwinOnly: Bool = false, appVersion: String? = nil
     ) {
@@ -57,7 +57,7 @@ package struct UAAnatomy: Equatable, Sendable {
     }
 
     /// The bytes of a UA that are read (as ``AppSighting/maxBytes``).
-    package static let maxBytes = AppSighting.maxBytes
+    static let maxBytes = AppSighting.maxBytes
 
     /// The anatomy of `ua`. `app` is the rules file's app name (nil when unknown) and
     /// `webviewToken` the token its WKWebView appends (the app's name when nil): a UA that carries
@@ -101,7 +101,7 @@ package struct UAAnatomy: Equatable, Sendable {
     ///   afma-sdk-a-v…)`, after a WebView UA; `afma-sdk-i-v…` is the iOS SDK's version string).
     /// AFNetworking's default (`MyShop/3.2.1 (iPhone; iOS 17.4; Scale/3.00)`) has no token of
     /// its own and is what apps copy for their custom UA, so it cannot be told apart: not listed.
-    package static let sdks: [(token: String, name: String)] = [
+    static let sdks: [(token: String, name: String)] = [
         ("Alamofire/", "Alamofire"), ("MatomoTrackerSDK/", "MatomoTrackerSDK"), ("FBiOSSDK.", "FBiOSSDK"),
         ("afma-sdk-i-v", "afma-sdk-i"),
     ]
@@ -149,12 +149,12 @@ package struct UAAnatomy: Equatable, Sendable {
     /// is the bundle's build (CFBundleVersion), not the version the App Store shows.
     /// Whether `text` is an app version as ``appVersion(_:app:)`` reads one: 1–32 bytes of
     /// letters, digits, `.`, `_` and `-`, a digit first (what `merge` accepts from a report).
-    package static func isVersion(_ text: String) -> Bool {
+    static func isVersion(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         return UABytes.version(bytes, at: 0) == text
     }
 
-    package static func appVersion(_ ua: String, app: String?) -> String? {
+    static func appVersion(_ ua: String, app: String?) -> String? {
         let sighting = AppSighting.read(ua)
         if sighting?.shape == .cfnetworkDefault { return nil }
         let bytes = Array(ua.utf8.prefix(maxBytes))

@@ -14,7 +14,7 @@ package enum ChannelKind: String, Codable, CaseIterable, Sendable {
     case alertmanager
 
     /// The kind a webhook's host implies, for the services that have one fixed host.
-    package static func inferred(fromHost host: String) -> ChannelKind? {
+    static func inferred(fromHost host: String) -> ChannelKind? {
         switch host.lowercased() {
         case "qyapi.weixin.qq.com": return .wecom
         case "oapi.dingtalk.com": return .dingtalk
@@ -57,7 +57,7 @@ package enum ChannelKind: String, Codable, CaseIterable, Sendable {
     var publicURLParts: Set<String> { publicPathSegments.union(publicQueryNames) }
 
     /// Whether the service can check a signature made with a secret.
-    package var takesSecret: Bool { self == .dingtalk || self == .feishu }
+    var takesSecret: Bool { self == .dingtalk || self == .feishu }
 
     /// The payload and answer rules of this kind.
     var format: any ChannelFormat {

@@ -22,9 +22,9 @@ package struct AlertChannel: Codable, Hashable, Sendable, CustomStringConvertibl
     package var kind: ChannelKind?
     package var url: ConfiguredValue
     package var secret: ConfiguredValue?
-    package var msgtype: WeComMessageType?
-    package var mentionedList: [String]
-    package var mentionedMobileList: [String]
+    var msgtype: WeComMessageType?
+    var mentionedList: [String]
+    var mentionedMobileList: [String]
 
     package init(
         kind: ChannelKind? = nil, url: ConfiguredValue, secret: ConfiguredValue? = nil,

@@ -10,7 +10,7 @@ import UAAuditInput
 /// 5xx and rate limits are retried up to ``DeliveryOptions/retries`` times with a doubling
 /// backoff or the service's `Retry-After`; other 4xx and service errors are not retried.
 package struct AlertDispatcher: Sendable {
-    package var options: DeliveryOptions
+    var options: DeliveryOptions
     let environment: [String: String]
     let transport: any HTTPTransport
     let clock: @Sendable () -> Date
@@ -56,7 +56,7 @@ package struct AlertDispatcher: Sendable {
 
     /// One result per channel, in the order of `channels`. A channel that cannot be resolved
     /// (an unset environment variable, say) is not delivered, after 0 attempts.
-    package func deliver(_ notification: AlertNotification, to channels: [AlertChannel]) -> [DeliveryResult] {
+    func deliver(_ notification: AlertNotification, to channels: [AlertChannel]) -> [DeliveryResult] {
         channels.map { channel in
             do throws(AlertError) {
                 return deliver(notification, to: try channel.resolve(environment: environment))
@@ -84,7 +84,7 @@ package struct AlertDispatcher: Sendable {
     /// order, each hour in exactly one: a backlog too long for one chat message goes out as
     /// several in the same run instead of one that leaves hours out. A channel that cannot be
     /// resolved, or a format without a limit, gets one message.
-    package func batches(of notification: AlertNotification, for channel: AlertChannel) -> [AlertNotification] {
+    func batches(of notification: AlertNotification, for channel: AlertChannel) -> [AlertNotification] {
         guard let resolved = try? channel.resolve(environment: environment) else { return [notification] }
         let format = resolved.kind.format
         var batches: [AlertNotification] = []
@@ -136,7 +136,7 @@ package struct AlertDispatcher: Sendable {
     }
 
     /// Delivers to one resolved channel, retrying as ``DeliveryOptions`` says.
-    package func deliver(_ notification: AlertNotification, to channel: ResolvedChannel) -> DeliveryResult {
+    func deliver(_ notification: AlertNotification, to channel: ResolvedChannel) -> DeliveryResult {
         let format = channel.kind.format
         var attempts = 0
         func result(_ failure: DeliveryFailure?) -> DeliveryResult {

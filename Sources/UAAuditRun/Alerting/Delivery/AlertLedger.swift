@@ -42,13 +42,13 @@ package struct AlertLedger: Codable, Equatable, Sendable {
         /// ``HourAlertID``: the same in every message that carries this hour.
         package var id: String
         /// Why it alerts: `share`, `drift`, or both.
-        package var kinds: [HourAlertID.Kind]
+        var kinds: [HourAlertID.Kind]
         package var status: Status
         /// When the run that closed the hour recorded it.
-        package var recordedAt: String
+        var recordedAt: String
         /// Channels (by key) that took it.
         package var deliveredTo: [String] = []
-        package var deliveredAt: String? = nil
+        var deliveredAt: String? = nil
         /// Messages sent for it that some channel refused.
         package var failures: Int = 0
         /// The last refusal, shown masked (``Redaction``).
@@ -66,7 +66,7 @@ package struct AlertLedger: Codable, Equatable, Sendable {
     /// By hour (`2026-11-29T17:00:00+08:00`).
     package var hours: [String: Entry] = [:]
 
-    package init(hours: [String: Entry] = [:]) { self.hours = hours }
+    init(hours: [String: Entry] = [:]) { self.hours = hours }
 
     /// The hours still to send, in time order.
     package var pending: [String] {
@@ -74,7 +74,7 @@ package struct AlertLedger: Codable, Equatable, Sendable {
     }
 
     /// Records an hour that closed breached; an hour already recorded keeps its entry (and id).
-    package mutating func record(hour: String, id: String, kinds: [HourAlertID.Kind], at time: String, mode: Mode) {
+    mutating func record(hour: String, id: String, kinds: [HourAlertID.Kind], at time: String, mode: Mode) {
         guard hours[hour] == nil else { return }
         hours[hour] = Entry(
             id: id, kinds: kinds.sorted(), status: mode == .metricsOnly ? .notAlerted : .pending, recordedAt: time)
@@ -83,7 +83,7 @@ package struct AlertLedger: Codable, Equatable, Sendable {
     /// Applies this run's configuration: with metrics only, nothing pending is ever sent; with
     /// channels, a pending hour that every one of them already took (a channel that refused it
     /// was removed) is delivered.
-    package mutating func apply(_ mode: Mode, at time: String) {
+    mutating func apply(_ mode: Mode, at time: String) {
         for (hour, entry) in hours where entry.status == .pending {
             switch mode {
             case .metricsOnly:
@@ -98,13 +98,13 @@ package struct AlertLedger: Codable, Equatable, Sendable {
     }
 
     /// The pending hours `channel` has not taken yet, in time order (none unless the mode has it).
-    package func hours(for channel: String, mode: Mode) -> [String] {
+    func hours(for channel: String, mode: Mode) -> [String] {
         guard case .channels(let keys) = mode, keys.contains(channel) else { return [] }
         return pending.filter { !(hours[$0]?.deliveredTo.contains(channel) ?? true) }
     }
 
     /// `channel` took `delivered`: an hour is delivered once every channel of `mode` has it.
-    package mutating func delivered(_ delivered: [String], to channel: String, at time: String, mode: Mode) {
+    mutating func delivered(_ delivered: [String], to channel: String, at time: String, mode: Mode) {
         guard case .channels(let keys) = mode else { return }
         for hour in delivered {
             guard var entry = hours[hour], entry.status == .pending else { continue }
@@ -118,7 +118,7 @@ package struct AlertLedger: Codable, Equatable, Sendable {
     }
 
     /// `channel` refused `refused` (the error already masked): they stay pending.
-    package mutating func failed(_ refused: [String], error: String) {
+    mutating func failed(_ refused: [String], error: String) {
         for hour in refused where hours[hour]?.status == .pending {
             hours[hour]?.failures += 1
             hours[hour]?.lastError = error
@@ -136,12 +136,12 @@ package struct AlertLedger: Codable, Equatable, Sendable {
     /// How long a pending hour is kept after it ended, or after it was recorded when that was
     /// later (decided late: runs whose clock was held could not decide it): twice the history
     /// window, so that a run without a channel leaves it pending for at least `history_hours`.
-    package static func pendingLifetime(historyHours: Int64) -> Int64 { 2 * historyHours * 3600 }
+    static func pendingLifetime(historyHours: Int64) -> Int64 { 2 * historyHours * 3600 }
 
     /// Forgets entries whose hour ended more than `historyHours` before `now` (pending ones:
     /// ``pendingLifetime(historyHours:)``); returns the pending hours dropped, in time order.
     @discardableResult
-    package mutating func prune(now: Int64, historyHours: Int64) -> [String] {
+    mutating func prune(now: Int64, historyHours: Int64) -> [String] {
         var expired: [String] = []
         for (hour, entry) in hours {
             guard let key = HourKey(iso8601: hour) else { continue }

@@ -14,7 +14,7 @@ package enum ConfiguredValue: Hashable, Sendable, CustomStringConvertible, Custo
     static let fileLimit = 64 << 10
 
     /// The value, with surrounding white space (a file's final newline) removed.
-    package func resolve(environment: [String: String], what: String) throws(AlertError) -> String {
+    func resolve(environment: [String: String], what: String) throws(AlertError) -> String {
         switch self {
         case .literal(let value):
             return value.trimmed(newlines: true)

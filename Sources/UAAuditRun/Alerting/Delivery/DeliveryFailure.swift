@@ -1,7 +1,7 @@
 /// Why a channel did not take an alert, in the channel's own words where it gave some.
 ///
 /// Every text in it has been scrubbed of the channel's secrets and of control characters.
-package enum DeliveryFailure: Error, Equatable, Sendable, Codable, CustomStringConvertible {
+enum DeliveryFailure: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// The channel could not be resolved (an unset environment variable, an unreadable file).
     case configuration(String)
     /// No connection: refused, reset, host not found.
@@ -17,14 +17,14 @@ package enum DeliveryFailure: Error, Equatable, Sendable, Codable, CustomStringC
     /// A 3xx: redirects are never followed; `location` is shown masked (nil when none was given).
     case redirect(status: Int, location: String?)
 
-    package var description: String {
+    var description: String {
         guard let hint else { return detail }
         return "\(detail) (\(hint))"
     }
 
     /// What to do about it, for the failures a person can mend: a refused connection, an
     /// unknown host, a 404, a refused TLS certificate.
-    package var hint: String? {
+    var hint: String? {
         switch self {
         case .connection(let reason) where reason.hasPrefix("connection refused"):
             return "check the URL's host and port, and that the receiver is running"

@@ -5,11 +5,11 @@ package struct DeliveryOptions: Sendable, Equatable {
     /// Attempts after the first, made on connection errors, timeouts, 5xx and rate limits.
     package var retries: Int
     /// Seconds before the first retry; each later wait doubles.
-    package var backoff: Double
+    var backoff: Double
     /// The longest wait before a retry, a service's `Retry-After` included.
-    package var maxWait: Double
+    var maxWait: Double
     /// The `User-Agent` header of the requests.
-    package var userAgent: String
+    var userAgent: String
 
     package init(
         timeout: Double = 10, retries: Int = 2, backoff: Double = 1, maxWait: Double = 30,
@@ -24,7 +24,7 @@ package struct DeliveryOptions: Sendable, Equatable {
 
     /// Seconds to wait before retry number `retry` (1 for the first): the service's
     /// `Retry-After` when it gave one, else the doubling backoff; never above ``maxWait``.
-    package func wait(beforeRetry retry: Int, retryAfter: Double?) -> Double {
+    func wait(beforeRetry retry: Int, retryAfter: Double?) -> Double {
         if let retryAfter { return min(max(retryAfter, 0), maxWait) }
         var wait = backoff
         for _ in 1..<max(retry, 1) { wait *= 2 }

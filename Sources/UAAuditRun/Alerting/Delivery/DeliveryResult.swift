@@ -1,16 +1,16 @@
 /// What became of a notification on one channel. Safe to print: the channel is shown redacted.
 package struct DeliveryResult: Equatable, Sendable, CustomStringConvertible {
     /// The channel as uaaudit shows it (`wecom https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=***`).
-    package var channel: String
+    var channel: String
     /// Nil when the channel could not be resolved (so its kind may be unknown).
-    package var kind: ChannelKind?
+    var kind: ChannelKind?
     package var delivered: Bool
     /// Requests made (0 when the channel could not be resolved).
-    package var attempts: Int
+    var attempts: Int
     /// Why the last attempt failed; nil when delivered.
-    package var failure: DeliveryFailure?
+    var failure: DeliveryFailure?
 
-    package init(channel: String, kind: ChannelKind?, delivered: Bool, attempts: Int, failure: DeliveryFailure?) {
+    init(channel: String, kind: ChannelKind?, delivered: Bool, attempts: Int, failure: DeliveryFailure?) {
         self.channel = channel
         self.kind = kind
         self.delivered = delivered

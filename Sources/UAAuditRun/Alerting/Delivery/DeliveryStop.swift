@@ -10,13 +10,13 @@ package struct DeliveryStop: Sendable {
     package init(requests: @escaping @Sendable () -> Int) { self.requests = requests }
 
     /// Never stops.
-    package static let never = DeliveryStop { 0 }
+    static let never = DeliveryStop { 0 }
 
     /// Seconds between two looks at ``requests`` while waiting.
     package static let pollInterval = 0.05
 
     /// No further attempt or wait.
-    package var requested: Bool { requests() >= 1 }
+    var requested: Bool { requests() >= 1 }
     /// Not even the attempt in flight.
-    package var aborted: Bool { requests() >= 2 }
+    var aborted: Bool { requests() >= 2 }
 }

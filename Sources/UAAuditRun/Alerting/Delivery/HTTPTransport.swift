@@ -16,7 +16,7 @@ package protocol HTTPTransport: Sendable {
 
 extension HTTPTransport {
     /// A transport that cannot be interrupted (a test double) runs the attempt to its end.
-    package func send(_ request: HTTPRequest, timeout: Double, abort: @escaping @Sendable () -> Bool)
+    func send(_ request: HTTPRequest, timeout: Double, abort: @escaping @Sendable () -> Bool)
         -> Result<HTTPResponse, TransportError>
     {
         abort() ? .failure(.aborted) : send(request, timeout: timeout)
@@ -33,12 +33,12 @@ package struct HTTPRequest: Sendable, Equatable {
     package var headers: [String: String]
     /// How many of the notification's hours (the first ones) the message shows, when a size
     /// limit made it leave some out; nil when it carries them all.
-    package var hoursCarried: Int? = nil
+    var hoursCarried: Int? = nil
     /// Secret values the body carries (Feishu's `timestamp` and `sign`): an answer that echoes
     /// them is scrubbed of them, like the URL's.
-    package var bodySecrets: [String] = []
+    var bodySecrets: [String] = []
 
-    package init(url: URL, body: [UInt8], headers: [String: String] = ["Content-Type": "application/json"]) {
+    init(url: URL, body: [UInt8], headers: [String: String] = ["Content-Type": "application/json"]) {
         self.url = url
         self.body = body
         self.headers = headers
@@ -47,10 +47,10 @@ package struct HTTPRequest: Sendable, Equatable {
 
 /// A service's answer: status, headers (names in lower case) and body.
 package struct HTTPResponse: Sendable, Equatable {
-    package var status: Int
-    package var headers: [String: String]
+    var status: Int
+    var headers: [String: String]
     /// The first bytes of the answer, at most ``HTTPTransport/answerLimit``.
-    package var body: [UInt8]
+    var body: [UInt8]
     /// True when the answer was longer and the rest was not read.
     package var truncated = false
 

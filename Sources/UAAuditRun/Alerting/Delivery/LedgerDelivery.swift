@@ -16,9 +16,9 @@ package enum LedgerDelivery {
     }
 
     package struct Outcome: Sendable, Equatable {
-        package var attempts: [Attempt] = []
+        var attempts: [Attempt] = []
         /// True when `shouldStop` said so before every channel had its turn.
-        package var stopped = false
+        var stopped = false
 
         /// True when some channel refused what it was sent.
         package var undelivered: Bool { attempts.contains { !$0.result.delivered } }

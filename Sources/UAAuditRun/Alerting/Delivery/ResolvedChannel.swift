@@ -4,10 +4,10 @@ import FoundationEssentials
 ///
 /// Its description and its mirror show the URL redacted, so it is safe to print or dump.
 package struct ResolvedChannel: Sendable, CustomStringConvertible, CustomReflectable {
-    package let kind: ChannelKind
+    let kind: ChannelKind
     let url: URL
     /// The URL as uaaudit shows it (``Redaction/url(_:)``).
-    package let shownURL: String
+    let shownURL: String
     let secret: String?
     /// Every secret value of this channel, to scrub from whatever text is shown.
     let secrets: [String]

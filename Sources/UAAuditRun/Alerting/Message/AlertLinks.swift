@@ -6,11 +6,11 @@ import UAAuditInput
 /// that made the figures), quoted so that it can be pasted into a shell as it is.
 package struct AlertLinks: Sendable, Equatable {
     /// The JSON report, when one was written to a file.
-    package var reportPath: String?
+    var reportPath: String?
     /// What `uaaudit explain HOUR` needs after the hour: the report, or the scan's options and logs.
-    package var explainArguments: [String]
+    var explainArguments: [String]
 
-    package init(reportPath: String? = nil, explainArguments: [String] = []) {
+    init(reportPath: String? = nil, explainArguments: [String] = []) {
         self.reportPath = reportPath
         self.explainArguments = explainArguments
     }
@@ -21,12 +21,12 @@ package struct AlertLinks: Sendable, Equatable {
     }
 
     /// True when there is nothing to say (no report and nothing explain could read).
-    package var isEmpty: Bool { reportPath == nil && explainArguments.isEmpty }
+    var isEmpty: Bool { reportPath == nil && explainArguments.isEmpty }
 
     /// `uaaudit explain 2026-11-29T17:00:00+08:00 /var/lib/uaaudit/report.json`. When the
     /// figures came from standard input (`-`, and no report), it says that the same input must
     /// be piped to it: `(stdin: pipe the same input to) uaaudit explain … -`.
-    package func explainCommand(hour: String) -> String {
+    func explainCommand(hour: String) -> String {
         let command = (["uaaudit", "explain", hour] + explainArguments).map(Self.shellQuoted).joined(separator: " ")
         return explainArguments.contains("-") ? Self.standardInputNote + command : command
     }
@@ -34,5 +34,5 @@ package struct AlertLinks: Sendable, Equatable {
     static let standardInputNote = "(stdin: pipe the same input to) "
 
     /// A word as a POSIX shell reads it back (``ShellWord/quoted(_:)``).
-    package static func shellQuoted(_ word: String) -> String { ShellWord.quoted(word) }
+    static func shellQuoted(_ word: String) -> String { ShellWord.quoted(word) }
 }

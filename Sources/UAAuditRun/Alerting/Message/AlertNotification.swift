@@ -8,32 +8,32 @@ import UAAuditAudit
 /// It is the body the `generic` channel posts (schema `uaaudit.alert/1`, keys sorted), and it
 /// holds no secret, so the cron mode can keep an undelivered one in its state and send it later.
 package struct AlertNotification: Codable, Equatable, Sendable {
-    package static let schemaID = "uaaudit.alert/1"
+    static let schemaID = "uaaudit.alert/1"
 
-    package var schema: String = AlertNotification.schemaID
+    var schema: String = AlertNotification.schemaID
     /// A stable hash of host, alert class and the hours' ids: the same message always has the
     /// same id. Each hour also carries its own id (`hours[].id`, ``HourAlertID``), the same in
     /// every message that repeats the hour: that is the one to drop copies by.
     package var id: String
     /// A test message (`uaaudit alert test`), not an alert.
-    package var test: Bool
-    package var host: String
-    package var alertClass: String
+    var test: Bool
+    var host: String
+    var alertClass: String
     /// All class names in rule order (the order in which messages list the counts).
-    package var classOrder: [String]
-    package var threshold: Double
-    package var minRequests: Int64
+    var classOrder: [String]
+    var threshold: Double
+    var minRequests: Int64
     /// The start of the first breached hour and the end of the last (`2026-11-29T18:00:00+08:00`).
-    package var from: String?
-    package var to: String?
+    var from: String?
+    var to: String?
     /// The breached hours, exactly as the report has them.
-    package var hours: [Report.HourEntry]
+    var hours: [Report.HourEntry]
     /// When the report (or the test) was made.
-    package var generatedAt: String
+    var generatedAt: String
     /// The JSON report's path, when one was written to a file.
-    package var report: String?
+    var report: String?
     /// Per hour, the `uaaudit explain` command that shows it, ready to paste (``AlertLinks``).
-    package var explain: [String: String]?
+    var explain: [String: String]?
 
     enum CodingKeys: String, CodingKey {
         case schema, id, test, host, threshold, from, to, hours, report, explain
@@ -66,7 +66,7 @@ package struct AlertNotification: Codable, Equatable, Sendable {
     }
 
     /// The id of a message for these hours (their ids): the same whenever it is sent again.
-    package static func alertID(host: String, alertClass: String, hours: [String]) -> String {
+    static func alertID(host: String, alertClass: String, hours: [String]) -> String {
         id(of: ["alert", host, alertClass] + hours)
     }
 
@@ -103,7 +103,7 @@ package struct AlertNotification: Codable, Equatable, Sendable {
     }
 
     /// Adds the report's path and each hour's `uaaudit explain` command.
-    package mutating func link(_ links: AlertLinks) {
+    mutating func link(_ links: AlertLinks) {
         if links.isEmpty { return }
         report = links.reportPath
         explain = Dictionary(
@@ -111,7 +111,7 @@ package struct AlertNotification: Codable, Equatable, Sendable {
     }
 
     /// The same alert with only `hours` (some of its own): one of several messages of a backlog.
-    package func with(hours: [Report.HourEntry]) -> AlertNotification {
+    func with(hours: [Report.HourEntry]) -> AlertNotification {
         var part = AlertNotification(
             host: host, alertClass: alertClass, classOrder: classOrder, threshold: threshold,
             minRequests: minRequests, hours: hours, generatedAt: generatedAt, test: test)

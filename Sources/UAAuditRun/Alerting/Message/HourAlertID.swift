@@ -4,22 +4,22 @@ import UAAuditReport
 /// The id of one breached hour: a hash of the host, the set of logs, the hour and the alert
 /// kind, so the same breach has the same id in every message and on every attempt, and a
 /// receiver can drop a copy. `run` keeps it in its ledger from the moment the hour closes.
-package enum HourAlertID {
+enum HourAlertID {
     /// Why an hour alerts.
-    package enum Kind: String, Codable, Sendable, Comparable, CaseIterable {
+    enum Kind: String, Codable, Sendable, Comparable, CaseIterable {
         /// The alert class's share over the threshold with enough requests.
         case share
         /// A UA drift (a new family, an app class's share drop).
         case drift
 
-        package static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+        static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// Characters of the id shown in chat messages.
-    package static let shortLength = 8
+    static let shortLength = 8
 
     /// 16 hex digits. `logs` are the configured logs (order and repeats do not matter).
-    package static func make(host: String, logs: [String], hour: String, kinds: [Kind]) -> String {
+    static func make(host: String, logs: [String], hour: String, kinds: [Kind]) -> String {
         let parts =
             ["hour-alert", host, Set(logs).sorted().joined(separator: "\u{0}"), hour]
             + Set(kinds).sorted().map(\.rawValue)
@@ -27,7 +27,7 @@ package enum HourAlertID {
     }
 
     /// The kinds of a report hour: `share` when ``Report/HourEntry/alert``, `drift` when its drift alerts.
-    package static func kinds(of hour: Report.HourEntry) -> [Kind] {
+    static func kinds(of hour: Report.HourEntry) -> [Kind] {
         var kinds: [Kind] = []
         if hour.drift?.alert == true { kinds.append(.drift) }
         if hour.alert { kinds.append(.share) }

@@ -14,7 +14,7 @@ import UAAuditInput
 /// an answer may quote them in (``variants(of:)``: as given, percent-decoded, percent-encoded
 /// in upper or lower case, JSON-escaped).
 package enum Redaction {
-    package static let mask = "***"
+    static let mask = "***"
     /// Hex digits of the hash that ``url(_:)`` shows.
     static let hashLength = 6
     /// Shorter pieces are not hunted in free text (a `v=1` would mask every digit 1).
@@ -22,7 +22,7 @@ package enum Redaction {
 
     /// The URL as uaaudit shows it: `scheme://host[:port]/…#abcdef`; text that does not parse
     /// as a URL with a host is `***#abcdef`.
-    package static func url(_ text: String) -> String {
+    static func url(_ text: String) -> String {
         let tag = "#" + SHA256.hex(SHA256.hash(Array(text.utf8))).prefix(hashLength)
         guard let parts = URLComponents(string: text), let scheme = parts.scheme, let host = parts.host,
             !host.isEmpty
@@ -37,7 +37,7 @@ package enum Redaction {
     /// The secret strings inside a URL (every path segment and query name but those in
     /// `public`, the whole path when it has a secret segment, every query value, the whole raw
     /// query, user, password and fragment), as given and percent-decoded, longest first.
-    package static func secrets(in text: String, except public: Set<String> = []) -> [String] {
+    static func secrets(in text: String, except public: Set<String> = []) -> [String] {
         guard let parts = URLComponents(string: text) else { return [text] }
         var found: [String] = []
         found += [parts.percentEncodedUser, parts.percentEncodedPassword, parts.percentEncodedFragment]
@@ -56,7 +56,7 @@ package enum Redaction {
 
     /// `text` with every occurrence of each secret of at least ``scrubMinimum`` characters
     /// replaced by `***`, longest first.
-    package static func scrub(_ text: String, secrets: [String]) -> String {
+    static func scrub(_ text: String, secrets: [String]) -> String {
         var out = text
         let all = Set(secrets.filter { $0.count >= scrubMinimum }.flatMap(variants(of:)))
         for secret in all.sorted(by: { $0.count != $1.count ? $0.count > $1.count : $0 < $1 })
@@ -70,7 +70,7 @@ package enum Redaction {
     /// case), percent-decoded, form-decoded (`+` as a space),
     /// percent-encoded (upper- and lower-case hex, `+` for a space), and each of those
     /// JSON-escaped (`\/` for `/`, `\u0026` for `&`, `\u003c`/`\u003e`, `\u003d` for `=`).
-    package static func variants(of secret: String) -> [String] {
+    static func variants(of secret: String) -> [String] {
         var plain: Set<String> = [secret, lowercasedEscapes(secret)]
         if let decoded = PercentEncoding.decode(secret) { plain.insert(decoded) }
         // A query value as a form decoder reads it: `+` is a space.

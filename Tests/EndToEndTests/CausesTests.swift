@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import WebhookReceiver
-import UAAuditReport
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// Issue 37: for hours the project has not seen, `explain` names each inconsistent family's
 /// stack, fix, the app release that introduced it (not the consistent one) and the iOS

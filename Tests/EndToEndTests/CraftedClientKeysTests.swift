@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import UAAuditReport
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// Client keys crafted so that their hashes share the leading bits (the client hash is unseeded
 /// and invertible for 16-byte keys, so anyone can compute such keys offline) cost the scan

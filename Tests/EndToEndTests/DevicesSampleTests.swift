@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 import WebhookReceiver
-import UAAuditAudit
-import UAAuditReport
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// SampleLogs/devices.log, written by a real nginx with a UA whitelist (make-devices.sh): the
 /// figures its clients were made to produce, by device id and by address.

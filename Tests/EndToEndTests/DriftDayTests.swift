@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 import WebhookReceiver
-import UAAuditReport
-import UAAuditRun
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// A generated day in which, from 15:00 on, the app's URLSession UA changes shape (`iOS 18_1`
 /// becomes `iOS 18.1`): the rules stop matching it and `urlsession` traffic becomes `other`,

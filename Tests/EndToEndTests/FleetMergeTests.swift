@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-import UAAuditAudit
-import UAAuditReport
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// `merge` of reports from several hosts counts split clients fleet-wide from the reports'
 /// client samples, works drift out again from their families, and refuses reports hashed with

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 import WebhookReceiver
-import UAAuditAudit
-import UAAuditReport
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// A real nginx that whitelists the app's UAs on /api/ (403 otherwise), and clients on
 /// different loopback addresses, some with an X-Device-Id: the split clients, the 403s and

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import UAAuditReport
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 #if canImport(Glibc)
     import Glibc

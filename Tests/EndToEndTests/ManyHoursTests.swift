@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import UAAuditReport
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// A scan spanning 300,000 distinct hours (one request each, 34 years): memory within the
 /// bound docs/performance.md states (idle + 16 MiB + 3 KiB an hour), and time linear in the hours — it

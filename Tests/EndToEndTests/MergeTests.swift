@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import UAAuditReport
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// `uaaudit merge` on the built binary: the merge of the reports of the parts of a log is the
 /// report of the whole log; rule sets that differ are refused by name.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import UAAuditAudit
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// `uaaudit rules init|test|lint`, examples checked on load, and streaming `classify`, run as
 /// the built binary.

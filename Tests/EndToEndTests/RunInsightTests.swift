@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-import UAAuditAudit
-import UAAuditReport
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// `uaaudit run` keeps an open hour's clients in its state, so an hour read over several runs
 /// counts each client once and still sees a client split across two runs.

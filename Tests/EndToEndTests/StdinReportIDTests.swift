@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import UAAuditInput
-import UAAuditAudit
-import UAAuditReport
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// The report id of a scan of stdin hashes everything read (a SHA-256 the scanner computes as
 /// the bytes stream by): it must be the id rebuilt from `sha256sum`'s digest of the same

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import WebhookReceiver
-import UAAuditRun
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// `uaaudit alert test` through the built binary.
 @Suite struct AlertTestCommandTests {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import WebhookReceiver
-import UAAuditRun
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// Debian's `prometheus-alertmanager`, started on a loopback port for the test: uaaudit pushes
 /// its alerts, and the test reads them back from Alertmanager's own API.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import WebhookReceiver
-import UAAuditRun
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// Webhook servers that answer oddly, through `uaaudit alert test`: a redirect is a failed
 /// delivery that is never followed, a huge answer is cut at 64 KiB, a slow one ends at the

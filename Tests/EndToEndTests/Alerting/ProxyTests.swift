@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import WebhookReceiver
-import UAAuditRun
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// Webhooks go through the proxy the usual environment variables name (`http_proxy`,
 /// `https_proxy`), except to the hosts `no_proxy` lists: libcurl's rules, checked against a

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import WebhookReceiver
-import UAAuditRun
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// The alert ledger through `uaaudit run`: a breached hour waits for a channel, follows the
 /// channels configured now, is recorded not alerted when the config says metrics only, and

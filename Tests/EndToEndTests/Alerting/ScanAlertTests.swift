@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import WebhookReceiver
-import UAAuditRun
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// `scan --webhook …` through the built binary, against a real receiver on 127.0.0.1.
 @Suite struct ScanAlertTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-import UAAuditInput
-import UAAuditRun
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// Issue 33: the values uaaudit computes for nginx's `map` and rewrite rules are the values a
 /// real nginx computes, for a corpus of configurations and UAs: exact keys before regexes

@@ -1,7 +1,10 @@
 import Testing
 
 @testable import UAAuditCLI
-import UAAuditInput
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 @Suite struct ManPageTests {
     static let page = ManPage.render(version: "9.9.9")

@@ -1,8 +1,10 @@
 import Testing
 
 @testable import UAAuditCLI
-import UAAuditInput
-import UAAuditRun
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// The declarations every generated text is made from.
 @Suite struct OptionDeclarationsTests {

@@ -1,8 +1,10 @@
 import Testing
 
 @testable import UAAuditCLI
+@testable import UAAuditInput
 @testable import UAAuditAudit
 @testable import UAAuditReport
+@testable import UAAuditRun
 
 @Suite struct ExplainPageTests {
     /// An hour of a busy host (360 million requests): a column with a count of 8 digits or

@@ -1,7 +1,10 @@
 import Testing
 
 @testable import UAAuditCLI
+@testable import UAAuditInput
+@testable import UAAuditAudit
 @testable import UAAuditReport
+@testable import UAAuditRun
 
 @Suite struct InsightSummaryTests {
     /// Requests, then those answered 401/403, then the path: as before for counts of up to 7

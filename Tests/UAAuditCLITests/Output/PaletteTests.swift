@@ -1,8 +1,10 @@
 import Testing
 
 @testable import UAAuditCLI
+@testable import UAAuditInput
 @testable import UAAuditAudit
 @testable import UAAuditReport
+@testable import UAAuditRun
 
 @Suite struct PaletteTests {
     static let choices: [(Bool, [String: String], Palette)] = [

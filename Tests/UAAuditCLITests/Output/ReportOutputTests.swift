@@ -5,6 +5,7 @@ import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
 @testable import UAAuditReport
+@testable import UAAuditRun
 
 /// A report that cannot be encoded (here a NaN, which JSON cannot hold) is exit 7, an
 /// internal error, never 3 ("input"); the previous report file is untouched.

@@ -1,7 +1,10 @@
 import Testing
 
 @testable import UAAuditCLI
+@testable import UAAuditInput
+@testable import UAAuditAudit
 @testable import UAAuditReport
+@testable import UAAuditRun
 
 @Suite struct SummaryTests {
     static let percents: [(Double, String)] = [

@@ -2,7 +2,10 @@ import Foundation
 import Testing
 
 @testable import UAAuditCLI
-import UAAuditRun
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 @Suite struct AlertOptionsTests {
     static func parse(_ words: [String], environment: [String: String] = [:]) throws -> AlertOptions {

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 @testable import UAAuditCLI
-import UAAuditInput
-import UAAuditAudit
-import UAAuditRun
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 @Suite struct InsightOptionsTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// Crafted UAs against every shipped pattern set (issue 31): each is classified, never counted

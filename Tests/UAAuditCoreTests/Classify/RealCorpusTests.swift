@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// `rules init` rules for real apps against every UA of device-detector's fixtures (38,121

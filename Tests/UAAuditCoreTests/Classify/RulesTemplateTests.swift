@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// `rules init` rules on hand-picked real UAs of each shape. Sources: "dd" is the fixtures of

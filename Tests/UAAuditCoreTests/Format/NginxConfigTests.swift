@@ -1,5 +1,8 @@
 import Testing
 @testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 @Suite struct NginxConfigTests {

@@ -1,6 +1,8 @@
 import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// Inputs the fuzzers (Fuzz/run.sh) found, kept so the bugs stay fixed.

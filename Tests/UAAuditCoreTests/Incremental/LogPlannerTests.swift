@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
 @testable import UAAuditRun
 
 

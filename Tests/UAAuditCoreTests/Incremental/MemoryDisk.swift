@@ -1,5 +1,7 @@
 import Foundation
 @testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
 @testable import UAAuditRun
 
 

@@ -1,5 +1,8 @@
 import Testing
+@testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// The hours' client table against a `Dictionary` doing the same, through growth, reserving,

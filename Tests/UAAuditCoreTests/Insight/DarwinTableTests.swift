@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+@testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 @Suite struct DarwinTableTests {

@@ -3,6 +3,7 @@ import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
 @testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// Fleet-wide split clients from hosts' report samples (``FleetClients``): exact below the

@@ -1,6 +1,9 @@
 import FoundationEssentials
 import Testing
+@testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// The hour's release sample: exact below its bound, a hash-threshold sample above it that is

@@ -1,6 +1,8 @@
 import Testing
+@testable import UAAuditInput
 @testable import UAAuditAudit
 @testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// Which release the split clients of a family name, from hand-made tallies: a clear culprit,

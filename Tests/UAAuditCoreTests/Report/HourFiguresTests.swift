@@ -2,6 +2,7 @@ import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
 @testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// The one builder of an hour's figures: what scan, run and merge all get from it.

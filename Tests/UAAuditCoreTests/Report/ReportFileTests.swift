@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 @testable import UAAuditInput
+@testable import UAAuditAudit
 @testable import UAAuditReport
+@testable import UAAuditRun
 
 /// A report is told from a log by content, and a log is read no further than its second line.
 @Suite struct ReportFileTests {

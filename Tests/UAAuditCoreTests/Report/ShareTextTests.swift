@@ -1,5 +1,8 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
 @testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// Shares as percentages: as before for a threshold the usual format shows exactly, and with

@@ -2,6 +2,8 @@ import Synchronization
 import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// The pipeline hands chunks to workers and gives them back in order, with one chunk more in

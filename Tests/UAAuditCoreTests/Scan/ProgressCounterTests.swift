@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 @Suite struct ProgressCounterTests {

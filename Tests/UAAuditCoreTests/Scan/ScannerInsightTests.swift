@@ -3,6 +3,7 @@ import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
 @testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// The figures beyond counting, from a log whose truth the test knows line by line, scanned in

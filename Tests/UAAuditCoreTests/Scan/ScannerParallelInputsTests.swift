@@ -4,6 +4,7 @@ import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
 @testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// Several inputs are read side by side (each gzip file, pipe or small file by one worker, a

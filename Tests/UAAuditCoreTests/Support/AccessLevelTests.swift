@@ -1,25 +1,31 @@
 import Foundation
 import Testing
 
-/// Unsafe memory stays inside a few small internal types: no `public` or `package`
-/// declaration of the core takes or returns a raw pointer (the CLI sees bytes as `RawSpan`s
-/// and arrays), and the only public API is the report model and its encoding.
+/// What the core's stage targets export: unsafe memory crosses a target only through the
+/// byte-reading interfaces of the per-line path (the CLI sees bytes as `RawSpan`s and arrays),
+/// the only public API is the report model and its encoding, and the `package` surface does
+/// not grow.
 @Suite struct AccessLevelTests {
-    static let core = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/UAAuditCore")
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+    /// The core, in stage order (Package.swift).
+    static let targets = ["UAAuditInput", "UAAuditAudit", "UAAuditReport", "UAAuditRun"]
 
     /// `public` or `package`, modifiers, then what is declared (anywhere on a line, so
     /// `extension X { package func … }` counts too).
     nonisolated(unsafe) static let declaration =
         /(?:^|[\s{;(])(public|package)\s+(?:(?:static|final|mutating|nonmutating|override|private\(set\)|nonisolated|lazy|indirect|convenience|required)\s+)*(?:func|var|let|init|subscript|struct|class|enum|protocol|typealias|case|actor)\b/
 
-    /// (file, line, declaration head) of every public or package declaration of the core; a
-    /// function's head runs to its opening brace.
+    /// (file under Sources/, line, declaration head) of every public or package declaration of
+    /// the core; a function's head runs to its opening brace.
     static func declarations() throws -> [(file: String, line: Int, head: String, isPublic: Bool)] {
         var found: [(String, Int, String, Bool)] = []
-        let files = FileManager.default.enumerator(atPath: core.path)?.compactMap { $0 as? String } ?? []
+        let files = targets.flatMap { target in
+            (FileManager.default.enumerator(atPath: sources.appendingPathComponent(target).path)?
+                .compactMap { $0 as? String } ?? []).map { target + "/" + $0 }
+        }
         for file in files where file.hasSuffix(".swift") {
-            let lines = try String(contentsOf: core.appendingPathComponent(file), encoding: .utf8)
+            let lines = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
                 .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             for (i, line) in lines.enumerated() {
                 if line.trimmingCharacters(in: .whitespaces).hasPrefix("//") { continue }
@@ -39,9 +45,18 @@ import Testing
         return found
     }
 
-    @Test func noPublicOrPackageDeclarationMentionsARawPointer() throws {
+    /// The declarations that hand raw bytes from one stage to the next: reading a block
+    /// (`ByteSource`), the syscalls under it, and the per-line matchers and hash that the
+    /// stages after the scan (run's fingerprints and clock, doctor, nginx's rules) share.
+    static let bytePassing: Set<String> = [
+        "UAAuditInput/Support/Syscalls.swift: pread", "UAAuditInput/Support/Syscalls.swift: memchr",
+        "UAAuditInput/Support/Syscalls.swift: memcmp", "UAAuditInput/Input/ByteSource.swift: read",
+        "UAAuditInput/Input/GzipSource.swift: read", "UAAuditAudit/Tables/ByteHash.swift: hash",
+        "UAAuditAudit/Tokenize/LineTokenizer.swift: match", "UAAuditAudit/Classify/PCRE2.swift: search",
+    ]
+
+    @Test func onlyTheByteReadingInterfacesTakeARawPointer() throws {
         let declarations = try Self.declarations()
-        #expect(declarations.count > 300)
         let unsafe = declarations.filter {
             $0.head.contains("UnsafeRawPointer") || $0.head.contains("UnsafeMutableRawPointer")
                 || $0.head.contains("UnsafePointer") || $0.head.contains("UnsafeMutablePointer")
@@ -49,15 +64,30 @@ import Testing
                 || $0.head.contains("UnsafeBufferPointer") || $0.head.contains("UnsafeMutableBufferPointer")
                 || $0.head.contains("OpaquePointer") || $0.head.contains("Unmanaged")
         }
-        #expect(unsafe.isEmpty, "\(unsafe.map { "\($0.file):\($0.line): \($0.head)" }.joined(separator: "\n"))")
+        let named = unsafe.map { d in
+            "\(d.file): " + (d.head.firstMatch(of: /func\s+(\w+)/).map { String($0.output.1) } ?? d.head)
+        }
+        #expect(Set(named) == Self.bytePassing, "\(unsafe.map { "\($0.file):\($0.line): \($0.head)" }.joined(separator: "\n"))")
     }
+
+    /// Issue 34 asks for at most 700; 35's single hour shape and options declared once are the
+    /// rest of the way. The bound only moves down.
+    @Test func thePackageSurfaceDoesNotGrow() throws {
+        let declarations = try Self.declarations()
+        print("package + public declarations in the core: \(declarations.count)")
+        #expect(declarations.count > 300)
+        #expect(declarations.count <= Self.surfaceBound)
+    }
+    static let surfaceBound = 1_060
 
     @Test func thePublicAPIIsTheReportModelAndItsEncoding() throws {
         let files = Set(try Self.declarations().filter(\.isPublic).map(\.file))
         #expect(
             files == [
-                "Report/Report.swift", "Report/ReportEncoding.swift", "Report/InsightEntries.swift",
-                "Report/Coverage.swift", "Insight/StatusCounts.swift", "Format/EscapeMode.swift",
+                "UAAuditReport/Report.swift", "UAAuditReport/ReportEncoding.swift", "UAAuditReport/InsightEntries.swift",
+                "UAAuditReport/Coverage.swift", "UAAuditReport/RulesSummary.swift",
+                "UAAuditAudit/Insight/StatusCounts.swift", "UAAuditAudit/Insight/ReleaseSampleEntry.swift",
+                "UAAuditInput/Format/EscapeMode.swift",
             ])
     }
 }

@@ -1,5 +1,8 @@
 import UAAuditCurl
-import UAAuditRun
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 extension AlertDispatcher {
     /// The dispatcher as the CLI makes it, on the libcurl transport: the tests that deliver to

@@ -2,6 +2,8 @@ import CUAScan
 import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// The in-memory tables' hash against keys made to collide. ``reference(_:seed:constants:)`` is

@@ -1,5 +1,8 @@
 import Testing
 @testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// The small JSON reader that stands in for `JSONSerialization`: values as written, syntax

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// The tables' slots grow with their keys (``SlotIndex``, and ``ByteTable``'s own slots by the

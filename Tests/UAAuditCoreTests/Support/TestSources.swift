@@ -1,4 +1,7 @@
 @testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// A byte source over an in-memory buffer, handing out at most `step` bytes a read.
 struct MemorySource: ByteSource {

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// The C pass (``ua_cut_fields_fast``, SSE2) against the scalar tokenizer, the reference: the same

@@ -2,6 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 import WebhookReceiver
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
 @testable import UAAuditRun
 
 

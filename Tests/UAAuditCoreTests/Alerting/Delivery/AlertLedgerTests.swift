@@ -1,7 +1,8 @@
 import Testing
 @testable import UAAuditInput
-@testable import UAAuditRun
 @testable import UAAuditAudit
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 
 /// The ledger's transitions, one table row per case: pending → delivered once every channel

@@ -4,6 +4,9 @@ import Testing
 import WebhookReceiver
 
 @testable import UAAuditCurl
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
 @testable import UAAuditRun
 
 /// Seconds of a monotonic clock.

@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 @testable import UAAuditInput
+@testable import UAAuditAudit
 @testable import UAAuditReport
 @testable import UAAuditRun
-@testable import UAAuditAudit
 
 
 /// Pending hours go to each channel configured now, one message each, and a stop between

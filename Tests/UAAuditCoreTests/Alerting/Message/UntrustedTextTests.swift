@@ -1,4 +1,7 @@
 import Testing
+@testable import UAAuditInput
+@testable import UAAuditAudit
+@testable import UAAuditReport
 @testable import UAAuditRun
 
 

@@ -12,13 +12,13 @@ package enum RunEngine {
         package var state: RunState
         package var report: Report
         /// Hours this run closed breached (recorded in `state.alerts`), in time order.
-        package var newAlerts: [String]
+        var newAlerts: [String]
         /// Pending hours dropped unsent because they outlived ``AlertLedger/pendingLifetime(historyHours:)``.
         package var expiredAlerts: [String] = []
         /// Inputs that failed; their logs were not advanced and will be read again next run.
         package var errors: [String]
         /// Each configured log, and whether it could be read (the metrics' `uaaudit_log_readable`).
-        package var logs: [Report.LogEntry]
+        var logs: [Report.LogEntry]
         /// What this run read of each file, with its malformed lines (for the format-mismatch check).
         package var sources: [AuditResult.Source] = []
         /// Lines this run read that were stamped beyond ``RunSettings/futureHorizonSeconds``.
@@ -45,7 +45,7 @@ package enum RunEngine {
 
     /// `shouldStop` says that the run is being stopped (SIGTERM): a log that is not there is then
     /// not waited for.
-    package static func run(
+    static func run(
         _ settings: RunSettings, state saved: RunState, generatedAt: String,
         shouldStop: @escaping () -> Bool = { false }
     ) -> RunOutcome {

@@ -16,15 +16,15 @@ package enum LedgerDelivery {
     }
 
     package struct Outcome: Sendable, Equatable {
-        package var attempts: [Attempt] = []
+        var attempts: [Attempt] = []
         /// True when `shouldStop` said so before every channel had its turn.
-        package var stopped = false
+        var stopped = false
 
         /// True when some channel refused what it was sent.
         package var undelivered: Bool { attempts.contains { !$0.result.delivered } }
     }
 
-    package static func deliver(
+    static func deliver(
         _ ledger: inout AlertLedger, report: Report, host: String, channels: [AlertChannel],
         mode: AlertLedger.Mode, dispatcher: AlertDispatcher, at time: String, links: AlertLinks = AlertLinks(),
         shouldStop: () -> Bool = { false }, afterEach: (Attempt) -> Void = { _ in }

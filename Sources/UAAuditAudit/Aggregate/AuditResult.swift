@@ -120,6 +120,10 @@ package struct AuditResult: Sendable {
             unverified && mostlyMalformed && (formatConfirmed || (firstMalformed ?? 0) > Source.confirmingLines)
         }
 
+        /// True when the input does not match its log format (exit 8): mostly malformed, and no
+        /// damage explains it. `run` then commits nothing; the CLI's hint names a format that fits.
+        package var mismatchesFormat: Bool { mostlyMalformed && !damageExplainsMalformed }
+
         package static let confirmingLines: Int64 = 10
 
         package static let mismatchMinimumLines: Int64 = 100

@@ -25,12 +25,13 @@ struct StopSignals {
         sigprocmask(SIG_UNBLOCK, &unblock, nil)
     }
 
-    /// For delivery: stop after the attempt in flight; abort it on a second signal.
-    var delivery: DeliveryStop { DeliveryStop { Int(signalCount.load(ordering: .relaxed)) } }
-
-    /// The signal that asked the run to stop, if any.
-    var caught: Int32? {
-        let value = caughtSignal.load(ordering: .relaxed)
-        return value == 0 ? nil : value
+    /// What the run looks at: the signal that asked it to stop, if any; and for delivery,
+    /// stop after the attempt in flight, abort it on a second signal.
+    var run: RunStop {
+        RunStop(
+            signal: {
+                let value = caughtSignal.load(ordering: .relaxed)
+                return value == 0 ? nil : value
+            }, delivery: DeliveryStop { Int(signalCount.load(ordering: .relaxed)) })
     }
 }

@@ -7,13 +7,13 @@ import UAAuditRun
 /// that parses the malformed lines (built-in, or from the nginx config when one was given) and
 /// says, for one sample, which field failed at which byte.
 enum MismatchHint {
-    /// One message per mismatched input; empty when none mismatches. An input whose damage
-    /// explains its malformed lines (``AuditResult/Source/damageExplainsMalformed``) is not one.
+    /// One message per mismatched input (``AuditResult/Source/mismatchesFormat``); empty when
+    /// none mismatches. An input whose damage explains its malformed lines is not one.
     static func messages(
         sources: [AuditResult.Source], samples: [AuditResult.Sample], format: LogFormat, nginxConf: String?,
         inConfig: Bool
     ) -> [String] {
-        sources.filter { $0.mostlyMalformed && !$0.damageExplainsMalformed }.map { source in
+        sources.filter(\.mismatchesFormat).map { source in
             message(source, samples: samples, format: format, nginxConf: nginxConf, inConfig: inConfig).text
         }
     }

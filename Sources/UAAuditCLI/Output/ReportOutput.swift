@@ -10,13 +10,22 @@ enum ReportOutput {
         do {
             try AtomicFile.write(to: path, mode: 0o644) { append in try ReportEncoding.write(report, to: append) }
             return nil
-        } catch let failure as ReportEncoding.EncodingFailure {
+        } catch {
+            return failed(error, path: path, console: console, untouched: untouched)
+        }
+    }
+
+    /// Says why the report could not be written to `path` (here, or by `run`'s transaction),
+    /// and returns the exit status: an encoding failure is an internal error.
+    static func failed(_ error: any Error, path: String, console: Console, untouched: String) -> ExitCode {
+        switch error {
+        case let failure as ReportEncoding.EncodingFailure:
             console.error("\(failure.description) (an internal error; please report it)")
             return .encoding
-        } catch let error as SystemError {
+        case let error as SystemError:
             console.error("cannot write report \(path): \(error.description); \(untouched)")
             return .output
-        } catch {
+        default:
             console.error("cannot write report \(path): \(error); \(untouched)")
             return .output
         }

@@ -45,7 +45,7 @@ package enum RunEngine {
 
     /// `shouldStop` says that the run is being stopped (SIGTERM): a log that is not there is then
     /// not waited for.
-    package static func run(
+    static func run(
         _ settings: RunSettings, state saved: RunState, generatedAt: String,
         shouldStop: @escaping () -> Bool = { false }
     ) -> RunOutcome {

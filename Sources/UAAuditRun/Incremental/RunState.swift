@@ -338,7 +338,7 @@ extension RunState {
         return nil
     }
 
-    package func encoded() throws -> [UInt8] {
+    func encoded() throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         var bytes = [UInt8](try encoder.encode(self))

@@ -24,7 +24,7 @@ package enum LedgerDelivery {
         package var undelivered: Bool { attempts.contains { !$0.result.delivered } }
     }
 
-    package static func deliver(
+    static func deliver(
         _ ledger: inout AlertLedger, report: Report, host: String, channels: [AlertChannel],
         mode: AlertLedger.Mode, dispatcher: AlertDispatcher, at time: String, links: AlertLinks = AlertLinks(),
         shouldStop: () -> Bool = { false }, afterEach: (Attempt) -> Void = { _ in }

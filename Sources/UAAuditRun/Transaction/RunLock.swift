@@ -5,13 +5,10 @@ import UAAuditInput
 /// The exclusive lock that keeps two runs from touching the same state at once (flock(2)).
 /// It is released when the process exits, however it exits.
 struct RunLock {
-    struct Busy: Error, CustomStringConvertible {
+    /// Another run held the lock for the whole wait (the CLI words it: exit 5).
+    struct Busy: Error {
         let path: String
         let waited: Double
-        var description: String {
-            "another uaaudit run holds \(path) (waited \(waited) s); nothing was touched. "
-                + "If no run is active, check that the lock file is on a local filesystem"
-        }
     }
 
     let fd: Int32

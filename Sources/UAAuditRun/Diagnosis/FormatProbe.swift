@@ -9,15 +9,15 @@ package enum FormatProbe {
     /// Where a line stopped matching a format.
     package struct Failure: Sendable, Equatable, CustomStringConvertible {
         /// The variable (without `$`) whose value did not fit, or nil for a literal.
-        package var variable: String?
+        var variable: String?
         /// 1-based byte position in the line where the mismatch was found.
-        package var byte: Int
-        package var expected: String
+        var byte: Int
+        var expected: String
         /// True when the failing field runs to the line's end: the text that ends it is not
         /// there. A line cut short (a kept sample) fails so in the field it was cut in.
-        package var unterminated = false
+        var unterminated = false
         /// The format's literals and fields matched before the failure.
-        package var matched = 0
+        var matched = 0
 
         package var description: String {
             if let variable { return "$\(variable) failed at byte \(byte): expected \(expected)" }
@@ -26,7 +26,7 @@ package enum FormatProbe {
     }
 
     /// True when `line` matches `format` exactly as a scan would count it.
-    package static func parses(_ line: [UInt8], as format: LogFormat) -> Bool {
+    static func parses(_ line: [UInt8], as format: LogFormat) -> Bool {
         let tokenizer = LineTokenizer(format: format)
         return line.withUnsafeBytes { tokenizer.match($0) }
     }
@@ -34,7 +34,7 @@ package enum FormatProbe {
     /// The share of `lines` that `format` parses (0 when there are none). A line of exactly
     /// ``Tally/sampleTextBytes``, as a kept sample is when it was cut there, counts when it
     /// matches as far as it goes: past its first fields, up to one that runs to its end.
-    package static func share(of lines: [[UInt8]], parsedBy format: LogFormat) -> Double {
+    static func share(of lines: [[UInt8]], parsedBy format: LogFormat) -> Double {
         guard !lines.isEmpty else { return 0 }
         let tokenizer = LineTokenizer(format: format)
         let n = lines.filter { line in
@@ -45,20 +45,20 @@ package enum FormatProbe {
 
     /// The candidate that parses more than half of `lines`, as ``bestFit(_:among:)``, leaving out
     /// the lines cut where `given` still matches them (they say nothing of another format).
-    package static func otherFit(_ lines: [[UInt8]], given: LogFormat, among candidates: [LogFormat]) -> LogFormat? {
+    static func otherFit(_ lines: [[UInt8]], given: LogFormat, among candidates: [LogFormat]) -> LogFormat? {
         bestFit(lines.filter { !matchesAsFarAsItGoes($0, given) }, among: candidates)
     }
 
     /// True when `line`, of exactly ``Tally/sampleTextBytes`` (as a kept sample is when it was
     /// cut there; a whole line, longer or shorter, is not), matches `format` as far as it goes:
     /// past its first fields, up to one that runs to its end.
-    package static func matchesAsFarAsItGoes(_ line: [UInt8], _ format: LogFormat) -> Bool {
+    static func matchesAsFarAsItGoes(_ line: [UInt8], _ format: LogFormat) -> Bool {
         guard line.count == Tally.sampleTextBytes, let failure = failure(of: line, in: format) else { return false }
         return failure.unterminated && failure.matched >= 4
     }
 
     /// The first candidate that parses more than half of `lines` (the most first), or nil.
-    package static func bestFit(_ lines: [[UInt8]], among candidates: [LogFormat]) -> LogFormat? {
+    static func bestFit(_ lines: [[UInt8]], among candidates: [LogFormat]) -> LogFormat? {
         var best: (LogFormat, Double)?
         for candidate in candidates {
             let share = share(of: lines, parsedBy: candidate)
@@ -69,7 +69,7 @@ package enum FormatProbe {
 
     /// Where `line` first departs from `format`, reading each field up to the first place its
     /// following text can go (nil when the line matches that way).
-    package static func failure(of line: [UInt8], in format: LogFormat) -> Failure? {
+    static func failure(of line: [UInt8], in format: LogFormat) -> Failure? {
         var position = 0
         let segments = format.segments
         var index = 0

@@ -19,7 +19,7 @@ package struct AppSample: Sendable {
     package var statuses: [String: [Int: Int64]] = [:]
 
     /// Bytes read from the end of each log at most, whatever the line count asked for.
-    package static let maxWindow = 8 << 20
+    static let maxWindow = 8 << 20
 
     /// Reads the last `lines` lines of each of `paths` (a window of about 1 KiB per line, at
     /// most ``maxWindow`` bytes) and detects the apps of their UAs.

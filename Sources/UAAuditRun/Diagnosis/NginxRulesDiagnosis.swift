@@ -10,7 +10,7 @@ package struct NginxRulesDiagnosis: Sendable {
     package var rulesSource: String
     package var tested: [NginxUAAudit.TestedUA]
     /// UA → status → requests in the lines read, and how many lines that was.
-    package var statuses: [String: [Int: Int64]]
+    var statuses: [String: [Int: Int64]]
     package var linesRead: Int
 
     /// False when there were no app rules to take UAs from: the rules are only counted.

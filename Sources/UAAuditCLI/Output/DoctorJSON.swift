@@ -97,7 +97,8 @@ extension DoctorReport {
                     parsed: $0.parsed, unreadable: $0.unreadable)
             }, format: chosen?.definition.name, logs: chosen?.logs ?? [], app: apps?.chosen?.name,
             status: Int(status.rawValue), uaRules: nil)
-        if let rules = nginxRules, rules.triedUAs {
+        let rules = nginxRules
+        if rules.triedUAs {
             func place(_ line: NginxUAAudit.Line) -> JSONPlace {
                 JSONPlace(file: line.place.file, line: line.place.line, text: line.text)
             }

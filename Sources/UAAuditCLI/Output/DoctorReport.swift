@@ -4,40 +4,27 @@ import UAAuditRun
 
 /// What `doctor` found in an nginx configuration, and the advice it prints.
 struct DoctorReport {
-    struct LogCheck {
-        var log: NginxConfigTree.AccessLog
-        var definition: NginxConfigTree.Definition?
-        var needs: FormatNeeds?
-        var compiled: LogFormat?
-        /// Why the log could not be read, if so.
-        var unreadable: String?
-        var checked = 0
-        var parsed = 0
-        /// The first checked line that did not parse, and where.
-        var failure: String?
-        /// False when the service account's group (adm) cannot read the log by its mode.
-        var admCanRead: GroupReadAccess?
-    }
-
-    var tree: NginxConfigTree
-    var checks: [LogCheck] = []
-    var skipped: [NginxConfigTree.AccessLog] = []
+    /// What doctor found (``DoctorDiagnosis``): this renders it.
+    var diagnosis: DoctorDiagnosis
     var stateDir = "/var/lib/uaaudit"
     var prom = "/var/lib/prometheus/node-exporter/uaaudit.prom"
     /// Whether this uaaudit is the Debian package's (its cron wrapper is installed): the advice
     /// then names the package's files, not the source tree's.
     var packaged = false
-    /// The apps in the chosen logs' last lines and the rules for the operator's (nil when no
-    /// format fits, so nothing could be read).
-    var apps: DoctorApps?
-    /// What nginx's own UA rules do to the app's UAs (nil without rules to take them from).
-    var nginxRules: DoctorNginxRules?
     /// The rules the operator gave (`--rules`, or those of `--config`), as an absolute path: the
     /// config names them, and doctor writes no rules of its own.
     var givenRules: String?
 
     /// The Debian package's cron wrapper, whose presence tells an installed package.
     static let packagedWrapper = "/usr/lib/uaaudit/uaaudit-cron.sh"
+
+    // The parts of the diagnosis the text and the JSON name.
+    var tree: NginxConfigTree { diagnosis.formats.tree }
+    var checks: [FormatDiagnosis.LogCheck] { diagnosis.formats.checks }
+    var skipped: [NginxConfigTree.AccessLog] { diagnosis.formats.skipped }
+    var chosen: (definition: NginxConfigTree.Definition, logs: [String])? { diagnosis.formats.chosen }
+    var apps: AppDiagnosis? { diagnosis.apps }
+    var nginxRules: NginxRulesDiagnosis { diagnosis.nginxRules }
 
     /// Whether the package is installed: its wrapper is an executable file.
     /// `UAAUDIT_PACKAGED_WRAPPER` names another path to look at (for tests).
@@ -46,92 +33,12 @@ struct DoctorReport {
         return FileManager.default.isExecutableFile(atPath: path)
     }
 
-    static func examine(_ tree: NginxConfigTree, lastLines: Int) -> DoctorReport {
-        var report = DoctorReport(tree: tree)
-        let definitions = tree.definitions
-        var seen: Set<String> = []
-        for log in tree.accessLogs {
-            guard let path = log.path, !path.hasPrefix("syslog:"), !path.contains("$"), path.hasPrefix("/"),
-                !log.replaced
-            else {
-                report.skipped.append(log)
-                continue
-            }
-            guard seen.insert(path).inserted else { continue }
-            var check = LogCheck(log: log)
-            check.definition = definitions.first { $0.name == log.formatName }
-            if let definition = check.definition {
-                check.needs = FormatNeeds(formatString: definition.string)
-                check.compiled = try? definition.compile()
-            }
-            check.admCanRead = Syscalls.groupCanRead(path, group: "adm")
-            do throws(InputError) {
-                if GzipFile.detect(path) {
-                    // access_log … gzip=: nginx compresses as it writes; run follows plain files.
-                    throw InputError(
-                        path: path,
-                        reason: "is gzip-compressed (access_log … gzip=): uaaudit run cannot follow it; "
-                            + "log the audited access_log without gzip=")
-                }
-                let lines = try LogTail.lastLines(path: path, count: lastLines)
-                check.checked = lines.count
-                if let format = check.compiled {
-                    for line in lines {
-                        if FormatProbe.parses(line, as: format) {
-                            check.parsed += 1
-                        } else if check.failure == nil, let failure = FormatProbe.failure(of: line, in: format) {
-                            check.failure = failure.description
-                        }
-                    }
-                }
-            } catch {
-                check.unreadable = error.reason
-            }
-            report.checks.append(check)
-        }
-        return report
-    }
-
-    /// The logs the config covers: those in the auditable format most logs use.
-    /// The format to audit and its logs: a format whose logs have recent lines that parse (a
-    /// log nginx writes beats one a `server` overrides and leaves empty), then the one with
-    /// most logs, then the first in the config.
-    var chosen: (definition: NginxConfigTree.Definition, logs: [String])? {
-        var groups: [(definition: NginxConfigTree.Definition, logs: [String], parsed: Int)] = []
-        // A log run cannot read (gzip=, not a plain file, unreadable) is not suggested.
-        for check in checks where check.compiled != nil && check.unreadable == nil {
-            guard let definition = check.definition, let path = check.log.path else { continue }
-            if let i = groups.firstIndex(where: { $0.definition.name == definition.name }) {
-                groups[i].logs.append(path)
-                groups[i].parsed += check.parsed
-            } else {
-                groups.append((definition, [path], check.parsed))
-            }
-        }
-        var best: (definition: NginxConfigTree.Definition, logs: [String], parsed: Int)?
-        for group in groups {
-            guard let current = best else {
-                best = group
-                continue
-            }
-            if (group.parsed > 0 ? 1 : 0, group.logs.count) > (current.parsed > 0 ? 1 : 0, current.logs.count) {
-                best = group
-            }
-        }
-        return best.map { ($0.definition, $0.logs) }
-    }
-
     var status: ExitCode {
-        if chosen == nil {
-            // Formats that would do, on logs that cannot be read: that is the problem to fix.
-            let unreadableButAuditable = checks.contains { $0.compiled != nil && $0.unreadable != nil }
-            return unreadableButAuditable ? .input : .formatMismatch
+        switch diagnosis.formats.verdict {
+        case .mismatch: .formatMismatch
+        case .unreadable: .input
+        case .fine: .success
         }
-        if checks.contains(where: { $0.compiled != nil && $0.checked > 0 && $0.parsed * 2 <= $0.checked }) {
-            return .formatMismatch
-        }
-        if checks.contains(where: { $0.unreadable != nil }) { return .input }
-        return .success
     }
 
     func render() -> String {
@@ -197,7 +104,7 @@ struct DoctorReport {
             out += "  \(what) (\(log.place)): skipped\n"
         }
         if let apps { out += apps.render(givenRules: givenRules) }
-        if let nginxRules { out += nginxRules.render() }
+        out += nginxRules.render()
         out += "\n"
         out += advice()
         return out
@@ -262,35 +169,9 @@ struct DoctorReport {
 
     /// The uaaudit config for the chosen logs, as JSON; nil when no format fits.
     func configJSON() -> String? {
-        guard let chosen else { return nil }
-        var config = RunConfig()
-        config.version = 1
-        config.logs = chosen.logs
-        let definition = chosen.definition
-        if definition.name == "combined", definition.place == nil {
-            config.format = RunConfig.FormatChoice(name: "combined")
-        } else if definition.name == "ua_log", definition.string == BuiltinFormats.uaLog, definition.escape == .default
-        {
-            config.format = RunConfig.FormatChoice(name: "ua_log")
-        } else {
-            config.format = RunConfig.FormatChoice(
-                name: definition.name, string: definition.string,
-                escape: definition.escape == .default ? nil : definition.escape)
+        guard let config = diagnosis.runConfig(stateDir: stateDir, prom: prom, givenRules: givenRules) else {
+            return nil
         }
-        if let givenRules {
-            config.rules = givenRules
-        } else if let apps, apps.rulesFile != nil {
-            config.rules = apps.rulesPath
-        }
-        config.state = stateDir + "/state.json"
-        config.report = stateDir + "/report.json"
-        config.html = stateDir + "/report.html"
-        config.lock = stateDir + "/uaaudit.lock"
-        config.prom = prom
-        let needs = FormatNeeds(formatString: definition.string)
-        var insight = RunConfig.InsightChoice()
-        insight.clientKey = needs.clientKey ?? "none"
-        config.insight = insight
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(config) else { return nil }

@@ -138,11 +138,11 @@ struct DoctorCommand {
             console.error(error.message)
             return .usage
         }
-        let rulesPath = DoctorApps.rulesPath(
+        let rulesPath = AppDiagnosis.rulesPath(
             besideConfig: args.value(Self.writeConfig),
             workingDirectory: FileManager.default.currentDirectoryPath)
         if let path = args.value(Self.writeConfig), path != "-",
-            DoctorApps.rulesPath(besideConfig: path, workingDirectory: FileManager.default.currentDirectoryPath)
+            AppDiagnosis.rulesPath(besideConfig: path, workingDirectory: FileManager.default.currentDirectoryPath)
                 == (path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
         {
             console.error(
@@ -173,12 +173,12 @@ struct DoctorCommand {
                     console.error("give either --nginx-conf PATH or '-' (nginx -T output on stdin), not both")
                     return .usage
                 }
-                tree = try NginxConfigTree.load(path: path)
+                tree = try NginxSource.file(path).load()
             } else if args.positional == ["-"] {
-                tree = try NginxConfigTree.fromDump(try Syscalls.readToEnd(0))
+                tree = try NginxSource.standardInput.load()
             } else if args.positional.isEmpty {
                 guard let dump = runNginxT(args.value(Self.nginx)) else { return .usage }
-                tree = try NginxConfigTree.fromDump(dump)
+                tree = try NginxSource.dump(dump).load()
             } else {
                 console.error("doctor takes '-' (nginx -T output on stdin) or no argument, not '\(args.positional[0])'")
                 return .usage
@@ -187,33 +187,14 @@ struct DoctorCommand {
             console.error(String(describing: error))
             return .usage
         }
-        var examination = DoctorReport.examine(tree, lastLines: lineCount)
+        let diagnosis = DoctorDiagnosis.diagnose(
+            tree, lastLines: lineCount, sampleLines: sampleCount, app: args.value(Self.app),
+            bundles: args.all(Self.bundle), rulesPath: rulesPath, givenRules: givenRules)
+        var examination = DoctorReport(diagnosis: diagnosis)
         examination.stateDir = args.value(Self.stateDir) ?? "/var/lib/uaaudit"
         examination.prom = args.value(Self.prom) ?? "/var/lib/prometheus/node-exporter/uaaudit.prom"
         examination.packaged = DoctorReport.isPackaged(environment: environment)
         examination.givenRules = givenRules.map { ExplainLinks.absolute($0.source) }
-        if let chosen = examination.chosen, let format = try? chosen.definition.compile(),
-            sampleCount > 0 || args.value(Self.app) != nil
-        {
-            examination.apps = DoctorApps.examine(
-                logs: chosen.logs, format: format, lines: sampleCount, app: args.value(Self.app),
-                bundles: args.all(Self.bundle), rulesPath: rulesPath)
-        }
-        let sample = examination.apps?.sample
-        if let (rules, source) = givenRules
-            ?? examination.apps?.rulesFile.flatMap({ file in
-                (try? file.compile(path: examination.apps?.rulesPath ?? "rules.json")).map {
-                    ($0, "the rules doctor writes")
-                }
-            })
-        {
-            examination.nginxRules = DoctorNginxRules.examine(
-                tree: tree, rules: rules, rulesSource: source, sample: sampleCount > 0 ? sample : nil)
-        } else {
-            // No app rules: the UA rules are counted, and the way to try them said.
-            examination.nginxRules = DoctorNginxRules.examine(
-                tree: tree, rules: RuleSet.builtin(), rulesSource: "", sample: nil, tryUAs: false)
-        }
         if args.flag(Self.json) {
             console.out(examination.json())
         } else {

@@ -26,7 +26,7 @@ package enum FormatProbe {
     }
 
     /// True when `line` matches `format` exactly as a scan would count it.
-    package static func parses(_ line: [UInt8], as format: LogFormat) -> Bool {
+    static func parses(_ line: [UInt8], as format: LogFormat) -> Bool {
         let tokenizer = LineTokenizer(format: format)
         return line.withUnsafeBytes { tokenizer.match($0) }
     }
@@ -45,7 +45,7 @@ package enum FormatProbe {
 
     /// The candidate that parses more than half of `lines`, as ``bestFit(_:among:)``, leaving out
     /// the lines cut where `given` still matches them (they say nothing of another format).
-    package static func otherFit(_ lines: [[UInt8]], given: LogFormat, among candidates: [LogFormat]) -> LogFormat? {
+    static func otherFit(_ lines: [[UInt8]], given: LogFormat, among candidates: [LogFormat]) -> LogFormat? {
         bestFit(lines.filter { !matchesAsFarAsItGoes($0, given) }, among: candidates)
     }
 
@@ -69,7 +69,7 @@ package enum FormatProbe {
 
     /// Where `line` first departs from `format`, reading each field up to the first place its
     /// following text can go (nil when the line matches that way).
-    package static func failure(of line: [UInt8], in format: LogFormat) -> Failure? {
+    static func failure(of line: [UInt8], in format: LogFormat) -> Failure? {
         var position = 0
         let segments = format.segments
         var index = 0

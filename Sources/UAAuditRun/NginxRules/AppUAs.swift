@@ -2,13 +2,13 @@ import UAAuditAudit
 
 /// The app's UAs to try against nginx's rules: every example of the rules' classes, then the
 /// most frequent UAs of each class in the lines read.
-package enum AppUAs {
+enum AppUAs {
     /// UAs of each class taken from the lines read, most frequent first.
     static let perClass = 5
 
     /// `rules`' examples of its own classes (not `other`/`missing`), then the `perClass` most
     /// frequent UAs of each class in `seen` (UA → requests), each UA once.
-    package static func select(rules: RuleSet, seen: [String: Int64]) -> [NginxUAAudit.TestedUA] {
+    static func select(rules: RuleSet, seen: [String: Int64]) -> [NginxUAAudit.TestedUA] {
         let classes = Set(rules.rules.map(\.name))
         var result: [NginxUAAudit.TestedUA] = []
         var taken: Set<String> = []
@@ -34,7 +34,7 @@ package enum AppUAs {
     }
 
     /// Requests of each class in `seen` that got `status` (`statuses`: UA → status → requests).
-    package static func requests(
+    static func requests(
         rules: RuleSet, statuses: [String: [Int: Int64]], status: Int
     ) -> [String: Int64] {
         let classifier = Classifier(rules: rules)

@@ -1,21 +1,11 @@
 import UAAuditInput
 import UAAuditAudit
 import UAAuditReport
+import UAAuditRun
 
-/// What `doctor` found of the operator's app in the logs' last lines, the rules it writes for
-/// it, and what it says when it cannot tell which app is theirs.
-struct DoctorApps {
-    var sample: AppSample
-    /// The app the rules are for: `--app`, else the one that dominates the sample.
-    var chosen: AppDetection.Candidate?
-    /// True when the operator named the app (`--app`).
-    var named = false
-    /// Where the rules go: beside the config `--write-config` writes, else where the printed
-    /// advice puts them.
-    var rulesPath: String
-    /// The rules file for `chosen`, or why `rules init` refuses its name.
-    var rules: Result<RulesFile, RulesTemplateError>?
-
+/// What `doctor` says of the app in the traffic (``AppDiagnosis``), and what it says when it
+/// cannot tell which app is the operator's.
+extension AppDiagnosis {
     /// The rules file beside a config at `configPath` (`/etc/uaaudit/rules.json` for
     /// `/etc/uaaudit/uaaudit.json`).
     /// Absolute, so that the config names it wherever `run` is started (cron starts it in the
@@ -25,42 +15,6 @@ struct DoctorApps {
         let absolute = configPath.hasPrefix("/") ? configPath : workingDirectory + "/" + configPath
         let slash = absolute.lastIndex(of: "/")!
         return String(absolute[...slash]) + "rules.json"
-    }
-
-    static func examine(
-        logs: [String], format: LogFormat, lines: Int, app: String?, bundles: [String], rulesPath: String
-    ) -> DoctorApps {
-        let sample = AppSample.read(paths: logs, format: format, lines: lines)
-        var apps = DoctorApps(sample: sample, rulesPath: rulesPath)
-        if let app {
-            // The operator's name wins; what the sample saw of it adds its bundles and token.
-            var candidate =
-                sample.detection.candidate(named: app)
-                ?? AppDetection.Candidate(name: app, requests: 0, shapes: [:], bundles: [], webviewToken: nil)
-            candidate.name = app
-            for bundle in bundles where !candidate.bundles.contains(bundle) { candidate.bundles.append(bundle) }
-            apps.chosen = candidate
-            apps.named = true
-        } else if var dominant = sample.detection.dominant {
-            for bundle in bundles where !dominant.bundles.contains(bundle) { dominant.bundles.append(bundle) }
-            apps.chosen = dominant
-        }
-        if let chosen = apps.chosen {
-            do {
-                apps.rules = .success(
-                    try RulesTemplate(app: chosen.name, bundles: chosen.bundles, webviewToken: chosen.webviewToken)
-                        .file())
-            } catch {
-                apps.rules = .failure(error)
-            }
-        }
-        return apps
-    }
-
-    /// The rules to write, when there are any.
-    var rulesFile: RulesFile? {
-        if case .success(let file) = rules { return file }
-        return nil
     }
 
     func render(givenRules: String? = nil) -> String {

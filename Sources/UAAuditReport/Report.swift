@@ -71,7 +71,7 @@ public struct Report: Codable, Equatable, Sendable {
             case runOf = "run_of"
         }
 
-        package init(runOf: String, hours: [String]) {
+        init(runOf: String, hours: [String]) {
             self.runOf = runOf
             self.hours = hours
         }

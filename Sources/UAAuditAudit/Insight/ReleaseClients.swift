@@ -192,7 +192,7 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
     package init(level: Int) { self.level = level }
 
     /// The figures of sampled `clients` at `level`.
-    init(level: Int, clients: some Sequence<ReleaseClients.Client>, approximate: Bool) {
+    package init(level: Int, clients: some Sequence<ReleaseClients.Client>, approximate: Bool) {
         self.level = level
         self.approximate = approximate
         for client in clients {

@@ -18,7 +18,7 @@ extension ReleaseSampleEntry {
         self.init(level: set.level, records: records, approximate: set.approximate)
     }
 
-    convenience init(level: Int, records: [UInt64: ReleaseRecord], approximate: Bool) {
+    package convenience init(level: Int, records: [UInt64: ReleaseRecord], approximate: Bool) {
         let versions = Array(Set(records.values.flatMap(\.client.versions))).sorted()
         let families = Array(Set(records.values.flatMap(\.client.families))).sorted()
         let versionIndex = Dictionary(uniqueKeysWithValues: versions.enumerated().map { ($1, $0) })

@@ -31,7 +31,7 @@ public struct StatusCounts: Codable, Equatable, Sendable {
     }
 
     /// From a tally's `slots` counters.
-    init(_ c: ArraySlice<Int64>) {
+    package init(_ c: ArraySlice<Int64>) {
         let i = c.startIndex
         (s2xx, s3xx, s4xx, s5xx, other, s401, s403) = (c[i], c[i + 1], c[i + 2], c[i + 3], c[i + 4], c[i + 5], c[i + 6])
     }

@@ -5,7 +5,7 @@ import UAAuditInput
 /// or with `extension` that before the log's own suffix (`access.1.log`), and their compressed
 /// variants (`.gz`, or another `compressext`).
 package enum RotationCandidates {
-    package struct Candidate: Sendable, Equatable {
+    struct Candidate: Sendable, Equatable {
         var path: String
         var status: FileStatus
         /// Named as gzip files are (``CompressionFormat/isGzipName(_:)``): opened as gzip. Any

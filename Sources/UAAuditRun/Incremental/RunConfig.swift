@@ -38,7 +38,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
         }
     }
 
-    package var version: Int?
+    var version: Int?
     package var logs: [String]?
     package var format: FormatChoice?
     package var rules: String?
@@ -88,7 +88,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
             case alertShareDrop = "alert_share_drop"
         }
 
-        package init() {}
+        init() {}
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {

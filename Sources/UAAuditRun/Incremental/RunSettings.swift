@@ -13,7 +13,7 @@ package struct RunSettings: Sendable {
     /// Where breached hours go: the channels (by key), none yet, or nowhere on purpose.
     package var alertMode: AlertLedger.Mode
     /// The host name alerts carry (and their ids hash).
-    package var host: String
+    var host: String
     /// Where rotated files are looked for besides each log's own directory (logrotate's
     /// `olddir`); relative to the log's directory. `--rotated-dir`, config `rotated_dir`.
     package var rotatedDirectory: String? = nil

@@ -1,6 +1,7 @@
 import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
 @testable import UAAuditRun
 
 /// `doctor`'s whole diagnosis: the format chosen, the app found in the chosen logs' traffic,

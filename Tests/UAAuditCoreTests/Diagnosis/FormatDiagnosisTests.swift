@@ -2,6 +2,7 @@ import Glibc
 import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
 @testable import UAAuditRun
 
 /// What `doctor` finds of each access_log: its format, whether it can be read (and by the

@@ -1,6 +1,7 @@
 import Testing
 @testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditReport
 @testable import UAAuditRun
 
 /// The findings behind exit 8's hint: which format the malformed lines parse as, which were

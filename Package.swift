@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "uaaudit",
     products: [
-        .executable(name: "uaaudit", targets: ["uaaudit"]),
+        .executable(name: "uaaudit", targets: ["uaaudit"])
     ],
     targets: [
         .systemLibrary(
@@ -45,18 +45,29 @@ let package = Package(
         .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
         // The webhook transport on libcurl, outside the core (which only knows HTTPTransport).
         .target(name: "UAAuditCurl", dependencies: ["UAAuditRun", "CCurl"]),
-        .target(name: "UAAuditCLI", dependencies: ["UAAuditInput", "UAAuditAudit", "UAAuditReport", "UAAuditRun", "UAAuditCurl"], plugins: ["BuildInfoPlugin"]),
+        .target(
+            name: "UAAuditCLI",
+            dependencies: ["UAAuditInput", "UAAuditAudit", "UAAuditReport", "UAAuditRun", "UAAuditCurl"],
+            plugins: ["BuildInfoPlugin"]),
         .executableTarget(name: "uaaudit", dependencies: ["UAAuditCLI"]),
         // A loopback HTTP receiver that answers like WeCom, Slack and the others; for the tests only.
         .target(
             name: "WebhookReceiver", path: "Tests/WebhookReceiver",
             exclude: ["receiver.py", "test-tls.crt", "test-tls.key", "test-tls-other.crt", "test-tls-other.key"]),
         .testTarget(
-            name: "UAAuditCoreTests", dependencies: ["UAAuditInput", "UAAuditAudit", "UAAuditReport", "UAAuditRun", "UAAuditCurl", "WebhookReceiver"],
+            name: "UAAuditCoreTests",
+            dependencies: [
+                "UAAuditInput", "UAAuditAudit", "UAAuditReport", "UAAuditRun", "UAAuditCurl", "WebhookReceiver",
+            ],
             exclude: ["Report/Fixtures", "Alerting/Channels/Golden"]),
-        .testTarget(name: "UAAuditCLITests", dependencies: ["UAAuditCLI", "UAAuditInput", "UAAuditAudit", "UAAuditReport", "UAAuditRun"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["UAAuditInput", "UAAuditAudit", "UAAuditReport", "UAAuditRun", "uaaudit", "WebhookReceiver"], exclude: ["Fixtures"]),
+            name: "UAAuditCLITests",
+            dependencies: ["UAAuditCLI", "UAAuditInput", "UAAuditAudit", "UAAuditReport", "UAAuditRun"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "UAAuditInput", "UAAuditAudit", "UAAuditReport", "UAAuditRun", "uaaudit", "WebhookReceiver",
+            ], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // libFuzzer targets for uaaudit's parsers, built and run by Fuzz/run.sh with
-// -sanitize=fuzzer,address. A package of its own, so `swift test` is unaffected; the core
-// library's sources are the main package's (symbolic links under Sources/).
+// -sanitize=fuzzer,address. A package of its own, so `swift test` is unaffected; the core's
+// four stage targets are the main package's (symbolic links under Sources/).
 import PackageDescription
 
 let package = Package(
@@ -12,8 +12,12 @@ let package = Package(
         .systemLibrary(name: "CFuzzerDriver"),
         .target(name: "CUAScan"),
         .target(name: "CSHA256"),
-        .target(name: "UAAuditCore", dependencies: ["CPCRE2", "CZlib", "CSHA256", "CUAScan"]),
-        .executableTarget(name: "uaaudit-fuzz", dependencies: ["UAAuditCore", "CFuzzerDriver"]),
+        .target(name: "UAAuditInput", dependencies: ["CZlib", "CSHA256"]),
+        .target(name: "UAAuditAudit", dependencies: ["UAAuditInput", "CPCRE2", "CUAScan"]),
+        .target(name: "UAAuditReport", dependencies: ["UAAuditAudit"]),
+        .target(name: "UAAuditRun", dependencies: ["UAAuditReport"]),
+        .executableTarget(
+            name: "uaaudit-fuzz", dependencies: ["UAAuditInput", "UAAuditAudit", "UAAuditRun", "CFuzzerDriver"]),
     ],
     swiftLanguageModes: [.v6]
 )

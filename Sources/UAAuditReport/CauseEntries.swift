@@ -71,7 +71,8 @@ package enum CauseReport {
     /// SDK (text from the log) as the output needs.
     package static func stackText(_ entry: Report.CauseEntry, shown: (String) -> String = { $0 }) -> String {
         if let bundle = entry.bundle {
-            return entry.stack + " (" + (entry.bundleIsExtension == true ? "extension " : "bundle ") + shown(bundle) + ")"
+            return entry.stack + " (" + (entry.bundleIsExtension == true ? "extension " : "bundle ") + shown(bundle)
+                + ")"
         }
         if let sdk = entry.sdk { return entry.stack + " (" + shown(sdk) + ")" }
         return entry.stack

@@ -68,7 +68,8 @@ struct FleetClients: Sendable {
         for (id, byte) in theirRecords where Int(byte >> 2) >= level {
             // The same client on two hosts: its kinds join (its zero bits are the same).
             let mine = records[id] ?? 0
-            records[id] = max(mine & ~ClientSample.split, byte & ~ClientSample.split) | ((mine | byte) & ClientSample.split)
+            records[id] =
+                max(mine & ~ClientSample.split, byte & ~ClientSample.split) | ((mine | byte) & ClientSample.split)
         }
         while records.count > ClientSet.reportSampleLimit, level < 63 { raise(to: level + 1) }
         for e in theirs where examples.count < ClientSample.examplesPerHour && !examples.contains(e) {

@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// Which UA shapes the rules leave in `other`, and when that deserves a warning.
 ///

@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// What a report audited with the built-in example rules says about them, so that an
 /// operator's app that no rule knows is never a silent 0%.

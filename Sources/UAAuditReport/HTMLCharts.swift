@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// The inline SVG charts of the HTML report: the hourly alert-class share against the
 /// threshold, and the requests per hour stacked by class. Hours are evenly spaced in report

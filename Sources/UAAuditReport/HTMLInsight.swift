@@ -19,7 +19,9 @@ enum HTMLInsight {
             html += "<td data-field=\"count\">\(hour.classes[alert] ?? 0)</td>"
             html += "<td data-field=\"403\">\(status.map { String($0.s403) } ?? "")</td>"
             html += "<td data-field=\"401\">\(status.map { String($0.s401) } ?? "")</td>"
-            let path = hour.topPaths?.first.map { "<code>\(HTMLText.escape($0.path))</code> \($0.count) (\($0.rejected) refused)" }
+            let path = hour.topPaths?.first.map {
+                "<code>\(HTMLText.escape($0.path))</code> \($0.count) (\($0.rejected) refused)"
+            }
             html += "<td data-field=\"path\">\(path ?? "")</td>"
             html += "<td data-field=\"split\">\(hour.clients.map(split) ?? "")</td>"
             html += "<td data-field=\"drift\">\(hour.drift.map(drift) ?? "")</td></tr>\n"

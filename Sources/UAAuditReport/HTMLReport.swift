@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// The report as one self-contained HTML page: totals, a chart of the hourly alert-class
 /// share against the threshold, the requests per hour stacked by class, the hours, the most
@@ -53,9 +53,11 @@ package enum HTMLReport {
 
         html += "<section id=\"share-chart\">\n<h2>Hourly \(alert) share against the threshold</h2>\n"
         html += report.hours.isEmpty ? "<p>No requests.</p>\n" : HTMLCharts.shareChart(report)
-        html += "<p class=\"legend\" id=\"share-legend\"><span><i style=\"background:#d62728\"></i>over the threshold</span> "
+        html +=
+            "<p class=\"legend\" id=\"share-legend\"><span><i style=\"background:#d62728\"></i>over the threshold</span> "
         html += "<span><i style=\"background:#4a78b5\"></i>at or below the threshold</span> "
-        html += "<span><i style=\"background:#b9cbe3\"></i>fewer than \(report.minRequests) requests (never alerts)</span> "
+        html +=
+            "<span><i style=\"background:#b9cbe3\"></i>fewer than \(report.minRequests) requests (never alerts)</span> "
         html += "<span><i class=\"dash\"></i>threshold \(share(report.threshold, report))</span></p>\n</section>\n"
         html += "<section id=\"class-chart\">\n<h2>Requests per hour by class</h2>\n"
         html += report.hours.isEmpty ? "<p>No requests.</p>\n" : HTMLCharts.classChart(report)
@@ -79,8 +81,11 @@ package enum HTMLReport {
     static func title(_ report: Report) -> String {
         guard let first = report.hours.first, let last = report.hours.last else { return "uaaudit report" }
         let hours = report.hours.count == 1 ? "1 hour" : "\(report.hours.count) hours"
-        let end = HourKey(iso8601: last.hour).map { HourKey(localHour: $0.localHour + 1, offsetMinutes: $0.offsetMinutes).iso8601 }
-        return "uaaudit report: \(hours), \(HTMLCharts.shortHour(first.hour)) to \(HTMLCharts.shortHour(end ?? last.hour))"
+        let end = HourKey(iso8601: last.hour).map {
+            HourKey(localHour: $0.localHour + 1, offsetMinutes: $0.offsetMinutes).iso8601
+        }
+        return
+            "uaaudit report: \(hours), \(HTMLCharts.shortHour(first.hour)) to \(HTMLCharts.shortHour(end ?? last.hour))"
     }
 
     private static func card(_ id: String, _ label: String, _ value: String, _ note: String, alert: Bool = false)

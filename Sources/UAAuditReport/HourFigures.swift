@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// The one place an hour's figures are made: every hour entry of scan's report, `run`'s report
 /// and `merge` comes from ``entry(hour:classes:errors:outOfScope:top:topApproximate:limit:alert:)``,

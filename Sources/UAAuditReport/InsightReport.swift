@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// Turns each hour's ``HourInsight`` into the report's impact, path, client and drift entries.
 ///
@@ -141,8 +141,8 @@ package enum InsightReport {
             let new = hour.insight.families.filter { family in
                 !window.reversed().contains { $0.insight.families[family.key] != nil }
             }
-                .map { (family: $0.key, total: HourInsight.total($0.value), byClass: $0.value) }
-                .sorted { $0.total != $1.total ? $0.total > $1.total : $0.family < $1.family }
+            .map { (family: $0.key, total: HourInsight.total($0.value), byClass: $0.value) }
+            .sorted { $0.total != $1.total ? $0.total > $1.total : $0.family < $1.family }
             entry.newRequests = new.reduce(0) { $0 + $1.total }
             entry.newFamilies = new.prefix(newFamiliesListed).map {
                 let top = $0.byClass.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }!

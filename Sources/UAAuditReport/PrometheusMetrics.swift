@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// The numbers uaaudit gives Prometheus, before they are written (``PrometheusText``).
 ///

@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// The JSON report: the dashboards' contract (schema `uaaudit.report/1`, see `docs/report.schema.json`).
 ///
@@ -104,7 +104,10 @@ public struct Report: Codable, Equatable, Sendable {
         /// where `identity` is.
         public var offset: Int64? = nil
 
-        package init(path: String, lines: Int64, bytes: Int64, error: String? = nil, identity: String? = nil, offset: Int64? = nil) {
+        package init(
+            path: String, lines: Int64, bytes: Int64, error: String? = nil, identity: String? = nil,
+            offset: Int64? = nil
+        ) {
             self.path = path
             self.lines = lines
             self.bytes = bytes
@@ -253,7 +256,13 @@ public struct Report: Codable, Equatable, Sendable {
         }
     }
 
-    package init(schema: String = Report.schemaID, generatedAt: String, sources: [SourceEntry], format: FormatEntry, rules: RulesSummary, threshold: Double, minRequests: Int64, totals: Totals, hours: [HourEntry], malformedSamples: [SampleEntry], gaps: [Gap]? = nil, logs: [LogEntry]? = nil, reportID: String? = nil, mergedFrom: [String]? = nil, runOf: String? = nil, mergedRunOf: [RunHours]? = nil, clientSalt: String? = nil, driftSettings: DriftSettingsEntry? = nil, clientKeysShown: Bool? = nil) {
+    package init(
+        schema: String = Report.schemaID, generatedAt: String, sources: [SourceEntry], format: FormatEntry,
+        rules: RulesSummary, threshold: Double, minRequests: Int64, totals: Totals, hours: [HourEntry],
+        malformedSamples: [SampleEntry], gaps: [Gap]? = nil, logs: [LogEntry]? = nil, reportID: String? = nil,
+        mergedFrom: [String]? = nil, runOf: String? = nil, mergedRunOf: [RunHours]? = nil, clientSalt: String? = nil,
+        driftSettings: DriftSettingsEntry? = nil, clientKeysShown: Bool? = nil
+    ) {
         self.schema = schema
         self.generatedAt = generatedAt
         self.sources = sources
@@ -275,4 +284,3 @@ public struct Report: Codable, Equatable, Sendable {
         self.clientKeysShown = clientKeysShown
     }
 }
-

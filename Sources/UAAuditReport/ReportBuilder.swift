@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// Builds the ``Report`` of an ``AuditResult``: its hours' figures come from ``HourFigures``,
 /// the breach decision from ``AlertPolicy``.

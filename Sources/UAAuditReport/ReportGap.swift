@@ -20,7 +20,10 @@ extension Report {
             case detectedAt = "detected_at"
         }
 
-        package init(log: String, file: String, fromOffset: Int64, toOffset: Int64? = nil, reason: String, detectedAt: String, uncertain: Bool? = nil) {
+        package init(
+            log: String, file: String, fromOffset: Int64, toOffset: Int64? = nil, reason: String, detectedAt: String,
+            uncertain: Bool? = nil
+        ) {
             self.log = log
             self.file = file
             self.fromOffset = fromOffset

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// A report's `report_id` and its sources' identities, and the overlap test of `merge`.
 ///

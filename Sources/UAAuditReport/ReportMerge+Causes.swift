@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// `merge` of the hours' causes: requests and iOS versions add up per family, and the release
 /// is judged again from the union of the reports' release samples (``ReleaseUnion``): a client

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// Combines reports (from many hosts, or from scans of parts of one log) into one report of
 /// the same schema.
@@ -427,7 +427,8 @@ package enum ReportMerge {
                 }.prefix(top).map { Report.PathEntry(path: $0.key, count: $0.value.count, rejected: $0.value.rejected) }
                 entry.topPathsApproximate = pathsApproximate || (reports > 1 && longestPathList >= top)
             }
-            entry.clients = reports == 1 ? only?.clients : fleetEntry(classes: entry.classes, alertClass: rules.alertClass)
+            entry.clients =
+                reports == 1 ? only?.clients : fleetEntry(classes: entry.classes, alertClass: rules.alertClass)
             entry.drift = only?.drift
             fillCauses(&entry, top: top)
             entry.coverage =

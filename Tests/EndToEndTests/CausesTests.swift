@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WebhookReceiver
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -16,12 +17,14 @@ import WebhookReceiver
 /// either release sends the Share extension's default (Darwin 24.1: iOS 18.1).
 @Suite struct CausesTests {
     static let cfnetwork = "MyShop/# CFNetwork/#.#.# Darwin/#.#.#"
-    static let webview = "Mozilla/#.# (iPhone; CPU iPhone OS #_# like Mac OS X) AppleWebKit/#.#.# (KHTML, like Gecko) Mobile/#E#"
+    static let webview =
+        "Mozilla/#.# (iPhone; CPU iPhone OS #_# like Mac OS X) AppleWebKit/#.#.# (KHTML, like Gecko) Mobile/#E#"
     static let share = "MyShop%#Share/# CFNetwork/#.#.# Darwin/#.#.#"
 
     static func line(_ client: Int, _ hour: Int, _ minute: Int, _ ua: String) -> String {
         let time = String(format: "04/Mar/2025:%02d:%02d:%02d +0000", hour, minute, client % 60)
-        return "10.1.\(client / 200).\(client % 200 + 1) - - [\(time)] \"GET /api/feed HTTP/1.1\" 200 12 \"-\" \"\(ua)\" "
+        return
+            "10.1.\(client / 200).\(client % 200 + 1) - - [\(time)] \"GET /api/feed HTTP/1.1\" 200 12 \"-\" \"\(ua)\" "
             + "rt=0.010 uct=\"0.001\" uht=\"0.009\" urt=\"0.010\""
     }
 
@@ -30,10 +33,14 @@ import WebhookReceiver
         for hour in hours {
             for c in clients {
                 let version = c < 60 ? "3.3.0" : "3.2.1"
-                for k in 0..<5 { lines.append(line(c, hour, k * 10, "MyShop/\(version) (iPhone; iOS 17.4; Scale/3.00)")) }
+                for k in 0..<5 {
+                    lines.append(line(c, hour, k * 10, "MyShop/\(version) (iPhone; iOS 17.4; Scale/3.00)"))
+                }
                 if c < 60 {
                     let darwin = c % 2 == 0 ? "23.4.0" : "23.5.0"
-                    for k in 0..<2 { lines.append(line(c, hour, 31 + k, "MyShop/2310 CFNetwork/1496.0.7 Darwin/\(darwin)")) }
+                    for k in 0..<2 {
+                        lines.append(line(c, hour, 31 + k, "MyShop/2310 CFNetwork/1496.0.7 Darwin/\(darwin)"))
+                    }
                 }
                 if c < 30 {
                     lines.append(
@@ -42,7 +49,9 @@ import WebhookReceiver
                             "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 "
                                 + "(KHTML, like Gecko) Mobile/15E148"))
                 }
-                if c % 7 == 0 { lines.append(line(c, hour, 51, "MyShop%20Share/2310 CFNetwork/1494.0.7 Darwin/24.1.0")) }
+                if c % 7 == 0 {
+                    lines.append(line(c, hour, 51, "MyShop%20Share/2310 CFNetwork/1494.0.7 Darwin/24.1.0"))
+                }
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -97,12 +106,15 @@ import WebhookReceiver
         #expect(causes[1].release?.consistent?.version == "3.2.1")
         // Both releases send the extension's default as often as they have clients: none is named.
         #expect(causes[2].release == nil)
-        #expect(causes[2].releaseNote == "no release stands out among the split clients (a shared client key, or every release)")
+        #expect(
+            causes[2].releaseNote
+                == "no release stands out among the split clients (a shared client key, or every release)")
     }
 
     @Test func explainTextHasAWhySectionBeforeTheTopUAs() throws {
         let dir = try Self.setUp()
-        let result = try Tool.run(["explain", "2025-03-04T10", "--rules", "rules.json", "access.log"], directory: dir.url)
+        let result = try Tool.run(
+            ["explain", "2025-03-04T10", "--rules", "rules.json", "access.log"], directory: dir.url)
         #expect(result.status == 0, "\(result.stderr)")
         let page = result.out
         let why = try #require(page.range(of: "Why: which code sends the inconsistent UAs\n"))
@@ -139,13 +151,14 @@ import WebhookReceiver
     /// The same 3.3.0 traffic, but every app client sits behind one of 20 carrier-NAT addresses
     /// that mix both releases: no release may be named.
     @Test func clientsBehindSharedAddressesDoNotMakeAReleaseLookGuilty() throws {
-        let nat = Self.log().split(separator: "\n").map { line -> String in
-            // 10.1.0.N → 10.9.0.(N % 20): each address carries clients of both releases.
-            guard line.hasPrefix("10.1.0."), let space = line.firstIndex(of: " "),
-                let n = Int(line[line.index(line.startIndex, offsetBy: 7)..<space])
-            else { return String(line) }
-            return "10.9.0.\(n % 20)" + line[space...]
-        }.joined(separator: "\n") + "\n"
+        let nat =
+            Self.log().split(separator: "\n").map { line -> String in
+                // 10.1.0.N → 10.9.0.(N % 20): each address carries clients of both releases.
+                guard line.hasPrefix("10.1.0."), let space = line.firstIndex(of: " "),
+                    let n = Int(line[line.index(line.startIndex, offsetBy: 7)..<space])
+                else { return String(line) }
+                return "10.9.0.\(n % 20)" + line[space...]
+            }.joined(separator: "\n") + "\n"
         let dir = try Self.setUp(nat)
         let result = try Tool.run(
             ["explain", "2025-03-04T10", "--json", "--rules", "rules.json", "access.log"], directory: dir.url)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -37,7 +38,8 @@ import Testing
             return unshift(z, 30)
         }
         let a0 = UInt64(16) &* m
-        let k = mix(a0 ^ 0x243F_6A88_85A3_08D3) ^ (mix(a0 ^ 0x1319_8A2E_0370_7344) &* 3)
+        let k =
+            mix(a0 ^ 0x243F_6A88_85A3_08D3) ^ (mix(a0 ^ 0x1319_8A2E_0370_7344) &* 3)
             ^ (mix(a0 ^ 0xA409_3822_299F_31D0) &* 5)
         /// The client hash of a 16-byte key, as ``ByteHash`` computes it, to check the keys.
         func hash(_ key: [UInt8]) -> UInt64 {
@@ -86,10 +88,11 @@ import Testing
         let crafted = Self.craftedKeys(Self.clients, zeroBits: 12, seed: 17)
         var random: UInt64 = 17
         let plain = (0..<Self.clients).map { i in
-            Array(String(format: "k%07d", i).utf8) + (0..<8).map { _ in
-                random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                return UInt8(0x41 + (random >> 33) % 26)
-            }
+            Array(String(format: "k%07d", i).utf8)
+                + (0..<8).map { _ in
+                    random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return UInt8(0x41 + (random >> 33) % 26)
+                }
         }
         let dir = try Scratch()
         var seconds: [Double] = []

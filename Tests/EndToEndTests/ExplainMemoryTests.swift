@@ -19,9 +19,10 @@ import Testing
         var block: [UInt8] = []
         for i in 0..<8_000 {
             let ua = i % 4_000 == 0 ? Lines.cfnetwork : Lines.urlsession
-            block += Array(
-                #"{"time_local":"29/Nov/2026:17:18:40 +0800","request":"GET /api/v2/me?i=\#(i) HTTP/1.1","status":200,"ua":"\#(ua)"}"#
-                    .utf8) + [0x0A]
+            block +=
+                Array(
+                    #"{"time_local":"29/Nov/2026:17:18:40 +0800","request":"GET /api/v2/me?i=\#(i) HTTP/1.1","status":200,"ua":"\#(ua)"}"#
+                        .utf8) + [0x0A]
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         try #require(fd >= 0)
@@ -39,7 +40,8 @@ import Testing
         #expect((hour["classes"] as? [String: Int])?["urlsession"] == 96 * 7_998)
         let idle = try MeasuredRun.idleKiB(options: options)
         let bound = idle + MeasuredRun.workingMemoryKiB
-        print("explain of a 123 MB JSON-lines log: peak RSS \(result.peakKiB) KiB (idle \(idle) KiB, bound \(bound) KiB)")
+        print(
+            "explain of a 123 MB JSON-lines log: peak RSS \(result.peakKiB) KiB (idle \(idle) KiB, bound \(bound) KiB)")
         #expect(result.peakKiB > 0)
         if Tool.underSanitizer { return }
         #expect(result.peakKiB <= bound)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -19,7 +20,9 @@ import Testing
     /// Host A: clients 10.0.0.1…50 send the app's UA at 17:xx. Host B: 10.0.0.1…5 send the
     /// inconsistent CFNetwork UA, 10.0.1.1…21 the app's. No host sees a split client.
     static func hostA() -> [String] {
-        (1...50).map { line("10.0.0.\($0)", "29/Nov/2026:17:\(String(format: "%02d", $0 % 60)):00 +0800", Lines.urlsession) }
+        (1...50).map {
+            line("10.0.0.\($0)", "29/Nov/2026:17:\(String(format: "%02d", $0 % 60)):00 +0800", Lines.urlsession)
+        }
     }
     static func hostB() -> [String] {
         (1...5).map { line("10.0.0.\($0)", "29/Nov/2026:17:30:0\($0) +0800", Lines.cfnetwork) }
@@ -158,7 +161,8 @@ import Testing
         for (h, hour) in ["17", "18", "19", "20"].enumerated() {
             for i in 0..<300 {
                 let client = "10.1.\(i % 7).\(i % 40)"
-                let time = "29/Nov/2026:\(hour):\(String(format: "%02d", i % 60)):\(String(format: "%02d", h * 7 % 60)) +0800"
+                let time =
+                    "29/Nov/2026:\(hour):\(String(format: "%02d", i % 60)):\(String(format: "%02d", h * 7 % 60)) +0800"
                 var ua = i % 2 == 0 ? Lines.urlsession : webview
                 if h >= 2, i % 37 == 0 { ua = Lines.cfnetwork }
                 if h == 3, i % 10 == 1 { ua = newSDK }
@@ -198,7 +202,10 @@ import Testing
         #expect(got.hours[3].clients?.examples == expected.hours[3].clients?.examples)
         expected.hours[2].clients?.examples = []
         let (e, g) = (try ReportEncoding.encode(expected), try ReportEncoding.encode(got))
-        let (el, gl) = (String(decoding: e, as: UTF8.self).split(separator: "\n"), String(decoding: g, as: UTF8.self).split(separator: "\n"))
+        let (el, gl) = (
+            String(decoding: e, as: UTF8.self).split(separator: "\n"),
+            String(decoding: g, as: UTF8.self).split(separator: "\n")
+        )
         let first = zip(el, gl).enumerated().first { $0.element.0 != $0.element.1 }
         #expect(first == nil, "line \(first?.offset ?? 0): \(first?.element.0 ?? "") vs \(first?.element.1 ?? "")")
         #expect(el.count == gl.count)

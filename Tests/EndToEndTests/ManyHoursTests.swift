@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -22,8 +23,10 @@ import Testing
             let hour = i % 24
             if i > 0, hour == 0 {
                 days += 1
-                let monthDays = [31, (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28, 31, 30, 31, 30,
-                                 31, 31, 30, 31, 30, 31][month - 1]
+                let monthDays = [
+                    31, (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28, 31, 30, 31, 30,
+                    31, 31, 30, 31, 30, 31,
+                ][month - 1]
                 day += 1
                 if day > monthDays {
                     day = 1
@@ -34,9 +37,13 @@ import Testing
                     }
                 }
             }
-            let time = "\(day < 10 ? "0" : "")\(day)/\(months[month - 1])/\(year):\(hour < 10 ? "0" : "")\(hour):00:00 +0000"
+            let time =
+                "\(day < 10 ? "0" : "")\(day)/\(months[month - 1])/\(year):\(hour < 10 ? "0" : "")\(hour):00:00 +0000"
             let ua = i % 3 == 0 ? Lines.cfnetwork : Lines.urlsession
-            out.append(contentsOf: "127.0.0.\(i % 250) - - [\(time)] \"GET /p\(i % 1000) HTTP/1.1\" 200 2 \"-\" \"\(ua)\" rt=0.000 uct=\"-\" uht=\"-\" urt=\"-\"\n".utf8)
+            out.append(
+                contentsOf:
+                    "127.0.0.\(i % 250) - - [\(time)] \"GET /p\(i % 1000) HTTP/1.1\" 200 2 \"-\" \"\(ua)\" rt=0.000 uct=\"-\" uht=\"-\" urt=\"-\"\n"
+                    .utf8)
         }
         try Data(out).write(to: URL(fileURLWithPath: path))
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -51,14 +52,16 @@ import Testing
     @Test func clientAddressesStayOutOfTheState() throws {
         let h = try RunHarness()
         try h.appendRaw(
-            Self.line("10.9.0.7", minute: 1, ua: Lines.urlsession) + Self.line("10.9.0.7", minute: 2, ua: Lines.cfnetwork),
+            Self.line("10.9.0.7", minute: 1, ua: Lines.urlsession)
+                + Self.line("10.9.0.7", minute: 2, ua: Lines.cfnetwork),
             to: h.log)
         #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
         var report = try ReportEncoding.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: h.report))))
         #expect(report.hours.first?.clients?.examples == [ClientSalt.standard.display("10.9.0.7")])
         #expect(try !String(contentsOfFile: h.state, encoding: .utf8).contains("10.9.0.7"))
         try h.appendRaw(
-            Self.line("10.9.0.8", minute: 21, ua: Lines.urlsession) + Self.line("10.9.0.8", minute: 22, ua: Lines.cfnetwork),
+            Self.line("10.9.0.8", minute: 21, ua: Lines.urlsession)
+                + Self.line("10.9.0.8", minute: 22, ua: Lines.cfnetwork),
             to: h.log)
         #expect(try h.run(now: "2026-11-29T10:30:00Z", extra: ["--show-client-keys"]).status == 0)
         report = try ReportEncoding.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: h.report))))
@@ -79,7 +82,8 @@ import Testing
         let salt = try h.dir.write("client.salt", "k3J9w1Qx8ZpL0sVb4TnY7uRe2HcD6mAf\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: salt)
         try h.appendRaw(
-            Self.line("10.9.0.1", minute: 1, ua: Lines.urlsession) + Self.line("10.9.0.1", minute: 2, ua: Lines.cfnetwork),
+            Self.line("10.9.0.1", minute: 1, ua: Lines.urlsession)
+                + Self.line("10.9.0.1", minute: 2, ua: Lines.cfnetwork),
             to: h.log)
         #expect(try h.run(now: "2026-11-29T10:20:00Z").status == 0)
         try h.appendRaw(Self.line("10.9.0.1", minute: 21, ua: Lines.cfnetwork), to: h.log)

@@ -1,6 +1,10 @@
 import CFuzzerDriver
 import Glibc
-@testable import UAAuditCore
+
+@testable import UAAuditAudit
+@testable import UAAuditInput
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// One fuzzing binary, many targets: UAAUDIT_FUZZ_TARGET picks one (Fuzz/run.sh sets it).
 /// Every target checks properties, not only "no crash"; a broken property is a trap, which

@@ -1,4 +1,7 @@
-@testable import UAAuditCore
+@testable import UAAuditAudit
+@testable import UAAuditInput
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// The fuzz targets: the parts of uaaudit that read outside input.
 enum FuzzTargets {

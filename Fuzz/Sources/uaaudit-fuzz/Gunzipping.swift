@@ -1,4 +1,7 @@
-@testable import UAAuditCore
+@testable import UAAuditAudit
+@testable import UAAuditInput
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// Gzip target: any bytes either decompress or fail with an error; never a crash, and the
 /// output read is capped so a decompression bomb cannot exhaust memory.

@@ -1,4 +1,7 @@
-@testable import UAAuditCore
+@testable import UAAuditAudit
+@testable import UAAuditInput
+@testable import UAAuditReport
+@testable import UAAuditRun
 
 /// Tokenizer target: every field of a matched line lies inside the line, in order; with
 /// `escape=default` or `json`, the UA field holds no unescaped quote; the vectorised cut (C,

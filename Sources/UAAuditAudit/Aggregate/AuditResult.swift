@@ -42,7 +42,11 @@ package struct AuditResult: Sendable {
             releases.merge(other.releases)
         }
 
-        package init(counts: [Int64], alertUAs: [[UInt8]: Int64] = [:], untrackedAlertUAs: Int64 = 0, families: [FamilyKey: Int64] = [:], untrackedFamilies: Int64 = 0, paths: [[UInt8]: PathCount] = [:], untrackedPaths: Int64 = 0) {
+        package init(
+            counts: [Int64], alertUAs: [[UInt8]: Int64] = [:], untrackedAlertUAs: Int64 = 0,
+            families: [FamilyKey: Int64] = [:], untrackedFamilies: Int64 = 0, paths: [[UInt8]: PathCount] = [:],
+            untrackedPaths: Int64 = 0
+        ) {
             self.counts = counts
             self.alertUAs = alertUAs
             self.untrackedAlertUAs = untrackedAlertUAs

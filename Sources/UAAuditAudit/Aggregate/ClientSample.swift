@@ -278,7 +278,9 @@ package final class ClientSample {
                 if s & ~3 == identity {
                     if s | UInt64(bits) != s {
                         side[place] = s | UInt64(bits)
-                        if (s | UInt64(bits)) & 3 == UInt64(ClientSample.split) { keepExample(bucket: bucket, key: key) }
+                        if (s | UInt64(bits)) & 3 == UInt64(ClientSample.split) {
+                            keepExample(bucket: bucket, key: key)
+                        }
                     }
                     return
                 }
@@ -631,7 +633,9 @@ extension ClientSample {
         func prefetch(bucket: Int, hash: UInt64) -> Int {
             guard bucket < state.pointee.bucketCount else { return -1 }
             let identity = hash & ClientSample.hashMask | UInt64(bucket) << 2
-            let slot = sample._withUnsafeGuaranteedRef { $0.home(identity, level: Int(state.pointee.placeLevelOf[bucket])) }
+            let slot = sample._withUnsafeGuaranteedRef {
+                $0.home(identity, level: Int(state.pointee.placeLevelOf[bucket]))
+            }
             ua_prefetch(state.pointee.slots + slot)
             return slot
         }

@@ -30,7 +30,9 @@ package struct RuleSet: Sendable {
         rules: [Rule], alertClass: String = "inconsistent", scope: Pattern? = nil,
         limits: MatchLimits = .standard, app: String? = nil, examples: [RuleExample] = []
     ) throws(RulesError) {
-        if rules.count > RuleSet.maxRules { throw RulesError.tooManyRules(count: rules.count, maximum: RuleSet.maxRules) }
+        if rules.count > RuleSet.maxRules {
+            throw RulesError.tooManyRules(count: rules.count, maximum: RuleSet.maxRules)
+        }
         var seen = Set<String>()
         for rule in rules {
             if RuleSet.reservedNames.contains(rule.name) { throw RulesError.reservedClass(name: rule.name) }

@@ -149,8 +149,10 @@ final class UACache {
     /// Adds the family of the last lookup (which came back ``unassignedFamily``) to the table;
     /// its id, or nil when the table is full.
     func addPendingFamily() -> UInt32? {
-        let family = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(familyScratch)[..<pendingFamilyCount])
-        guard let id = families.find(family, hash: pendingFamilyHash) ?? families.insert(family, hash: pendingFamilyHash)
+        let family = UnsafeRawBufferPointer(
+            rebasing: UnsafeMutableRawBufferPointer(familyScratch)[..<pendingFamilyCount])
+        guard
+            let id = families.find(family, hash: pendingFamilyHash) ?? families.insert(family, hash: pendingFamilyHash)
         else { return nil }
         if let e = pendingEntry {
             let value = UInt64(bitPattern: table.values[e])
@@ -178,7 +180,8 @@ final class UACache {
     /// not in the table; its bytes stay in the scratch for ``addPendingFamily()``).
     private func family(of ua: UnsafeRawBufferPointer, class cls: UInt8) -> UInt64 {
         pendingFamilyCount = UAFamily.normalize(ua, into: familyScratch)
-        let family = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(familyScratch)[..<pendingFamilyCount])
+        let family = UnsafeRawBufferPointer(
+            rebasing: UnsafeMutableRawBufferPointer(familyScratch)[..<pendingFamilyCount])
         pendingFamilyHash = ByteHash.table(family)
         let id = families.find(family, hash: pendingFamilyHash).map { UInt32($0) } ?? UACache.unassignedFamily
         var version: UInt64 = 0

@@ -42,7 +42,8 @@ package struct ClientSalt: Equatable, Sendable {
             for i in 0..<8 { s |= UInt64(h[i]) << UInt64(8 * i) }
             seed = s | 1
         }
-        fingerprint = "sha256:" + String(SHA256.hex(SHA256.hash(Array("uaaudit client salt\0".utf8) + bytes)).prefix(16))
+        fingerprint =
+            "sha256:" + String(SHA256.hex(SHA256.hash(Array("uaaudit client salt\0".utf8) + bytes)).prefix(16))
     }
 
     /// The salt in a file: its bytes without one final line break (`\n` or `\r\n`). An empty file, one over

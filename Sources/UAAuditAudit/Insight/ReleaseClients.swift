@@ -233,7 +233,8 @@ package struct ReleaseTallies: Codable, Equatable, Sendable {
             t.sharedClients = scaled(t.sharedClients, from)
             t.versions = t.versions.mapValues { scaled($0, from) }
             t.families = t.families.mapValues {
-                Family(splitClients: scaled($0.splitClients, from), versions: $0.versions.mapValues { scaled($0, from) })
+                Family(
+                    splitClients: scaled($0.splitClients, from), versions: $0.versions.mapValues { scaled($0, from) })
             }
             t.level = to
         }

@@ -49,7 +49,8 @@ extension ReleaseSampleEntry {
         guard (0...63).contains(level), versions.count <= ReleaseClients.limit * ReleaseSample.versionsPerClient,
             families.count <= ReleaseClients.limit * ReleaseSample.familiesPerClient,
             records.utf8.count <= ReleaseClients.limit * 40, let data = Data(base64Encoded: records),
-            Self.isList(versions, of: UAAnatomy.isVersion), Self.isList(families, of: { !$0.isEmpty && $0.utf8.count <= 1024 })
+            Self.isList(versions, of: UAAnatomy.isVersion),
+            Self.isList(families, of: { !$0.isEmpty && $0.utf8.count <= 1024 })
         else { return nil }
         let bytes = [UInt8](data)
         var out: [UInt64: ReleaseRecord] = [:]

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import UAAuditInput
 
 /// Bytes and lines done so far, updated by the scanning threads and read by a progress display.
 ///
@@ -27,9 +28,8 @@ package final class ProgressCounter: Sendable {
     /// regular files; stdin (`-`), pipes and what cannot be looked at leave the total unknown.
     package func expect(inputs paths: [String]) {
         for path in paths {
-            var st = stat()
-            if path != "-", stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
-                expect(bytes: Int(st.st_size))
+            if path != "-", let size = Syscalls.regularFileSize(path) {
+                expect(bytes: Int(size))
             } else {
                 totalUnknown.store(true, ordering: .relaxed)
             }

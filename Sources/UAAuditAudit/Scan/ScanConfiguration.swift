@@ -24,7 +24,8 @@ package struct ScanConfiguration: Sendable {
     package init(
         format: LogFormat, rules: RuleSet, threshold: Threshold = .standard, minRequests: Int64 = 100,
         top: Int = 10, threads: Int = 1, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
-        sampleLimit: Int = 10, blockSize: Int = LineReader.defaultBlockSize, chunkBytes: Int64 = ScanConfiguration.defaultChunkBytes,
+        sampleLimit: Int = 10, blockSize: Int = LineReader.defaultBlockSize,
+        chunkBytes: Int64 = ScanConfiguration.defaultChunkBytes,
         insight: InsightSettings = InsightSettings()
     ) {
         self.insight = insight

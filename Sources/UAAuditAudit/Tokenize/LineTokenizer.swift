@@ -156,7 +156,8 @@ package final class LineTokenizer {
         }
         self.formatQuotes = formatQuotes
         self.specialised =
-            (specialise ? ua_specialised_format(headCount, roles.count, formatQuotes, literals, prepared) : Int(UA_FORMAT_ANY))
+            (specialise
+                ? ua_specialised_format(headCount, roles.count, formatQuotes, literals, prepared) : Int(UA_FORMAT_ANY))
             | (wide && LineTokenizer.wideAvailable ? Int(UA_FORMAT_WIDE) : 0)
         self.wide = specialised & Int(UA_FORMAT_WIDE) != 0
         let timed = roles.indices.filter { roles[$0].isTime }

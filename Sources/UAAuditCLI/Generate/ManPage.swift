@@ -20,7 +20,9 @@ enum ManPage {
             page += [".SS " + Roff.bold("uaaudit " + spec.name), usage(spec.usage)]
             if !spec.about.isEmpty { page += [".PP", Roff.paragraphs(spec.about)] }
             for option in spec.options {
-                page += [".TP", Roff.signature(option), Roff.escape(option.help.joined(separator: " ")) + extra(option)]
+                page += [
+                    ".TP", Roff.signature(option), Roff.escape(option.help.joined(separator: " ")) + extra(option),
+                ]
             }
         }
         page += [".SH CONFIGURATION", Roff.paragraphs(configurationIntro)]
@@ -36,7 +38,8 @@ enum ManPage {
             ".TP", Roff.italic("/etc/uaaudit/uaaudit.json"),
             Roff.escape("the config of uaaudit run (see CONFIGURATION); uaaudit doctor --write-config writes one"),
             ".TP", Roff.italic("/var/lib/uaaudit"),
-            Roff.escape("run's state, report and lock, owned by the uaaudit user (group adm, which reads /var/log/nginx)"),
+            Roff.escape(
+                "run's state, report and lock, owned by the uaaudit user (group adm, which reads /var/log/nginx)"),
             ".SH ENVIRONMENT",
         ]
         for (name, meaning) in environment {

@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 import UAAuditReport
 import UAAuditRun
 

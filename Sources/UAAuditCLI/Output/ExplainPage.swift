@@ -110,7 +110,8 @@ enum ExplainPage {
                 out += "famil\(d.newFamilies.count == 1 ? "y" : "ies"), \(d.newRequests) requests"
                 out += d.approximate ? " (approximate)\n" : "\n"
                 for f in d.newFamilies.prefix(5) {
-                    let head = String(f.count).rightAligned(8) + " " + TerminalText.escape(f.class, limit: 24).padded(12) + " "
+                    let head =
+                        String(f.count).rightAligned(8) + " " + TerminalText.escape(f.class, limit: 24).padded(12) + " "
                     out += head + TerminalText.escape(f.family, limit: width - head.count) + "\n"
                 }
             }

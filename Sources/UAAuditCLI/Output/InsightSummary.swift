@@ -66,7 +66,8 @@ enum InsightSummary {
         for hour in new { for f in hour.drift!.newFamilies { listed.append((hour.hour, f)) } }
         listed.sort { $0.family.count != $1.family.count ? $0.family.count > $1.family.count : $0.hour < $1.hour }
         for (hour, f) in listed.prefix(3) {
-            let head = "  \(Summary.shortHour(hour).prefix(16)) \(TerminalText.escape(f.class, limit: 24)) \(f.count) (\(Summary.percent(f.share))) "
+            let head =
+                "  \(Summary.shortHour(hour).prefix(16)) \(TerminalText.escape(f.class, limit: 24)) \(f.count) (\(Summary.percent(f.share))) "
             out += head + TerminalText.escape(f.family, limit: max(width - head.count, 10)) + "\n"
         }
         for hour in report.hours where hour.drift?.alert == true {

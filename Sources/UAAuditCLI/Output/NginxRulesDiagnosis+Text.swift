@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 import UAAuditRun
 
 /// What `doctor` says of nginx's own UA rules (``NginxRulesDiagnosis``).

@@ -1,6 +1,6 @@
 import Glibc
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 enum Timestamps {
     /// Now in seconds since the epoch, or `SOURCE_DATE_EPOCH` when set (reproducible reports for tests and diffs).

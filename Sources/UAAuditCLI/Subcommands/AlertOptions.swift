@@ -49,7 +49,8 @@ struct AlertOptions {
         "host", value: "NAME", help: ["host name in alerts (default: this machine's)"], configKey: "host")
 
     static let options = [
-        webhook, webhookURLEnv, webhookURLFile, webhookKind, webhookSecretEnv, webhookSecretFile, webhookTimeout, webhookRetries, host,
+        webhook, webhookURLEnv, webhookURLFile, webhookKind, webhookSecretEnv, webhookSecretFile, webhookTimeout,
+        webhookRetries, host,
     ]
 
     static let help = OptionHelp.render(options)

@@ -1,12 +1,15 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 import UAAuditRun
 
 /// The options that choose the log format and the rules, shared by `scan` and `classify`.
 struct AuditOptions {
     static let formatName = OptionDef(
         "format", value: "NAME",
-        help: ["built-in format: ua_log (default) or combined; with", "--nginx-conf, the name of a log_format in that file"],
+        help: [
+            "built-in format: ua_log (default) or combined; with",
+            "--nginx-conf, the name of a log_format in that file",
+        ],
         defaultValue: "ua_log", configKey: "format.name", completion: .choices(["ua_log", "combined"]))
     static let logFormat = OptionDef(
         "log-format", value: "STRING", help: ["an nginx log_format string (quote it for the shell)"],
@@ -32,7 +35,8 @@ struct AuditOptions {
         var escapeMode: EscapeMode?
         if let text = args.value(escape) {
             guard args.value(logFormat) != nil else {
-                throw CLIError("\(escape.flag) goes with \(logFormat.flag) (a config's log_format names its own escape=)")
+                throw CLIError(
+                    "\(escape.flag) goes with \(logFormat.flag) (a config's log_format names its own escape=)")
             }
             guard let mode = EscapeMode(rawValue: text) else {
                 throw CLIError("\(escape.flag) takes default, json or none, not '\(text)'")

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// `uaaudit classify`: which class a UA gets, and which rule and pattern gave it.
 struct ClassifyCommand {

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 import UAAuditRun
 
 /// `uaaudit doctor`: reads nginx's configuration as nginx does, lists its access logs and their

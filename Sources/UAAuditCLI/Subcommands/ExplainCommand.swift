@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 import UAAuditReport
 
 /// `uaaudit explain HOUR`: one hour on one page, from a JSON report or from logs.

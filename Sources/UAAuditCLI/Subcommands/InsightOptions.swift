@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 import UAAuditRun
 
 /// The split-identity and UA-drift options, shared by `scan` and `run` (where the config's
@@ -36,7 +36,9 @@ enum InsightOptions {
         help: ["alert when an app class's share falls by more", "than X of its baseline share (e.g. 50%)"],
         configKey: "insight.alert_share_drop")
 
-    static let options = [clientKey, appClasses, showClientKeys, clientSaltFile, baselineHours, alertNewFamily, alertShareDrop]
+    static let options = [
+        clientKey, appClasses, showClientKeys, clientSaltFile, baselineHours, alertNewFamily, alertShareDrop,
+    ]
 
     static let help = OptionHelp.render(options)
 
@@ -58,8 +60,7 @@ enum InsightOptions {
                         + variables.map { "$" + $0 }.joined(separator: " ") + ") or none")
             }
         }
-        if let list = args.value(appClasses).map({ $0.split(separator: ",").map(String.init) }) ?? config?.appClasses
-        {
+        if let list = args.value(appClasses).map({ $0.split(separator: ",").map(String.init) }) ?? config?.appClasses {
             for name in list where !rules.classNames.contains(name) || name == rules.alertClass {
                 throw CLIError(
                     "app class '\(name)' is not a class of the rules other than the alert class "

@@ -21,7 +21,9 @@ enum PolicyOptions {
     static let json = OptionDef("json", help: ["print the JSON report on stdout (no summary)"])
     static let out = OptionDef(
         "out", short: "o", value: "FILE",
-        help: ["write the JSON report to FILE (atomically); '-' is", "stdout. No output may be an input or another output"],
+        help: [
+            "write the JSON report to FILE (atomically); '-' is", "stdout. No output may be an input or another output",
+        ],
         configKey: "report", completion: .file)
     static let html = OptionDef(
         "html", value: "FILE", help: ["write the report as one self-contained HTML page"], configKey: "html",
@@ -32,7 +34,8 @@ enum PolicyOptions {
         configKey: "prom", completion: .file)
     static let quiet = OptionDef("quiet", short: "q", help: ["print no summary and no progress line"])
     static let threads = OptionDef(
-        "threads", short: "j", value: "N", help: ["threads: inputs side by side, big plain files in", "chunks (default and most: cores)"])
+        "threads", short: "j", value: "N",
+        help: ["threads: inputs side by side, big plain files in", "chunks (default and most: cores)"])
     static let maxLineBytes = OptionDef(
         "max-line-bytes", value: "N", help: ["longer lines are malformed (default 1048576)"], defaultValue: "1048576")
 }

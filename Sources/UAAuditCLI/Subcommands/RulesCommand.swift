@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 import UAAuditReport
 
 /// `uaaudit rules init|test|lint`: rules for the operator's own app, and rules files checked

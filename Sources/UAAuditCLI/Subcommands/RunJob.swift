@@ -1,6 +1,6 @@
 import FoundationEssentials
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 import UAAuditRun
 
 /// `uaaudit run`'s options compiled: the config file first, flags over it.

@@ -1,7 +1,7 @@
 import Dispatch
 import FoundationEssentials
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 import UAAuditReport
 import UAAuditRun
 

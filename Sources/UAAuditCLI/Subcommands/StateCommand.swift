@@ -1,7 +1,7 @@
 import FoundationEssentials
+import UAAuditAudit
 import UAAuditInput
 import UAAuditRun
-import UAAuditAudit
 
 /// `uaaudit state show`: the run state in a readable form.
 struct StateCommand {
@@ -161,7 +161,9 @@ enum StateText {
         out += "breached hours delivered: \(delivered); not alerted (metrics only): \(notAlerted)\n"
         if let future = state.totals?.future { out += "lines stamped in the future (ever read): \(future)\n" }
         if let waiting = state.waiting, !waiting.isEmpty {
-            let lines = waiting.values.reduce(Int64(0)) { $0 + $1.classes.values.reduce(0, +) + $1.errors + $1.outOfScope }
+            let lines = waiting.values.reduce(Int64(0)) {
+                $0 + $1.classes.values.reduce(0, +) + $1.errors + $1.outOfScope
+            }
             let hours = waiting.keys.sorted()
             out += "waiting for the clock to reach their hours: \(lines) lines in \(hours.count) hours "
             out += "(\(hours.first ?? "") to \(hours.last ?? ""))\n"

@@ -127,7 +127,8 @@ package final class LineReader {
     func deliver<Sink: LineSink>(_ line: UnsafeRawBufferPointer, into sink: inout Sink) {
         if line.count > maxLineBytes {
             sink.overlongLine(
-                prefix: UnsafeRawBufferPointer(rebasing: line.prefix(LineReader.overlongPrefixBytes)), length: line.count)
+                prefix: UnsafeRawBufferPointer(rebasing: line.prefix(LineReader.overlongPrefixBytes)),
+                length: line.count)
         } else {
             sink.line(line)
         }

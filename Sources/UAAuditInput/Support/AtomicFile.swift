@@ -165,7 +165,7 @@ package enum AtomicFile {
         guard let names = try? Syscalls.listDirectory(directory) else { return }
         for name in names where name.hasPrefix(prefix) {
             guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0, pid != Syscalls.getpid() else { continue }
-            if kill(pid, 0) != 0, errno == ESRCH { Syscalls.unlink("\(directory)/\(name)") }
+            if !Syscalls.processExists(pid) { Syscalls.unlink("\(directory)/\(name)") }
         }
     }
 

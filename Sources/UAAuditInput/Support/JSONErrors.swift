@@ -19,7 +19,8 @@ package enum JSONErrors {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             // In the file's words: "format must be an object (not a string)", never Swift's
             // "Expected to decode Dictionary<String, Any> but found a string instead".
-            var text = "wrong type at \(path(context.codingPath)): \(name(context.codingPath)) must be \(expected(type))"
+            var text =
+                "wrong type at \(path(context.codingPath)): \(name(context.codingPath)) must be \(expected(type))"
             if let found = found(in: context.debugDescription) { text += " (not \(found))" }
             return text
         @unknown default:

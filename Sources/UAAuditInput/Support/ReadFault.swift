@@ -16,8 +16,7 @@ struct ReadFault: Sendable {
 
     /// The fault the environment asks for, read once.
     static let configured: ReadFault? = {
-        guard let raw = getenv("UAAUDIT_TEST_READ_FAIL") else { return nil }
-        let text = String(cString: raw)
+        guard let text = Syscalls.environment("UAAUDIT_TEST_READ_FAIL") else { return nil }
         guard let at = text.lastIndex(of: "@") else { return nil }
         let range = text[text.index(after: at)...].split(separator: "-", maxSplits: 1)
         guard let byte = range.first.flatMap({ Int64($0) }) else { return nil }

@@ -6,7 +6,10 @@
 
 /// The few POSIX calls uaaudit makes, with errno turned into a typed ``SystemError``.
 ///
-/// Every Glibc call of the core library lives here, as in swift-system's `Syscalls.swift`.
+/// Every Glibc call of the core's stages lives here, as in swift-system's `Syscalls.swift`,
+/// but two that keep a layout of their own beside their one caller: statx(2) found at run
+/// time (`UAAuditRun/Incremental/BirthTime`) and lseek(2)'s `SEEK_DATA`/`SEEK_HOLE`
+/// (`UAAuditRun/Incremental/SparseFile`).
 package enum Syscalls {
     package static func open(_ path: String, flags: Int32, mode: mode_t = 0) throws(SystemError) -> Int32 {
         let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
@@ -146,6 +149,31 @@ package enum Syscalls {
     }
 
     static func getpid() -> Int32 { Glibc.getpid() }
+
+    /// The size of a regular file by stat(2), links followed; nil for anything else and for
+    /// what cannot be looked at.
+    package static func regularFileSize(_ path: String) -> Int64? {
+        var st = Glibc.stat()
+        guard callStat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(st.st_size)
+    }
+
+    /// False only when no process has this id (kill(2) with signal 0 says ESRCH); a process
+    /// of another user exists too.
+    static func processExists(_ pid: Int32) -> Bool {
+        Glibc.kill(pid, 0) == 0 || errno != ESRCH
+    }
+
+    /// The value of an environment variable (getenv(3)).
+    package static func environment(_ name: String) -> String? {
+        Glibc.getenv(name).map { String(cString: $0) }
+    }
+
+    /// Sends `signal` to the calling thread (raise(3)).
+    package static func raise(_ signal: Int32) { _ = Glibc.raise(signal) }
+
+    /// Sends `signal` to this process (kill(2) on its own id), for any of its threads to take.
+    package static func signalProcess(_ signal: Int32) { _ = Glibc.kill(Glibc.getpid(), signal) }
 
     package static func sleep(milliseconds: Int) { usleep(useconds_t(milliseconds * 1000)) }
 

@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// What `doctor` found of the operator's app in the logs' last lines, and the rules it would
 /// write for it.

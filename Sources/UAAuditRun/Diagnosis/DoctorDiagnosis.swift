@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// Everything `doctor` finds: the access logs and the format to audit, the app in their
 /// traffic, and what nginx's own UA rules do to it. The CLI renders it and picks the exit

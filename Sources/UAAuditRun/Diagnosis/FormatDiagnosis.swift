@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// What `doctor` found of an nginx configuration's access logs: each log's format, whether
 /// the log can be read and whether its last lines parse, and the format to audit.

@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// Why an input does not match its log format (exit 8): a format that parses its malformed
 /// lines (built in, or a `log_format` of the nginx config given), and, for one kept sample,

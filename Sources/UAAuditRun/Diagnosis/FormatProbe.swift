@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// Tells why lines do not match a log format, and which other format they match.
 ///

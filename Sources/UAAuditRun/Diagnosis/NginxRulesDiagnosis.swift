@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// What nginx's own UA rules do to the app's UAs (`doctor`): the findings of
 /// ``NginxUAAudit`` with the rules they were tried for and what the log shows of them.

@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// Hashes of the content of a log read so far, in line-aligned chunks kept in the state with
 /// the offset: 4, 8, 16, 32, 64 KiB, then at least 1/48 of what was read, and never more

@@ -1,6 +1,6 @@
 import Glibc
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// Who a log file is: its device and inode, and a fingerprint of its first bytes, so that a
 /// reused inode is not mistaken for the old file and a copied or compressed file is recognised.

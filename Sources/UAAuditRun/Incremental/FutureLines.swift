@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 extension RunEngine {
     /// Lines stamped more than the history window ahead of the clock (a log host whose clock
@@ -35,7 +35,9 @@ extension RunEngine {
 
         /// Takes out of the waiting hours those that start at or before `reached` and adds them
         /// to `result` as hours read by this run; returns how many lines that was.
-        static func release(upTo reached: Int64, from state: inout RunState, into result: inout AuditResult, rules: RuleSet)
+        static func release(
+            upTo reached: Int64, from state: inout RunState, into result: inout AuditResult, rules: RuleSet
+        )
             -> Int64
         {
             guard var waiting = state.waiting else { return 0 }

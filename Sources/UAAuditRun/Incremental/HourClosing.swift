@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// When `run` closes an hour, and what it records when a closed hour breached.
 ///

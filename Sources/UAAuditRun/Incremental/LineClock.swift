@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// The time a log line is stamped with, by the log's format: what tells a copy of a log from a
 /// new generation that starts with the same bytes (issue 29).

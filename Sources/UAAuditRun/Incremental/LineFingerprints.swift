@@ -1,6 +1,6 @@
 import Glibc
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// A 24-bit hash of each of the last lines read of the live log (``RunState/RecentLines``),
 /// kept in the state beside the ``Checkpoints``, so that a log cut in place to a line
@@ -57,7 +57,7 @@ enum LineFingerprints {
                 guard let base = raw.baseAddress else { return }
                 var i = 0
                 while i < raw.count {
-                    guard let nl = memchr(base + i, 0x0A, raw.count - i) else {
+                    guard let nl = Syscalls.memchr(base + i, 0x0A, raw.count - i) else {
                         if hashing, carry.count < maxHashed {
                             let n = min(raw.count - i, maxHashed - carry.count)
                             carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[i..<(i + n)]))
@@ -151,7 +151,7 @@ enum LineFingerprints {
                 guard let base = raw.baseAddress else { return nil }
                 var newlines: [Int] = []
                 var i = 0
-                while i < raw.count, let nl = memchr(base + i, 0x0A, raw.count - i) {
+                while i < raw.count, let nl = Syscalls.memchr(base + i, 0x0A, raw.count - i) {
                     i = base.distance(to: UnsafeRawPointer(nl)) + 1
                     newlines.append(i)
                 }

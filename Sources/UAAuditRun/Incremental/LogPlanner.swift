@@ -251,7 +251,8 @@ private struct Planning {
         }
         let old =
             id.isStrong
-            ? locate(id, offset: current.offset, among: unclaimed()) ?? cutAndRotated(current) ?? cutThenMoved(current, known: known)
+            ? locate(id, offset: current.offset, among: unclaimed()) ?? cutAndRotated(current)
+                ?? cutThenMoved(current, known: known)
             : locateWeak(current, fresh)
         if !sameFile, let old, id.isStrong, let checkpoints = current.checkpoints, log.startsLike(id) {
             // The old file is under a rotated name and the live log is another inode that starts
@@ -572,7 +573,9 @@ private struct Planning {
             try readRotated(old, from: current.offset)
             return
         }
-        if size >= current.offset, try view.map({ v throws(InputError) in try Checkpoints.tailHolds(checkpoints, file: v) }) ?? true {
+        if size >= current.offset,
+            try view.map({ v throws(InputError) in try Checkpoints.tailHolds(checkpoints, file: v) }) ?? true
+        {
             try readRotated(old, from: current.offset)
             return
         }
@@ -634,7 +637,9 @@ private struct Planning {
         }
         guard keep else { return (nil, total) }
         let inode = MemoryInode(number: file.status.inode, bytes: bytes)
-        return (LogFile(path: file.path, inode: inode, device: file.status.device, modified: file.status.modified), total)
+        return (
+            LogFile(path: file.path, inode: inode, device: file.status.device, modified: file.status.modified), total
+        )
     }
 
     /// `offset` when a line starts there, else just after the `\n` that follows it (a line

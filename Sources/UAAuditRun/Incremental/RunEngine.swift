@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 import UAAuditReport
 
 /// One incremental run, computed entirely in memory from the saved state and the logs.
@@ -55,7 +55,8 @@ package enum RunEngine {
         hideClientKeys(&state, insight: configuration.insight)
         // A clock behind the last run's would put every line in the future: lines are placed
         // against the later of the two.
-        configuration.futureAfter = max(settings.now, saved.lastRunClock ?? settings.now) + settings.futureHorizonSeconds
+        configuration.futureAfter =
+            max(settings.now, saved.lastRunClock ?? settings.now) + settings.futureHorizonSeconds
         let worker = Worker(configuration: configuration, progress: nil)
         var result = AuditResult(classCount: configuration.rules.classCount, sampleLimit: configuration.sampleLimit)
         var errors: [String] = []
@@ -372,8 +373,7 @@ package enum RunEngine {
             var hour = state.hours[iso] ?? RunState.HourState()
             // A held clock is not what hours are too old to alert against: the last believed
             // run's clock (or the newest line seen, for a clock ahead) is.
-            if state.hours[iso] == nil, isBackfill(key, now: backfillClock, historyHours: settings.historyHours)
-            {
+            if state.hours[iso] == nil, isBackfill(key, now: backfillClock, historyHours: settings.historyHours) {
                 hour.backfill = true
             }
             for (i, name) in names.enumerated() { hour.classes[name, default: 0] += counts.counts[i] }
@@ -435,7 +435,8 @@ package enum RunEngine {
             }
             hour.redecide = nil
             // An hour older than the window is never alerted, whatever reaches it late.
-            if let key = HourKey(iso8601: iso), isBackfill(key, now: settings.now, historyHours: settings.historyHours) {
+            if let key = HourKey(iso8601: iso), isBackfill(key, now: settings.now, historyHours: settings.historyHours)
+            {
                 if readiness == .complete { hour.incomplete = nil }
                 state.hours[iso] = hour
                 continue
@@ -447,7 +448,8 @@ package enum RunEngine {
             if breached, !hour.breached, state.alerts.hours[iso] == nil {
                 hour.breached = true
                 state.alerts.record(
-                    hour: iso, id: HourAlertID.make(host: settings.host, logs: settings.logs, hour: iso, kinds: [.share]),
+                    hour: iso,
+                    id: HourAlertID.make(host: settings.host, logs: settings.logs, hour: iso, kinds: [.share]),
                     kinds: [.share], at: generatedAt, mode: settings.alertMode)
             }
             if readiness == .complete { hour.incomplete = nil }

@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 import UAAuditReport
 
 /// The report `uaaudit run` writes: the scan report's schema over the state's hours, each hour

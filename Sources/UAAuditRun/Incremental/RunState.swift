@@ -1,6 +1,6 @@
 import FoundationEssentials
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 import UAAuditReport
 
 /// What `uaaudit run` remembers between runs (one JSON file, versioned, written atomically 0600).

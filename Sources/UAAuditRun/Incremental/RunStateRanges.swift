@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// The range checks on a loaded state's numbers (issue 31): a count, time or offset that no
 /// run writes (a hand edit, a damaged or crafted file) is exit 2 naming its key, never a

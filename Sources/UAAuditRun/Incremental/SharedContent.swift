@@ -70,7 +70,9 @@ extension SharedContent {
     /// when `old` is. What follows in `copy` was written to it after it was copied, unless its
     /// first line is one `old` holds too (a copy edited, a line taken out): then `edited`, and
     /// `copy` from `from` to its end may hold lines counted before and lines written since.
-    static func divergence(of copy: LogFile, from old: LogFile, clock: LineClock? = nil) throws(InputError) -> (from: Int64, edited: Bool)? {
+    static func divergence(of copy: LogFile, from old: LogFile, clock: LineClock? = nil) throws(InputError) -> (
+        from: Int64, edited: Bool
+    )? {
         let shared = try lineEnd(of: old, copy, from: 0)
         guard shared >= Int64(FileIdentity.minimumEvidenceBytes) else { return nil }
         // A new generation can start with the old one's lines byte for byte: nginx writes the

@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// A `map SOURCE $VARIABLE { … }` block, matched the way nginx's map module matches it.
 ///

@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// Which of nginx's own UA rules refuse which of the app's UAs: `map`s on the UA, `if`s on it
 /// or on variables derived from it, and `limit_req`/`limit_conn` zones keyed on such a variable,

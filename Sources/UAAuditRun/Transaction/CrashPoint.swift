@@ -1,4 +1,5 @@
 import Glibc
+import UAAuditInput
 
 /// Failure injection for the crash-safety tests, in debug builds only: when
 /// `UAAUDIT_TEST_CRASH_AT` names this point the process kills itself with SIGKILL here, and
@@ -6,12 +7,9 @@ import Glibc
 enum CrashPoint {
     static func here(_ name: String) {
         #if DEBUG
-            if let value = getenv("UAAUDIT_TEST_CRASH_AT"), String(cString: value) == name {
-                raise(SIGKILL)
-            }
-            if let value = getenv("UAAUDIT_TEST_SIGNAL_AT"), String(cString: value) == name {
-                kill(getpid(), SIGTERM)
-            }
+            if Syscalls.environment("UAAUDIT_TEST_CRASH_AT") == name { Syscalls.raise(SIGKILL) }
+            // As an operator's `kill` would: to the process, not the thread (raise).
+            if Syscalls.environment("UAAUDIT_TEST_SIGNAL_AT") == name { Syscalls.signalProcess(SIGTERM) }
         #endif
     }
 }

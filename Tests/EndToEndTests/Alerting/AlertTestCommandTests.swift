@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WebhookReceiver
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -163,7 +164,8 @@ import WebhookReceiver
         #expect(result.status == 2)
         #expect(
             result.stderr
-                == "uaaudit: config \(empty) has no channel in \"alerts\": nothing to test (add one, or give --webhook URL)\n")
+                == "uaaudit: config \(empty) has no channel in \"alerts\": nothing to test (add one, or give --webhook URL)\n"
+        )
         let typo = try dir.write("typo.json", #"{"alert": [{"kind": "generic", "url": "http://127.0.0.1:1/"}]}"#)
         result = try Tool.run(["alert", "test", "--config", typo])
         #expect(result.status == 2)
@@ -199,7 +201,9 @@ import WebhookReceiver
             "good.json", #"{"logs": ["a.log"], "state": "\#(dir.path("s.json"))", \#(alerts)}"#)
         // Only the owner may read a file with a webhook URL in it: otherwise that warning comes first.
         #expect(chmod(config, 0o600) == 0)
-        let twice = try Tool.run(["alert", "test", "--config", config, "--webhook", "\(base)/g", "--webhook-kind", "generic"])
+        let twice = try Tool.run([
+            "alert", "test", "--config", config, "--webhook", "\(base)/g", "--webhook-kind", "generic",
+        ])
         #expect(twice.status == 0, "\(twice.stderr)")
         #expect(
             twice.stderr

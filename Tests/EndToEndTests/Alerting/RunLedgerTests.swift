@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WebhookReceiver
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WebhookReceiver
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -101,7 +102,9 @@ import WebhookReceiver
             requests[1].text.contains(
                 "∗∗bold∗∗ ‹＠all› ‹font color=\\\"warning\\\"›x‹/font› ［link］(http:∕∕evil) \\\\x1B［31m\\\\x07"))
         #expect(requests[2].text.contains("**bold** ‹＠all› ‹font color=\\\"warning\\\"›x‹/font› [link](http:∕∕evil)"))
-        #expect(requests[3].text.contains("`**bold** &lt;@all&gt; &lt;font color=\\\"warning\\\"&gt;x&lt;/font&gt; [link](http://evil)"))
+        #expect(
+            requests[3].text.contains(
+                "`**bold** &lt;@all&gt; &lt;font color=\\\"warning\\\"&gt;x&lt;/font&gt; [link](http://evil)"))
         #expect(wecom.contains("**2026-11-29 17:00+08:00**: 1.987% (3 of 151 requests)"))
         // Every message says where the report is and how to explain the hour.
         for request in requests.prefix(4) {
@@ -183,7 +186,8 @@ import WebhookReceiver
             "explain", "2026-11-29T17:00:00+08:00", "--min-requests", "50", "--client-key", "none", log,
         ])
         #expect(explained.status == 0)
-        #expect(explained.out.contains("inconsistent 20 of 60 requests = 33.33%; over 0.100%: ALERT"), "\(explained.out)")
+        #expect(
+            explained.out.contains("inconsistent 20 of 60 requests = 33.33%; over 0.100%: ALERT"), "\(explained.out)")
     }
 
     struct Failure: Sendable, CustomTestStringConvertible {

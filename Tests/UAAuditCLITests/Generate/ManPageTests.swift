@@ -1,8 +1,8 @@
 import Testing
 
+@testable import UAAuditAudit
 @testable import UAAuditCLI
 @testable import UAAuditInput
-@testable import UAAuditAudit
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -78,11 +78,14 @@ import Testing
         #expect(
             ManPage.extra(OptionDef("tag", value: "T", help: ["a tag."], repeatable: true)) == " May be repeated.")
         #expect(
-            ManPage.extra(OptionDef("webhook", value: "URL", help: ["a channel"], configKey: "alerts[].url", repeatable: true))
+            ManPage.extra(
+                OptionDef("webhook", value: "URL", help: ["a channel"], configKey: "alerts[].url", repeatable: true))
                 == ". May be repeated.")
         #expect(
             ManPage.extra(
-                OptionDef("webhook-url-env", value: "NAME", help: ["a channel"], configKey: "alerts[].url_env", repeatable: true))
+                OptionDef(
+                    "webhook-url-env", value: "NAME", help: ["a channel"], configKey: "alerts[].url_env",
+                    repeatable: true))
                 == ". May be repeated.")
     }
 
@@ -96,7 +99,8 @@ import Testing
         #expect(intro.contains("an option that stands for a single value wins over\nits key."))
         #expect(intro.contains("is one more channel besides the config's alerts."))
         #expect(intro.contains("replaces the config's whole format object"))
-        #expect(intro.contains("\\-\\-show\\-client\\-keys\ncannot switch off \"show_client_keys\": true in the config."))
+        #expect(
+            intro.contains("\\-\\-show\\-client\\-keys\ncannot switch off \"show_client_keys\": true in the config."))
     }
 
     /// Every key of run's config is described: by its option, or by a note.

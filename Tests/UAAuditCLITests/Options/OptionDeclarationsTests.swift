@@ -1,8 +1,8 @@
 import Testing
 
+@testable import UAAuditAudit
 @testable import UAAuditCLI
 @testable import UAAuditInput
-@testable import UAAuditAudit
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -39,7 +39,9 @@ import Testing
         return lines[(start + 1)...].prefix { !$0.isEmpty }.compactMap { line in
             // An option's line starts with its signature (a further line of help text, at column 27).
             let text = line.drop(while: { $0 == " " })
-            guard line.count - text.count <= 6, text.hasPrefix("-"), let dashes = line.range(of: "--") else { return nil }
+            guard line.count - text.count <= 6, text.hasPrefix("-"), let dashes = line.range(of: "--") else {
+                return nil
+            }
             return String(line[dashes.upperBound...].prefix { $0 != " " })
         }
     }
@@ -77,7 +79,8 @@ import Testing
         let pairs: [(ConfigValues.Limit, OptionDef)] = [
             (ConfigValues.top, PolicyOptions.top), (ConfigValues.minRequests, PolicyOptions.minRequests),
             (ConfigValues.historyHours, RunCommand.historyHours), (ConfigValues.graceSeconds, RunCommand.grace),
-            (ConfigValues.lockWaitSeconds, RunCommand.lockWait), (ConfigValues.baselineHours, InsightOptions.baselineHours),
+            (ConfigValues.lockWaitSeconds, RunCommand.lockWait),
+            (ConfigValues.baselineHours, InsightOptions.baselineHours),
         ]
         for (limit, option) in pairs {
             #expect(limit.flag == option.name)

@@ -1,8 +1,8 @@
 import Testing
 
+@testable import UAAuditAudit
 @testable import UAAuditCLI
 @testable import UAAuditInput
-@testable import UAAuditAudit
 @testable import UAAuditReport
 @testable import UAAuditRun
 

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
+@testable import UAAuditAudit
 @testable import UAAuditCLI
 @testable import UAAuditInput
-@testable import UAAuditAudit
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -26,10 +26,13 @@ import Testing
         let path = dir.appendingPathComponent("report.json").path
         try Data("old".utf8).write(to: URL(fileURLWithPath: path))
         let console = Console()
-        #expect(ReportOutput.write(try Self.report(threshold: .nan), to: path, console: console, untouched: "x") == .encoding)
+        #expect(
+            ReportOutput.write(try Self.report(threshold: .nan), to: path, console: console, untouched: "x")
+                == .encoding)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["report.json"])
-        #expect(ReportOutput.write(try Self.report(threshold: 0.001), to: path, console: console, untouched: "x") == nil)
+        #expect(
+            ReportOutput.write(try Self.report(threshold: 0.001), to: path, console: console, untouched: "x") == nil)
         #expect(try ReportEncoding.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path)))).threshold == 0.001)
         #expect(ExitCode.encoding.rawValue == 7)
     }

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
+@testable import UAAuditAudit
 @testable import UAAuditCLI
 @testable import UAAuditInput
-@testable import UAAuditAudit
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -38,7 +38,8 @@ import Testing
     /// --webhook-url-env and --webhook-url-file start a channel as --webhook does, with the
     /// config's url_env and url_file; the kind and secret after them are theirs.
     @Test func urlFromAVariableOrAFileStartsAChannel() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("uaaudit-url-\(UUID().uuidString)").path
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("uaaudit-url-\(UUID().uuidString)")
+            .path
         try "https://hooks.slack.com/services/T/B/X\n".write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
         let options = try Self.parse(

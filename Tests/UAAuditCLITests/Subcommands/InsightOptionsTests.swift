@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
+@testable import UAAuditAudit
 @testable import UAAuditCLI
 @testable import UAAuditInput
-@testable import UAAuditAudit
 @testable import UAAuditReport
 @testable import UAAuditRun
 

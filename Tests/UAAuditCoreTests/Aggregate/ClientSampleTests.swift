@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 @Suite struct ClientSampleTests {
     func note(_ s: ClientSample, _ bucket: Int, _ key: String, _ bits: UInt8) {

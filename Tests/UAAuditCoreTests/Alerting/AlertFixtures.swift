@@ -1,9 +1,9 @@
 import Foundation
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Reports and notifications for the alert tests, built by scanning real log lines.
 enum AlertFixtures {

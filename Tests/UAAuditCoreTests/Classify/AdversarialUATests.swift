@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Crafted UAs against every shipped pattern set (issue 31): each is classified, never counted
 /// under errors, and only its first 8 KiB is matched. `bench/adversarial.py` times them.

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The shapes of an iOS app's UAs read without rules. "dd": device-detector 6.5.1's fixtures;
 /// "apple": Apple's default shapes; "issue": quoted in issue 32.

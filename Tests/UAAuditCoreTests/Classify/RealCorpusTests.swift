@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// `rules init` rules for real apps against every UA of device-detector's fixtures (38,121
 /// distinct real UAs), fetched and extracted by `scripts/real-ua-corpus.py` into
@@ -124,7 +124,9 @@ import Testing
             }
             // Per shape: the app's own UAs found in the class their shape says / those the corpus has.
             let recall = own.keys.sorted().map { "\($0) \(found[$0, default: 0])/\(own[$0, default: 0])" }
-            print("RealCorpusTests \(app): \(recall.joined(separator: ", ")); foreign UAs in its classes or the alert class: \(leaks)")
+            print(
+                "RealCorpusTests \(app): \(recall.joined(separator: ", ")); foreign UAs in its classes or the alert class: \(leaks)"
+            )
             // The app's own UAs really are in the fixtures, in the stacks they are known to be.
             let seen: [String: [String: Int]] = [
                 "iHeartRadio": ["urlsession": 1, "inconsistent": 1],

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// `rules init` rules on hand-picked real UAs of each shape. Sources: "dd" is the fixtures of
 /// PyPI's device-detector 6.5.1 (device_detector/tests/fixtures/upstream/*.yml); "apple" is the

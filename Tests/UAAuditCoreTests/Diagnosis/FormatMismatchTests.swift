@@ -1,6 +1,7 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -74,7 +75,9 @@ import Testing
         #expect(found.count == 1)
         #expect(found.first?.fit == nil)
         #expect(found.first?.tried == ["combined"])
-        #expect(found.first?.failure?.description == "$remote_addr failed at byte 1: expected a value followed by ' - ', which the line lacks from there")
+        #expect(
+            found.first?.failure?.description
+                == "$remote_addr failed at byte 1: expected a value followed by ' - ', which the line lacks from there")
     }
 
     /// Under ``AuditResult/Source/mismatchMinimumLines`` lines an input is no mismatch, but a
@@ -87,7 +90,8 @@ import Testing
             FormatMismatch.shortInputs(sources: [fits], samples: fitsSamples, format: uaLog, nginxConf: nil)
                 .map(\.fit?.name) == ["combined"])
         let (junk, junkSamples) = Self.mismatched("-", first: "junk", count: 60)
-        #expect(FormatMismatch.shortInputs(sources: [junk], samples: junkSamples, format: uaLog, nginxConf: nil).isEmpty)
+        #expect(
+            FormatMismatch.shortInputs(sources: [junk], samples: junkSamples, format: uaLog, nginxConf: nil).isEmpty)
     }
 
     /// An input whose read failed (here, damage that explains its malformed lines) is not a

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Why a line does not match a format: which field, at which byte.
 @Suite struct FormatProbeTests {

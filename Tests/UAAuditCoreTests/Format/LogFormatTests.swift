@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// A literal segment from text.
 func lit(_ text: String) -> Segment { .literal(Array(text.utf8)) }

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 @Suite struct NginxConfigTests {
     /// A config like an operator's: several formats, pieces over several lines, comments, includes.

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The configuration as nginx reads it: `nginx -T` output and files with includes.
 @Suite struct NginxConfigTreeTests {

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Inputs the fuzzers (Fuzz/run.sh) found, kept so the bugs stay fixed.
 @Suite struct FuzzRegressionTests {

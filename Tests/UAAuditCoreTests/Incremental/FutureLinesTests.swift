@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Lines stamped past the horizon wait per hour, bounded, and go into their hour when the
 /// clock reaches all of it.
@@ -49,7 +49,8 @@ import Testing
         #expect(alert?.counts[rules.alertIndex] == 2)
         #expect(alert?.untrackedAlertUAs == 2)
         #expect(state.waiting?.keys.sorted() == [hour(1).iso8601])
-        #expect(RunEngine.FutureLines.release(upTo: hour(1).startInstant, from: &state, into: &result, rules: rules) == 5)
+        #expect(
+            RunEngine.FutureLines.release(upTo: hour(1).startInstant, from: &state, into: &result, rules: rules) == 5)
         #expect(state.waiting == nil)
     }
 }

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Issue 29: the fingerprints of the last lines read, and the walk that finds where a log cut
 /// in place stops holding what was read.

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The planner over a log directory in memory: each scenario (the cases of issue 11 and the
 /// rotations `run` handled before) gives the exact read steps and gaps of its last run, and

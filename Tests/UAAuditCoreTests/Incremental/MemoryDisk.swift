@@ -1,9 +1,9 @@
 import Foundation
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// A log directory in memory for the planner's tables: nginx writing, `mv`, `gzip`,
 /// logrotate's `create` (reusing freed inode numbers, as ext4 and tmpfs do), `copytruncate`,

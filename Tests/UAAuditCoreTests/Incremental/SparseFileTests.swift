@@ -1,10 +1,10 @@
 import Glibc
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// A rotated candidate that is mostly holes is told apart by its holes, not its size.
 @Suite struct SparseFileTests {

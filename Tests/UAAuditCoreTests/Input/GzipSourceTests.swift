@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 @Suite struct GzipSourceTests {
     /// Compresses with the system's gzip, so the test does not trust uaaudit's own zlib use.

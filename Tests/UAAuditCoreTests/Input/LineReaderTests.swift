@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 @Suite struct LineReaderTests {
     func read(_ text: String, block: Int, maxLine: Int = 64, step: Int = 1 << 20) throws -> CollectingSink {
@@ -145,7 +145,8 @@ import Testing
         let huge = String(repeating: "c", count: 5000)
         for step in [1 << 20, 7] {
             let sink = try read("\(exact)\n\(over)\n\(huge)\nend\n", block: block, maxLine: limit, step: step)
-            #expect(sink.lines.map { String(decoding: $0, as: UTF8.self) } == [exact, "<overlong>", "<overlong>", "end"])
+            #expect(
+                sink.lines.map { String(decoding: $0, as: UTF8.self) } == [exact, "<overlong>", "<overlong>", "end"])
             #expect(sink.overlong.map(\.length) == [limit + 1, 5000])
             #expect(sink.lines.allSatisfy { $0.count <= limit })
         }

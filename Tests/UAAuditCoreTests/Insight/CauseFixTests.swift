@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 @Suite struct CauseFixTests {
     static let cases: [(UAAnatomy.Stack, String?, Bool, String?, String)] = [

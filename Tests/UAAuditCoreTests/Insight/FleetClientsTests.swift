@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Fleet-wide split clients from hosts' report samples (``FleetClients``): exact below the
 /// bound, within the stated error above it, and salted so that hosts agree only with one salt.
@@ -115,7 +115,9 @@ import Testing
     @Test func theDefaultSaltKeepsTheOldHashAndExamples() {
         let key = Array("203.0.113.9".utf8)
         let terms = ByteHash.shortKeyTerms(seed: 0)
-        #expect(key.withUnsafeBytes { ByteHash.hash($0, shortKeyTerms: terms) } == key.withUnsafeBytes { ByteHash.hash($0) })
+        #expect(
+            key.withUnsafeBytes { ByteHash.hash($0, shortKeyTerms: terms) } == key.withUnsafeBytes { ByteHash.hash($0) }
+        )
         let seeded = ByteHash.shortKeyTerms(seed: 12345)
         #expect(
             key.withUnsafeBytes { ByteHash.hash($0, shortKeyTerms: seeded) }

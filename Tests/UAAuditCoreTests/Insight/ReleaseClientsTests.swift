@@ -1,10 +1,10 @@
 import FoundationEssentials
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The hour's release sample: exact below its bound, a hash-threshold sample above it that is
 /// the same however its clients are split into parts, frozen into figures, and read back.
@@ -59,7 +59,8 @@ import Testing
         var set = ReleaseClients()
         set.add([42: ReleaseClients.Client(mask: ClientSample.app, versions: ["3.3.0"])], level: 0, approximate: false)
         set.add([42: ReleaseClients.Client(mask: ClientSample.alert, families: ["F"])], level: 0, approximate: false)
-        #expect(set.clients[42] == ReleaseClients.Client(mask: ClientSample.split, versions: ["3.3.0"], families: ["F"]))
+        #expect(
+            set.clients[42] == ReleaseClients.Client(mask: ClientSample.split, versions: ["3.3.0"], families: ["F"]))
         #expect(set.tallies.families["F"]?.versions == ["3.3.0": 1])
     }
 

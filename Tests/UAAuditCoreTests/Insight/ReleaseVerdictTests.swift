@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Which release the split clients of a family name, from hand-made tallies: a clear culprit,
 /// two culprit releases (the older is named), a shared client key that mixes every release
@@ -55,13 +55,16 @@ import Testing
 
     @Test func aSlightExcessIsNotEnough() {
         // 3.3.0 is 43% of app clients and 60% of the split ones: not twice its share.
-        let t = Self.tallies(versions: ["3.2.1": 400, "3.3.0": 300], split: 100, splitVersions: ["3.2.1": 40, "3.3.0": 60])
+        let t = Self.tallies(
+            versions: ["3.2.1": 400, "3.3.0": 300], split: 100, splitVersions: ["3.2.1": 40, "3.3.0": 60])
         #expect(ReleaseVerdict.judge(family: Self.family, tallies: t).release == nil)
     }
 
     @Test func tooFewSplitClientsOrOneReleaseNameNone() {
         let few = Self.tallies(versions: ["3.2.1": 80, "3.3.0": 60], split: 2, splitVersions: ["3.3.0": 2])
-        #expect(ReleaseVerdict.judge(family: Self.family, tallies: few).note == "too few split clients (2 sampled) to tell a release")
+        #expect(
+            ReleaseVerdict.judge(family: Self.family, tallies: few).note
+                == "too few split clients (2 sampled) to tell a release")
         let one = Self.tallies(versions: ["3.3.0": 60], split: 60, splitVersions: ["3.3.0": 60])
         #expect(
             ReleaseVerdict.judge(family: Self.family, tallies: one).note
@@ -71,7 +74,8 @@ import Testing
             ReleaseVerdict.judge(family: Self.family, tallies: none).note
                 == "no client that sent this family sent the app's own UA with one version")
         let unversioned = Self.tallies(versions: [:], split: 10, splitVersions: [:])
-        #expect(ReleaseVerdict.judge(family: Self.family, tallies: unversioned).note == "the app's own UAs name no version")
+        #expect(
+            ReleaseVerdict.judge(family: Self.family, tallies: unversioned).note == "the app's own UAs name no version")
     }
 
     @Test func aMediumConfidenceBelowThirtySplitClients() {
@@ -83,7 +87,8 @@ import Testing
 
     @Test func sampledCountsAreShownAsEstimates() {
         let t = Self.tallies(versions: ["3.2.1": 80, "3.3.0": 60], split: 60, splitVersions: ["3.3.0": 60], level: 3)
-        let entry = CauseReport.release(ReleaseVerdict.judge(family: Self.family, tallies: t), tallies: t, family: Self.family)
+        let entry = CauseReport.release(
+            ReleaseVerdict.judge(family: Self.family, tallies: t), tallies: t, family: Self.family)
         #expect(entry?.splitClients == 480)
         #expect(entry?.clientsOnVersion == 480)
         #expect(entry?.consistent?.clientsOnVersion == 640)

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The app's UAs tried against nginx's rules: the examples of the rules' own classes, then the
 /// most frequent UAs of each class in the lines read.

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// nginx's UA rules evaluated for one UA at a time: what decides, what acts, and what cannot be
 /// told from the UA. (The same semantics against a real nginx: EndToEndTests' NginxMapSemanticsTests.)

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 @Suite struct HTMLReportTests {
     @Test(
@@ -45,9 +45,10 @@ import Testing
         hours[1].incomplete = true
         hours[2].backfill = true
         hours[3].closed = false
-        #expect(hours.map(HTMLReport.closedText) == [
-            "yes", "yes (incomplete: a log was unreadable)", "yes (backfill: never alerted)", "no",
-        ])
+        #expect(
+            hours.map(HTMLReport.closedText) == [
+                "yes", "yes (incomplete: a log was unreadable)", "yes (backfill: never alerted)", "no",
+            ])
         report.hours = [hours[2]]
         #expect(HTMLReport.render(report).contains("<td>yes (backfill: never alerted)</td><td>0</td>"))
     }
@@ -147,10 +148,12 @@ import Testing
         let html = HTMLReport.render(report)
         #expect(
             html.contains(
-                #"<div class="value">2 of 2</div><div class="note">above 0.100% with at least 100 requests: 1; UA drift: 1</div>"#))
+                #"<div class="value">2 of 2</div><div class="note">above 0.100% with at least 100 requests: 1; UA drift: 1</div>"#
+            ))
         #expect(
             html.contains(
-                #"<td data-field="drift"><strong>alert</strong>: urlsession share fell to 0% from 50% in the baseline</td>"#))
+                #"<td data-field="drift"><strong>alert</strong>: urlsession share fell to 0% from 50% in the baseline</td>"#
+            ))
         // The hours table marks it too (`d`, as the summary does), and the footer.
         #expect(html.contains(#"<td data-field="alert">d</td>"#), "\(html)")
         #expect(html.contains(#"<td data-field="alert">!</td>"#))

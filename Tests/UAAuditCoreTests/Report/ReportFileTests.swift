@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
 
@@ -14,7 +14,10 @@ import Testing
         ("a report as uaaudit writes it", pretty, true),
         ("the same on one line", "{\"hours\":[],\"schema\":\"uaaudit.report/1\"}\n", true),
         ("a report cut short (its first line a lone brace)", "{\n  \"hours\" : [\n", true),
-        ("a report whose first key shares the brace's line", "{\"schema\": \"uaaudit.report/1\",\n\"hours\": []}\n", true),
+        (
+            "a report whose first key shares the brace's line", "{\"schema\": \"uaaudit.report/1\",\n\"hours\": []}\n",
+            true
+        ),
         ("other JSON, pretty-printed", "{\n \"foo\": 1\n}\n", false),
         ("JSON lines: an escape=json access log", "{\"ua\":\"a\"}\n{\"ua\":\"b\"}\n", false),
         ("one JSON line", "{\"ua\":\"a\"}\n", false),
@@ -30,7 +33,8 @@ import Testing
 
     @Test func theHeadStopsAtTheSecondLinesFirstByte() throws {
         let dir = try TempDirectory()
-        let path = try dir.write("log", Array("  {\"a\":1}\r\n  \n{\"b\":2}\n".utf8) + [UInt8](repeating: 0x41, count: 1 << 20))
+        let path = try dir.write(
+            "log", Array("  {\"a\":1}\r\n  \n{\"b\":2}\n".utf8) + [UInt8](repeating: 0x41, count: 1 << 20))
         let head = try #require(LogTail.head(path: path, keep: 64))
         #expect(head == LogTail.Head(line: Array("{\"a\":1}\r".utf8), lineComplete: true, moreAfterLine: true))
     }

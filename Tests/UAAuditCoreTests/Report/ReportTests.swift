@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 @Suite struct ReportTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
@@ -113,13 +113,20 @@ import Testing
     /// scalar-by-scalar rendering keeps as they are: every one- and two-byte sequence, and
     /// three- and four-byte ones around every boundary of well-formed UTF-8.
     @Test func reportTextsFastPathAgreesWithTheBytewiseRendering() {
-        let edges: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
+        let edges: [UInt8] = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4,
+            0xF5, 0xFF,
+        ]
         var different: [[UInt8]] = []
         var cases: [[UInt8]] = (0...255).map { [UInt8($0)] }
         for a in 0...255 { for b in 0...255 { cases.append([UInt8(a), UInt8(b)]) } }
         for a in 0xC0...0xFF { for b in edges { for c in edges { cases.append([UInt8(a), b, c]) } } }
-        for a in 0xF0...0xF7 { for b in edges { for c in edges { for d in edges { cases.append([UInt8(a), b, c, d]) } } } }
-        for bytes in cases where ReportText.render(bytes) != ReportText.renderBytewise(bytes) { different.append(bytes) }
+        for a in 0xF0...0xF7 {
+            for b in edges { for c in edges { for d in edges { cases.append([UInt8(a), b, c, d]) } } }
+        }
+        for bytes in cases where ReportText.render(bytes) != ReportText.renderBytewise(bytes) {
+            different.append(bytes)
+        }
         #expect(cases.count > 70_000)
         #expect(different.prefix(5).map { $0 } == [])
     }

@@ -1,10 +1,10 @@
 import Synchronization
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The pipeline hands chunks to workers and gives them back in order, with one chunk more in
 /// flight than there are workers, unless a heavy tally waits for its merge: then that tally
@@ -75,7 +75,8 @@ import Testing
         #expect(heavy.order == inOrder)
         #expect(heavy.most <= threads)
         // Mixed, in runs and alone: in order, never past the places, and no deadlock.
-        let mixed = Self.mostInFlight(threads: threads, heavy: (0..<chunks).map { $0 % 7 == 2 || $0 % 7 == 3 || $0 % 11 == 5 })
+        let mixed = Self.mostInFlight(
+            threads: threads, heavy: (0..<chunks).map { $0 % 7 == 2 || $0 % 7 == 3 || $0 % 11 == 5 })
         #expect(mixed.order == inOrder)
         #expect(mixed.most <= threads + 1)
     }

@@ -1,15 +1,16 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 @Suite struct ProgressCounterTests {
     static func configuration(threads: Int) throws -> ScanConfiguration {
         ScanConfiguration(
-            format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: threads, chunkBytes: 64 << 10)
+            format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin(), threads: threads, chunkBytes: 64 << 10
+        )
     }
 
     @Test(arguments: [1, 3])

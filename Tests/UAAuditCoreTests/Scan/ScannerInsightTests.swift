@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The figures beyond counting, from a log whose truth the test knows line by line, scanned in
 /// one chunk and in several: chunks must merge to the same statuses, paths and clients.

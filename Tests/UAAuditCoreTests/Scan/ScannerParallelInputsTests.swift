@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Several inputs are read side by side (each gzip file, pipe or small file by one worker, a
 /// large plain file in chunks) and merged in input order: the result is the same for every

@@ -1,10 +1,10 @@
 import CUAScan
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The in-memory tables' hash against keys made to collide. ``reference(_:seed:constants:)`` is
 /// `ua_hash64` with constants given: with wyhash's public ones the keys below all share a hash
@@ -62,7 +62,8 @@ import Testing
             for _ in 0..<50 {
                 let key = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
                 key.withUnsafeBytes { raw in
-                    #expect(ByteHash.hash(raw, shortKeyTerms: ByteHash.shortKeyTerms) == ByteHash.hash(raw), "\(length)")
+                    #expect(
+                        ByteHash.hash(raw, shortKeyTerms: ByteHash.shortKeyTerms) == ByteHash.hash(raw), "\(length)")
                 }
                 compared += 1
             }

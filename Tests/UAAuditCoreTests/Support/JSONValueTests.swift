@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The small JSON reader that stands in for `JSONSerialization`: values as written, syntax
 /// errors with the byte where they were found, and compact output with sorted keys.

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The tables' slots grow with their keys (``SlotIndex``, and ``ByteTable``'s own slots by the
 /// same rule): what they hold, and the entry each key has, must be what a table allocated at

@@ -1,5 +1,5 @@
-@testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
 

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// A small seeded generator, so random cases are the same on every run.
 struct SplitMix64: RandomNumberGenerator {

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Lines that must not match: a line either matches the whole format or is malformed.
 @Suite struct LineTokenizerMalformedTests {

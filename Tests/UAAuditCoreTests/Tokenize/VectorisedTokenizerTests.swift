@@ -1,11 +1,11 @@
 import CUAScan
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The C pass (``ua_cut_fields_fast``, SSE2) against the scalar tokenizer, the reference: the same
 /// verdict, spans, hour and second on every line of every sample log, in every format, and on
@@ -49,7 +49,9 @@ import Testing
     /// alone leaves (the C pass or the scalar one, without the backtracking matcher behind them).
     static func outcome(_ tokenizer: LineTokenizer, _ line: [UInt8], firstOnly: Bool = false) -> Outcome {
         line.withUnsafeBytes { raw in
-            guard firstOnly ? tokenizer.matchFirstOccurrences(raw) : tokenizer.match(raw) else { return Outcome(matched: false) }
+            guard firstOnly ? tokenizer.matchFirstOccurrences(raw) : tokenizer.match(raw) else {
+                return Outcome(matched: false)
+            }
             let spans = (0..<tokenizer.fieldCount).flatMap { [tokenizer.starts[$0], tokenizer.ends[$0]] }
             return Outcome(matched: true, spans: spans, hour: tokenizer.hour, second: tokenizer.secondOfHour)
         }
@@ -133,13 +135,15 @@ import Testing
         for text in [
             BuiltinFormats.uaLog.replacingOccurrences(of: " uct=", with: " uCt="),
             BuiltinFormats.uaLog.replacingOccurrences(of: "$status", with: "$request_length"),
-            BuiltinFormats.uaLog.replacingOccurrences(of: "urt=\"$upstream_response_time\"", with: "urt=$upstream_response_time"),
+            BuiltinFormats.uaLog.replacingOccurrences(
+                of: "urt=\"$upstream_response_time\"", with: "urt=$upstream_response_time"),
             "x" + BuiltinFormats.uaLog,
             BuiltinFormats.uaLog + " ",
             BuiltinFormats.combined + " rt=$request_time",
             BuiltinFormats.combined.replacingOccurrences(of: "[", with: "("),
         ] {
-            #expect(LineTokenizer(format: try LogFormat(text), wide: false).specialised == Int(UA_FORMAT_ANY), "\(text)")
+            #expect(
+                LineTokenizer(format: try LogFormat(text), wide: false).specialised == Int(UA_FORMAT_ANY), "\(text)")
         }
         for format in Self.formats.dropFirst(2) {
             #expect(LineTokenizer(format: format, wide: false).specialised == Int(UA_FORMAT_ANY))
@@ -160,7 +164,8 @@ import Testing
     /// A format with more quotes than the quote pass indexes (48), and lines with more quotes than
     /// that: the search per field, and no cut, as the scalar tokenizer decides.
     @Test func formatsAndLinesWithManyQuotesCutAsTheScalarTokenizerCutsThem() throws {
-        let many = try LogFormat((0..<25).map { "\"$http_x_f\($0)\"" }.joined(separator: " ") + " [$time_local] \"$http_user_agent\"")
+        let many = try LogFormat(
+            (0..<25).map { "\"$http_x_f\($0)\"" }.joined(separator: " ") + " [$time_local] \"$http_user_agent\"")
         let line = (0..<25).map { "\"v\($0)\"" }.joined(separator: " ") + " [01/Nov/2026:00:00:00 +0800] \"UA\""
         var result = Self.compare([Array(line.utf8), Array(line.utf8.dropLast())], format: many)
         #expect(result.matched == 1)

@@ -3,8 +3,8 @@ import Glibc
 import Synchronization
 import Testing
 
-@testable import UAAuditInput
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
 

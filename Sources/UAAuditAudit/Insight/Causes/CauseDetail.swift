@@ -43,7 +43,9 @@ package struct CauseDetail: Codable, Equatable, Sendable {
     /// (report text). UAs are read most requested first, so the stack, bundle and SDK are those of
     /// the family's most requested UA (ties: the lower bytes).
     static func details(of uas: [[UInt8]: Int64], app: String?) -> [String: CauseDetail] {
-        let sorted = uas.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key) }
+        let sorted = uas.sorted {
+            $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key)
+        }
         var out: [String: CauseDetail] = [:]
         for (ua, n) in sorted {
             let family = ReportText.render(UAFamily.of(ua))

@@ -47,8 +47,8 @@ package struct ReleaseVerdict: Equatable, Sendable {
                 tallies.approximate
                 ? "the sample's bounds were reached (a flood of app versions or families): no split client to judge"
                 : tallies.level > 0
-                ? "no split client of this family in the sample (1 in \(1 << min(tallies.level, 62)) clients)"
-                : "no client that sent this family sent the app's own UA with one version"
+                    ? "no split client of this family in the sample (1 in \(1 << min(tallies.level, 62)) clients)"
+                    : "no client that sent this family sent the app's own UA with one version"
             return verdict
         }
         guard !tallies.versions.isEmpty, versioned else {

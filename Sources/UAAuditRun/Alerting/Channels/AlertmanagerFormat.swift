@@ -1,7 +1,7 @@
 import FoundationEssentials
+import UAAuditAudit
 import UAAuditInput
 import UAAuditReport
-import UAAuditAudit
 
 /// Prometheus Alertmanager: `POST <base>/api/v2/alerts`, one alert per breached hour, so a
 /// fleet gets Alertmanager's grouping, silencing and routing.
@@ -105,7 +105,8 @@ struct AlertmanagerFormat: ChannelFormat {
             }
             var annotations = [
                 "summary": summary,
-                "description": "\(count) of \(hour.requests) requests; \(classes)" + (driftText.map { "; " + $0 } ?? ""),
+                "description": "\(count) of \(hour.requests) requests; \(classes)"
+                    + (driftText.map { "; " + $0 } ?? ""),
                 "share": "\(hour.share)",
                 "threshold": "\(n.threshold)",
                 "requests": "\(hour.requests)",

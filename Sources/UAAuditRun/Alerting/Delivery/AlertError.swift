@@ -17,7 +17,8 @@ package enum AlertError: Error, Equatable, Sendable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .badURL(let shown):
-            return "webhook URL \(shown) is not an http:// or https:// URL with a host (a port from 1 to 65535, no spaces or control characters)"
+            return
+                "webhook URL \(shown) is not an http:// or https:// URL with a host (a port from 1 to 65535, no spaces or control characters)"
         case .kindNotInferred(let shown):
             return "cannot tell which service \(shown) is; give its kind (\(ChannelKind.list))"
         case .unknownKind(let kind):

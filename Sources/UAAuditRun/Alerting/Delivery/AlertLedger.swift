@@ -1,5 +1,5 @@
-import UAAuditInput
 import UAAuditAudit
+import UAAuditInput
 
 /// What became of every breached hour: pending until each channel configured now has taken
 /// it, then delivered; or not alerted at all when the config asks for metrics only.

@@ -1,6 +1,6 @@
+import UAAuditAudit
 import UAAuditInput
 import UAAuditReport
-import UAAuditAudit
 
 /// What one alert says: the breached hours of one run on one host. One notification is sent
 /// per run, whatever the number of hours, so a backlog does not burst past a robot's rate limit.

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The exact request of every channel for the fixture's two breached hours, against golden
 /// files (`UAAUDIT_UPDATE_GOLDEN=1` rewrites them; review the diff).
@@ -139,12 +139,15 @@ import Testing
         #expect(alerts.map(\.labels["kind"]) == ["drift", "both"])
         #expect(
             alerts.first?.annotations["summary"]
-                == "User-Agent drift on web-1 in the hour 2026-11-29 17:00+08:00: urlsession fell from 58% to 0% of requests")
+                == "User-Agent drift on web-1 in the hour 2026-11-29 17:00+08:00: urlsession fell from 58% to 0% of requests"
+        )
         #expect(
             alerts.last?.annotations["summary"]
                 == "inconsistent UAs at 2.439% of requests on web-1 in the hour 2026-11-29 20:00+08:00 (threshold 0.1%); "
                 + "User-Agent drift: urlsession fell from 58% to 0% of requests")
-        #expect(alerts.first?.annotations["description"]?.hasSuffix("; User-Agent drift: urlsession fell from 58% to 0% of requests") == true)
+        #expect(
+            alerts.first?.annotations["description"]?.hasSuffix(
+                "; User-Agent drift: urlsession fell from 58% to 0% of requests") == true)
     }
 
     @Test(arguments: [

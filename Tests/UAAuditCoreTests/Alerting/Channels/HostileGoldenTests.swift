@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Every channel's exact message for an hour whose UAs try every trick a chat knows
 /// (backticks, markdown, `<@here>`, `<!channel>`, a newline, `_` and `*`, a link), with the
@@ -22,7 +22,8 @@ import Testing
     static func notification() throws -> AlertNotification {
         var lines: [String] = []
         for i in 0..<120 {
-            lines.append(LogLines.uaLog(time: "29/Nov/2026:17:\(String(i % 60).leftPad2):00 +0800", ua: LogLines.urlsession))
+            lines.append(
+                LogLines.uaLog(time: "29/Nov/2026:17:\(String(i % 60).leftPad2):00 +0800", ua: LogLines.urlsession))
         }
         for (n, ua) in hostileLogged.enumerated() {
             for _ in 0...n { lines.append(LogLines.uaLog(time: "29/Nov/2026:17:30:00 +0800", ua: ua)) }
@@ -71,10 +72,12 @@ import Testing
     }
 
     @Test func aCommandIsQuotedForTheShellOnlyWhereNeeded() {
-        let links = AlertLinks(reportPath: nil, otherwise: ["--log-format", "$remote_addr \"$http_user_agent\"", "/l/a b.log"])
+        let links = AlertLinks(
+            reportPath: nil, otherwise: ["--log-format", "$remote_addr \"$http_user_agent\"", "/l/a b.log"])
         #expect(
             links.explainCommand(hour: "2026-11-29T17:00:00+08:00")
-                == #"uaaudit explain 2026-11-29T17:00:00+08:00 --log-format '$remote_addr "$http_user_agent"' '/l/a b.log'"#)
+                == #"uaaudit explain 2026-11-29T17:00:00+08:00 --log-format '$remote_addr "$http_user_agent"' '/l/a b.log'"#
+        )
         #expect(AlertLinks.shellQuoted("it's") == #"'it'\''s'"#)
         #expect(AlertLinks(reportPath: "/r.json", otherwise: ["x.log"]).explainArguments == ["/r.json"])
     }

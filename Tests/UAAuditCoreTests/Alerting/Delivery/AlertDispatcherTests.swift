@@ -2,11 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 import WebhookReceiver
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Delivery against a real HTTP receiver on 127.0.0.1 that answers as each service does.
 @Suite struct AlertDispatcherTests {

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The ledger's transitions, one table row per case: pending → delivered once every channel
 /// configured now took the hour; no channel keeps it pending; metrics only marks it not alerted.

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// How each channel reads a service's answers.
 @Suite struct AnswerReadingTests {

@@ -3,9 +3,9 @@ import Glibc
 import Testing
 import WebhookReceiver
 
+@testable import UAAuditAudit
 @testable import UAAuditCurl
 @testable import UAAuditInput
-@testable import UAAuditAudit
 @testable import UAAuditReport
 @testable import UAAuditRun
 

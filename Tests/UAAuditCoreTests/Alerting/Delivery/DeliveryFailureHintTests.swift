@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// A failure a person can mend says what to do, in one short hint; the others say only what.
 @Suite struct DeliveryFailureHintTests {

@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// Pending hours go to each channel configured now, one message each, and a stop between
 /// channels leaves what was delivered delivered and the rest pending.

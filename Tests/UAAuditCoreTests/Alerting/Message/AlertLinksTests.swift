@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 @Suite struct AlertLinksTests {
     /// A scan of standard input has no file to name: the command says to pipe the same input

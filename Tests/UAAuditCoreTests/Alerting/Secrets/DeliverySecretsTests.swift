@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// What a server echoes back is quoted only without the request's secrets, DingTalk's
 /// `timestamp` and `sign` included; a 3xx through the transport double is a failure that is

@@ -1,9 +1,9 @@
 import Testing
-@testable import UAAuditInput
+
 @testable import UAAuditAudit
+@testable import UAAuditInput
 @testable import UAAuditReport
 @testable import UAAuditRun
-
 
 /// The C SHA-256 (portable and SHA-NI paths) and the HMAC on it, against the published
 /// vectors and against each other.

@@ -60,15 +60,16 @@ package struct RulesFile: Codable, Equatable, Sendable {
         case heapLimitKiB = "heap_limit_kib"
     }
 
-    /// Reads and compiles the rules file at `path`.
-    package static func load(path: String) throws(RulesError) -> RuleSet {
+    /// Reads and compiles the rules file at `path`, and checks its examples unless told not to
+    /// (`rules test` lists the failing ones instead).
+    package static func load(path: String, checkingExamples: Bool = true) throws(RulesError) -> RuleSet {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.readAll(path: path, limit: 4 << 20)
         } catch {
             throw RulesError.unreadable(path: path, reason: error.reason)
         }
-        return try parse(bytes, path: path)
+        return checkingExamples ? try parse(bytes, path: path) : try decode(bytes, path: path).compile(path: path)
     }
 
     /// Compiles rules-file JSON (`path` names it in messages) and checks its examples.

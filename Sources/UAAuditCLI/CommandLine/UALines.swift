@@ -15,6 +15,15 @@ enum UALines {
             fd: fd, path: path, maxLineBytes: maxLineBytes, beforeWaiting: beforeWaiting, stop: stop, line: line,
             overlong: overlong)
     }
+
+    /// The same, from the file at `path` (`-`: stdin), opened by the core.
+    static func read(
+        path: String, beforeWaiting: @escaping () -> Void, line: @escaping (RawSpan) -> Void,
+        overlong: @escaping (Int) -> Void
+    ) throws(LineStream.Failure) {
+        try LineStream.read(
+            path: path, maxLineBytes: maxLineBytes, beforeWaiting: beforeWaiting, line: line, overlong: overlong)
+    }
 }
 
 /// Output collected in one buffer and written with few `write(2)`s (64 KiB at a time, and

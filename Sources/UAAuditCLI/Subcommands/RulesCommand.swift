@@ -164,13 +164,8 @@ struct RulesCommand {
 
     private func load(_ path: String) -> RuleSet? {
         do throws(RulesError) {
-            let bytes: [UInt8]
-            do {
-                bytes = try FileBytes.readAll(path: path, limit: 4 << 20)
-            } catch {
-                throw RulesError.unreadable(path: path, reason: error.reason)
-            }
-            return try RulesFile.decode(bytes, path: path).compile(path: path)
+            // `rules test` reports failing examples itself, after the counts.
+            return try RulesFile.load(path: path, checkingExamples: false)
         } catch {
             console.error(error.description)
             return nil
@@ -200,21 +195,9 @@ struct RulesCommand {
         var byClass = [Int](repeating: 0, count: rules.classCount)
         var errors = 0
         var total = 0
-        let fd: Int32
-        if list == "-" {
-            fd = 0
-        } else {
-            do {
-                fd = try Syscalls.open(list, flags: O_RDONLY | O_CLOEXEC)
-            } catch {
-                console.error("cannot read UA list \(list): \(error.description)")
-                return .input
-            }
-        }
-        defer { if fd != 0 { Syscalls.close(fd) } }
         do {
             try UALines.read(
-                fd: fd, path: list, beforeWaiting: {},
+                path: list, beforeWaiting: {},
                 line: { ua in
                     total += 1
                     if Classifier.isMissing(ua) {
@@ -231,7 +214,10 @@ struct RulesCommand {
                     errors += 1
                 })
         } catch {
-            console.error(error.description)
+            switch error {
+            case .open(let error): console.error("cannot read UA list \(list): \(error.description)")
+            case .read(let error): console.error(error.description)
+            }
             return .input
         }
         output.append("\nUAs in \(list == "-" ? "stdin" : list): \(total)\n")

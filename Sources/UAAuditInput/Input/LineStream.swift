@@ -19,6 +19,38 @@ package enum LineStream {
         try reader.read(&source, into: &sink)
     }
 
+    /// Why a named input could not be read: opening it failed (nothing was read), or reading
+    /// did (the lines before were handed over).
+    package enum Failure: Error {
+        case open(SystemError)
+        case read(InputError)
+    }
+
+    /// Opens `path` (`-`: stdin) and reads it as ``read(fd:path:maxLineBytes:beforeWaiting:stop:line:overlong:)``.
+    package static func read(
+        path: String, maxLineBytes: Int, beforeWaiting: @escaping () -> Void, stop: @escaping () -> Bool = { false },
+        line: @escaping (RawSpan) -> Void, overlong: @escaping (Int) -> Void
+    ) throws(Failure) {
+        let fd: Int32
+        if path == "-" {
+            fd = 0
+        } else {
+            do {
+                fd = try Syscalls.open(path, flags: O_RDONLY | O_CLOEXEC)
+            } catch {
+                throw .open(error)
+            }
+        }
+        defer { if fd != 0 { Syscalls.close(fd) } }
+        do {
+            try read(
+                fd: fd, path: path, maxLineBytes: maxLineBytes, beforeWaiting: beforeWaiting, stop: stop, line: line,
+                overlong: overlong)
+        } catch {
+            throw .read(error)
+        }
+    }
+
     private struct Sink: LineSink {
         let onLine: (RawSpan) -> Void
         let onOverlong: (Int) -> Void

@@ -80,7 +80,7 @@ import Testing
         #expect(declarations.count > 300)
         #expect(declarations.count <= Self.surfaceBound)
     }
-    static let surfaceBound = 1_133
+    static let surfaceBound = 1_135
 
     @Test func thePublicAPIIsTheReportModelAndItsEncoding() throws {
         let files = Set(try Self.declarations().filter(\.isPublic).map(\.file))

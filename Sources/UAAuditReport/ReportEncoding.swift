@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UAAuditInput
 
 /// Encodes and decodes reports the one way uaaudit writes them: sorted keys, pretty, a final newline.
 ///
@@ -69,6 +70,12 @@ public enum ReportEncoding {
             try output(piece)
         }
         try output(Array("\n  ]".utf8) + Array(outer[(at + marker.count)...]) + [0x0A])
+    }
+
+    /// Writes the report's JSON to the file at `path` an hour at a time, atomically: nothing
+    /// holds the whole encoded report, and the previous file stays whole when it fails.
+    package static func write(_ report: Report, toFile path: String) throws {
+        try AtomicFile.write(to: path, mode: 0o644) { append in try write(report, to: append) }
     }
 
     public static func decode(_ bytes: [UInt8]) throws -> Report {

@@ -8,7 +8,7 @@ enum ReportOutput {
     /// previous file is then untouched). `untouched` ends the message for a write failure.
     static func write(_ report: Report, to path: String, console: Console, untouched: String) -> ExitCode? {
         do {
-            try AtomicFile.write(to: path, mode: 0o644) { append in try ReportEncoding.write(report, to: append) }
+            try ReportEncoding.write(report, toFile: path)
             return nil
         } catch {
             return failed(error, path: path, console: console, untouched: untouched)

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import UAAuditAudit
 import UAAuditInput
+import UAAuditReport
 import UAAuditRun
 
 /// `uaaudit state show`: the run state in a readable form.
@@ -238,7 +239,7 @@ struct StateJSON: Encodable {
     var alertsPending: [Pending]
     var alertsSent: Int
     var alertsNotAlerted: Int
-    var gaps: [RunState.Gap]
+    var gaps: [Report.Gap]
 
     enum CodingKeys: String, CodingKey {
         case path, version, logs, gaps

@@ -1,4 +1,5 @@
 import UAAuditInput
+import UAAuditReport
 
 /// One stretch of a file to read in this run, from the descriptor opened when it was planned.
 struct ReadStep: Sendable, Equatable, CustomStringConvertible {
@@ -33,7 +34,7 @@ struct ReadStep: Sendable, Equatable, CustomStringConvertible {
 /// What to read of one log in this run, what could not be read, and where reading will stand.
 struct LogPlan: Sendable {
     var steps: [ReadStep] = []
-    var gaps: [RunState.Gap] = []
+    var gaps: [Report.Gap] = []
     var next = RunState.LogState()
     /// Files that could not be read while planning: the log must not be advanced this run.
     var errors: [InputError] = []
@@ -870,7 +871,7 @@ private struct Planning {
     }
 
     mutating func gap(_ file: String, _ from: Int64, _ to: Int64?, _ reason: String, uncertain: Bool = false) {
-        var gap = RunState.Gap(
+        var gap = Report.Gap(
             log: logPath, file: file, fromOffset: from, toOffset: to, reason: reason, detectedAt: detectedAt)
         if uncertain { gap.uncertain = true }
         plan.gaps.append(gap)

@@ -236,7 +236,7 @@ package enum RunEngine {
                         }
                     }
                     plan.gaps.append(
-                        RunState.Gap(
+                        Report.Gap(
                             log: log, file: step.path, fromOffset: lineEnd, toOffset: nil, reason: reason,
                             detectedAt: generatedAt))
                 case .failed(let error):

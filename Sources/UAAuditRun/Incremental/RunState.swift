@@ -27,7 +27,7 @@ package struct RunState: Codable, Equatable, Sendable {
     /// Malformed lines per run hour ("2026-11-29T17:00:00Z" of the run), kept for the history window.
     var malformed: [String: Int64] = [:]
     var malformedSamples: [Report.SampleEntry] = []
-    package var gaps: [Gap] = []
+    package var gaps: [Report.Gap] = []
     /// Every breached hour, pending or delivered or not alerted.
     package var alerts = AlertLedger()
     /// Per configured log that the last runs could not read: since when (seconds since the
@@ -220,9 +220,6 @@ package struct RunState: Codable, Equatable, Sendable {
             case uasApproximate = "uas_approximate"
         }
     }
-
-    /// Bytes of a log that could not be read (the report lists them).
-    package typealias Gap = Report.Gap
 }
 
 /// Why a state file could not be used; it is never overwritten then.

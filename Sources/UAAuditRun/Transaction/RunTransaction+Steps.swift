@@ -4,12 +4,6 @@ import UAAuditReport
 
 /// The steps of ``RunTransaction/run(_:)`` that write or send.
 extension RunTransaction {
-    /// Writes the report's JSON an hour at a time, atomically: nothing holds the whole encoded
-    /// report, and the previous file stays whole when it fails.
-    static func write(_ report: Report, to path: String) throws {
-        try AtomicFile.write(to: path, mode: 0o644) { append in try ReportEncoding.write(report, to: append) }
-    }
-
     /// Writes the state atomically (its directory fsynced), into the room reserved for it when
     /// there is one.
     func commit(_ state: RunState, into room: AtomicFile.Reservation? = nil) throws {

@@ -91,7 +91,7 @@ package struct RunTransaction {
 
         if let path = files.report, path != "-" {
             do {
-                try Self.write(outcome.report, to: path)
+                try ReportEncoding.write(outcome.report, toFile: path)
             } catch {
                 return .reportNotWritten(path: path, error: error)
             }

@@ -14,7 +14,7 @@ enum HTMLCauses {
         for hour in hours {
             for c in (hour.causes ?? []).prefix(perHour) {
                 html += "<tr\(hour.alerted ? " class=\"alert\"" : "") data-hour=\"\(HTMLText.escape(hour.hour))\">"
-                html += "<td>\(HTMLText.escape(HTMLCharts.shortHour(hour.hour)))</td>"
+                html += "<td>\(HTMLText.escape(Report.shortHour(hour.hour)))</td>"
                 html += "<td data-field=\"family\"><code>\(HTMLText.escape(c.family))</code></td>"
                 html += "<td data-field=\"requests\">\(c.requests)</td>"
                 html += "<td data-field=\"stack\">\(HTMLText.escape(CauseReport.stackText(c)))</td>"

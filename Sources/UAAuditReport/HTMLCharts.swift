@@ -37,7 +37,7 @@ enum HTMLCharts {
         let hours = report.hours
         let alert = HTMLText.escape(report.rules.alertClass)
         let highest = hours.map(\.share).max() ?? 0
-        let step = niceStep(max(highest, report.threshold * 1.25, 0.000_01) / 4, integers: false)
+        let step = niceStep(max(highest, report.threshold.value * 1.25, 0.000_01) / 4, integers: false)
         let yMax = step * 4
         func y(_ v: Double) -> Double { top + plotHeight * (1 - min(v, yMax) / yMax) }
         var svg = open(label: "hourly \(alert) share against the threshold")
@@ -51,7 +51,7 @@ enum HTMLCharts {
             let x = left + slot * Double(i) + (slot - barWidth) / 2
             let kind = hour.alert ? "bar alert" : (hour.requests < report.minRequests ? "bar quiet" : "bar")
             let tip =
-                "\(shortHour(hour.hour)): \(HTMLReport.share(hour.share, report)) \(alert) of \(hour.requests) requests"
+                "\(Report.shortHour(hour.hour)): \(HTMLReport.share(hour.share, report)) \(alert) of \(hour.requests) requests"
                 + (hour.alert ? ", over the threshold" : "")
             svg +=
                 "<rect class=\"\(kind)\" data-hour=\"\(HTMLText.escape(hour.hour))\" x=\"\(n(x))\" y=\"\(n(y(hour.share)))\" "
@@ -59,10 +59,10 @@ enum HTMLCharts {
                 + "<title>\(HTMLText.escape(tip))</title></rect>\n"
         }
         // The threshold is named in the legend under the chart: a label on the line would cover bars.
-        let ty = y(report.threshold)
+        let ty = y(report.threshold.value)
         svg +=
             "<line class=\"threshold\" x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(ty))\" y2=\"\(n(ty))\">"
-            + "<title>threshold \(HTMLReport.share(report.threshold, report))</title></line>\n"
+            + "<title>threshold \(HTMLReport.share(report.threshold.value, report))</title></line>\n"
         svg += hourLabels(hours, slot: slot)
         return svg + "</svg>\n"
     }
@@ -92,7 +92,7 @@ enum HTMLCharts {
                 let y1 = y(base)
                 svg +=
                     "<rect fill=\"\(colour)\" x=\"\(n(x))\" y=\"\(n(y1))\" width=\"\(n(barWidth))\" height=\"\(n(y0 - y1))\">"
-                    + "<title>\(HTMLText.escape("\(shortHour(hour.hour)): \(count) \(name)"))</title></rect>"
+                    + "<title>\(HTMLText.escape("\(Report.shortHour(hour.hour)): \(count) \(name)"))</title></rect>"
             }
             svg += "</g>\n"
         }
@@ -168,13 +168,6 @@ enum HTMLCharts {
         fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
         while fraction.last == "0" { fraction.removeLast() }
         return "\(scaled / 10_000)" + (fraction.isEmpty ? "" : "." + fraction) + "%"
-    }
-
-    /// `2026-11-29T17:00:00+08:00` → `2026-11-29 17:00+08:00`.
-    static func shortHour(_ iso: String) -> String {
-        let chars = Array(iso)
-        guard chars.count == 25 else { return iso }
-        return String(chars[0..<10]) + " " + String(chars[11..<16]) + String(chars[19...])
     }
 
     /// A coordinate with one decimal.

@@ -15,7 +15,7 @@ enum HTMLInsight {
         for hour in hours {
             let status = hour.impact?[alert]
             html += "<tr\(hour.alerted ? " class=\"alert\"" : "") data-hour=\"\(HTMLText.escape(hour.hour))\">"
-            html += "<td>\(HTMLText.escape(HTMLCharts.shortHour(hour.hour)))</td>"
+            html += "<td>\(HTMLText.escape(Report.shortHour(hour.hour)))</td>"
             html += "<td data-field=\"count\">\(hour.classes[alert] ?? 0)</td>"
             html += "<td data-field=\"403\">\(status.map { String($0.s403) } ?? "")</td>"
             html += "<td data-field=\"401\">\(status.map { String($0.s401) } ?? "")</td>"

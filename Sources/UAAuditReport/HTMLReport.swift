@@ -43,7 +43,7 @@ package enum HTMLReport {
         let drifted = report.hours.filter { $0.drift?.alert == true }.count
         html += card(
             "alert-hours", "Alert hours", "\(alerted) of \(report.hours.count)",
-            "above \(share(report.threshold, report)) with at least \(report.minRequests) requests: \(t.alertHours.count)"
+            "above \(share(report.threshold.value, report)) with at least \(report.minRequests) requests: \(t.alertHours.count)"
                 + "; UA drift: \(drifted)",
             alert: alerted > 0)
         html += card("malformed", "Malformed lines", String(t.malformed), "not matching the log format")
@@ -58,7 +58,8 @@ package enum HTMLReport {
         html += "<span><i style=\"background:#4a78b5\"></i>at or below the threshold</span> "
         html +=
             "<span><i style=\"background:#b9cbe3\"></i>fewer than \(report.minRequests) requests (never alerts)</span> "
-        html += "<span><i class=\"dash\"></i>threshold \(share(report.threshold, report))</span></p>\n</section>\n"
+        html +=
+            "<span><i class=\"dash\"></i>threshold \(share(report.threshold.value, report))</span></p>\n</section>\n"
         html += "<section id=\"class-chart\">\n<h2>Requests per hour by class</h2>\n"
         html += report.hours.isEmpty ? "<p>No requests.</p>\n" : HTMLCharts.classChart(report)
         html += "<p class=\"legend\">"
@@ -85,7 +86,7 @@ package enum HTMLReport {
             HourKey(localHour: $0.localHour + 1, offsetMinutes: $0.offsetMinutes).iso8601
         }
         return
-            "uaaudit report: \(hours), \(HTMLCharts.shortHour(first.hour)) to \(HTMLCharts.shortHour(end ?? last.hour))"
+            "uaaudit report: \(hours), \(Report.shortHour(first.hour)) to \(Report.shortHour(end ?? last.hour))"
     }
 
     private static func card(_ id: String, _ label: String, _ value: String, _ note: String, alert: Bool = false)
@@ -106,7 +107,7 @@ package enum HTMLReport {
     }
 
     private static func hoursTable(_ report: Report) -> String {
-        let names = report.rules.order + ["other", "missing"]
+        let names = report.classNames
         let showErrors = report.totals.errors > 0
         let isRun = report.hours.contains { $0.closed != nil }
         var html = "<section id=\"hours\">\n<h2>Hours</h2>\n<table>\n<thead><tr><th>hour</th><th>requests</th>"
@@ -117,7 +118,7 @@ package enum HTMLReport {
         html += "</tr></thead>\n<tbody>\n"
         for hour in report.hours {
             html += "<tr\(hour.alerted ? " class=\"alert\"" : "") data-hour=\"\(HTMLText.escape(hour.hour))\">"
-            html += "<td>\(HTMLText.escape(HTMLCharts.shortHour(hour.hour)))</td>"
+            html += "<td>\(HTMLText.escape(Report.shortHour(hour.hour)))</td>"
             html += "<td data-field=\"requests\">\(hour.requests)</td>"
             for name in names {
                 html += "<td data-field=\"\(HTMLText.escape(name))\">\(hour.classes[name] ?? 0)</td>"
@@ -151,7 +152,7 @@ package enum HTMLReport {
             html += "<p class=\"note\">Some hours had more distinct UAs than uaaudit tracks; counts may be short.</p>\n"
         }
         for hour in report.hours where hour.alert && !hour.top.isEmpty {
-            html += "<details><summary>\(HTMLText.escape(HTMLCharts.shortHour(hour.hour))): "
+            html += "<details><summary>\(HTMLText.escape(Report.shortHour(hour.hour))): "
             html += "\(share(hour.share, report)) of \(hour.requests) requests</summary>\n"
             html += uaTable(hour.top.map { ($0.ua, $0.count) }) + "</details>\n"
         }

@@ -9,15 +9,17 @@ import UAAuditInput
 /// several reports); requests, shares, the top list's order and cut, and the totals are
 /// computed here from them, and whether the hour alerts is ``AlertPolicy``'s to say.
 package enum HourFigures {
-    /// The entry of one hour. `classes` holds every class of the rules (missing ones count 0);
-    /// `top` is every alert-class UA known with its count, in any order.
+    /// The entry of one hour. `classes` holds every class of the rules (missing ones count 0)
+    /// and any class `given` counted that the rules lack (a `run` state's hour counted under
+    /// other rules): its lines stay counted, under its name and in the requests. `top` is every
+    /// alert-class UA known with its count, in any order.
     package static func entry(
         hour: HourKey, classes given: [String: Int64], classNames: [String], alertClass: String, errors: Int64,
         outOfScope: Int64, top: [Report.TopEntry], topApproximate: Bool, limit: Int,
         alert: (_ alertCount: Int64, _ requests: Int64) -> Bool
     ) -> Report.HourEntry {
         var classes = [String: Int64](uniqueKeysWithValues: classNames.map { ($0, 0) })
-        for (name, n) in given where classes[name] != nil { classes[name] = n }
+        for (name, n) in given where n != 0 || classes[name] != nil { classes[name] = n }
         let requests = classes.values.reduce(0, +) + errors
         let alertCount = classes[alertClass] ?? 0
         return Report.HourEntry(
@@ -48,7 +50,7 @@ package enum HourFigures {
         var errors: Int64 = 0
         var outOfScope: Int64 = 0
         for hour in hours {
-            for (name, n) in hour.classes where classes[name] != nil { classes[name]! += n }
+            for (name, n) in hour.classes { classes[name, default: 0] += n }
             errors += hour.errors
             outOfScope += hour.outOfScope
         }

@@ -1,3 +1,5 @@
+import UAAuditAudit
+
 extension Report {
     /// An alert-class request path: how often, and how many of those got 401 or 403.
     public struct PathEntry: Codable, Equatable, Sendable {
@@ -138,8 +140,8 @@ extension Report {
     /// them out again from the merged hours.
     public struct DriftSettingsEntry: Codable, Equatable, Sendable {
         public var baselineHours: Int
-        public var newFamilyShare: Double?
-        public var shareDrop: Double?
+        public var newFamilyShare: Threshold?
+        public var shareDrop: Threshold?
         /// The app classes whose shares drift compares (those the rules have).
         public var appClasses: [String]
 
@@ -150,7 +152,7 @@ extension Report {
             case appClasses = "app_classes"
         }
 
-        public init(baselineHours: Int, newFamilyShare: Double?, shareDrop: Double?, appClasses: [String]) {
+        public init(baselineHours: Int, newFamilyShare: Threshold?, shareDrop: Threshold?, appClasses: [String]) {
             self.baselineHours = baselineHours
             self.newFamilyShare = newFamilyShare
             self.shareDrop = shareDrop

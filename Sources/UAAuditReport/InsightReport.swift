@@ -153,10 +153,10 @@ package enum InsightReport {
         }
         entry.appShares = appShares(hour, window, policy: policy)
         if let limit = settings.newFamilyShare, hour.requests >= policy.minRequests {
-            for family in entry.newFamilies where family.share > limit {
+            for family in entry.newFamilies where family.share > limit.value {
                 entry.reasons.append(
                     "new UA family \(family.family) (\(family.class)) carries \(share(family.share, limit)) of the hour, "
-                        + "over \(share(limit, limit))")
+                        + "over \(share(limit.value, limit))")
             }
         }
         let drops = shareDrops(hour, entry.appShares, window, policy: policy)
@@ -216,11 +216,11 @@ package enum InsightReport {
         return shares.compactMap { change in
             guard let baseline = change.baseline, baseline > 0 else { return nil }
             let drop = (baseline - change.share) / baseline
-            guard drop > limit else { return nil }
+            guard drop > limit.value else { return nil }
             return (
                 change.class,
                 "\(change.class) share fell to \(percent(change.share)) from \(percent(baseline)) in the baseline "
-                    + "(down \(share(drop, limit)), over \(share(limit, limit)))"
+                    + "(down \(share(drop, limit)), over \(share(limit.value, limit)))"
             )
         }
     }
@@ -228,14 +228,13 @@ package enum InsightReport {
     /// A share against a drift alert's limit, and the limit: at most one decimal, or as many as
     /// the limit was given with, and never reading as the limit when it is not
     /// (``ShareText/trimmed(_:against:usual:)``).
-    static func share(_ value: Double, _ limit: Double) -> String {
+    static func share(_ value: Double, _ limit: Threshold) -> String {
         ShareText.trimmed(value, against: limit, usual: 1)
     }
 
     /// A share as a percentage with at most one decimal: `58.3%`.
     package static func percent(_ share: Double) -> String {
-        let tenths = Int64((share * 1000).rounded())
-        return "\(tenths / 10)" + (tenths % 10 == 0 ? "" : ".\(abs(tenths % 10))") + "%"
+        ShareText.trimmed(share, decimals: 1)
     }
 }
 
@@ -244,8 +243,8 @@ package enum InsightReport {
 /// the reports (``Report/DriftSettingsEntry``).
 package struct DriftPolicy: Sendable, Equatable {
     var baselineHours: Int
-    var newFamilyShare: Double?
-    var shareDrop: Double?
+    var newFamilyShare: Threshold?
+    var shareDrop: Threshold?
     var appClasses: [String]
     var minRequests: Int64
 

@@ -9,7 +9,6 @@ package enum MergeError: Error, Equatable, CustomStringConvertible {
     /// The reports' thresholds or minimum requests differ and no option chose one.
     case differentPolicy(setting: String, first: String, firstValue: String, other: String, otherValue: String)
     /// A report's threshold is not a decimal fraction uaaudit can compare exactly.
-    case inexactThreshold(path: String, value: Double)
     /// Two reports counted some of the same lines: merged, they would count them twice.
     case overlapping(first: String, other: String, why: String)
     case noReports
@@ -32,8 +31,6 @@ package enum MergeError: Error, Equatable, CustomStringConvertible {
         case .differentPolicy(let setting, let first, let firstValue, let other, let otherValue):
             return
                 "\(first) has \(setting) \(firstValue) but \(other) has \(otherValue); give --\(setting.replacingUnderscores) to choose the merged report's"
-        case .inexactThreshold(let path, let value):
-            return "\(path): threshold \(value) is not a decimal fraction of at most 15 digits"
         case .overlapping(let first, let other, let why):
             return
                 "\(first) and \(other) overlap: \(why); merging them would count those lines twice (nothing was written)"

@@ -82,11 +82,18 @@ package struct PrometheusMetrics: Equatable, Sendable {
         let t = report.totals
         return PrometheusMetrics(
             alertClass: report.rules.alertClass,
-            classes: classNames(report.rules).map { ClassCount(name: $0, count: t.classes[$0] ?? 0) },
+            classes: report.classNames.map { ClassCount(name: $0, count: t.classes[$0] ?? 0) },
             errors: t.errors, malformed: t.malformed, outOfScope: t.outOfScope,
-            lastHour: report.hours.last.flatMap { lastHour($0) }, threshold: report.threshold,
+            lastHour: report.hours.last.flatMap { lastHour($0) }, threshold: report.threshold.value,
             minRequests: report.minRequests, lastSuccess: succeededAt, alertsPending: nil,
             latest: sources.isEmpty ? Latest(lines: t.lines, malformed: t.malformed) : .worst(of: sources))
+    }
+
+    /// `names`, then the other classes `counts` has lines of (counted under rules since changed),
+    /// by name: a counter never goes away while its lines are counted.
+    static func counted(_ names: [String], _ counts: [String: Int64]) -> [String] {
+        let known = Set(names)
+        return names + counts.filter { !known.contains($0.key) && $0.value > 0 }.keys.sorted()
     }
 
     /// The metrics of a `run`: the state's running totals, and the report's newest closed hour
@@ -97,16 +104,14 @@ package struct PrometheusMetrics: Equatable, Sendable {
     ) -> PrometheusMetrics {
         PrometheusMetrics(
             alertClass: report.rules.alertClass,
-            classes: classNames(report.rules).map { ClassCount(name: $0, count: totals.classes[$0] ?? 0) },
+            classes: counted(report.rules.classNames, totals.classes).map {
+                ClassCount(name: $0, count: totals.classes[$0] ?? 0)
+            },
             errors: totals.errors, malformed: totals.malformed, outOfScope: totals.outOfScope,
             lastHour: report.hours.last(where: { $0.closed == true && $0.backfill != true }).flatMap { lastHour($0) },
-            threshold: report.threshold, minRequests: report.minRequests, lastSuccess: totals.lastSuccess,
+            threshold: report.threshold.value, minRequests: report.minRequests, lastSuccess: totals.lastSuccess,
             alertsPending: alertsPending, alertsExpired: totals.alertsExpired ?? 0, clockHeld: false, logs: report.logs,
             latest: latest)
-    }
-
-    static func classNames(_ rules: RulesSummary) -> [String] {
-        rules.order + ["other", "missing"]
     }
 
     static func lastHour(_ hour: Report.HourEntry) -> LastHour? {

@@ -12,7 +12,7 @@ public struct Report: Codable, Equatable, Sendable {
     public var sources: [SourceEntry]
     public var format: FormatEntry
     public var rules: RulesSummary
-    public var threshold: Double
+    public var threshold: Threshold
     public var minRequests: Int64
     public var totals: Totals
     public var hours: [HourEntry]
@@ -258,7 +258,7 @@ public struct Report: Codable, Equatable, Sendable {
 
     package init(
         schema: String = Report.schemaID, generatedAt: String, sources: [SourceEntry], format: FormatEntry,
-        rules: RulesSummary, threshold: Double, minRequests: Int64, totals: Totals, hours: [HourEntry],
+        rules: RulesSummary, threshold: Threshold, minRequests: Int64, totals: Totals, hours: [HourEntry],
         malformedSamples: [SampleEntry], gaps: [Gap]? = nil, logs: [LogEntry]? = nil, reportID: String? = nil,
         mergedFrom: [String]? = nil, runOf: String? = nil, mergedRunOf: [RunHours]? = nil, clientSalt: String? = nil,
         driftSettings: DriftSettingsEntry? = nil, clientKeysShown: Bool? = nil

@@ -41,7 +41,7 @@ enum ReportBuilder {
             },
             format: Report.FormatEntry(name: format.name, string: format.string, escape: format.escape),
             rules: rules.summary,
-            threshold: configuration.threshold.value,
+            threshold: configuration.threshold,
             minRequests: configuration.minRequests,
             totals: totals,
             hours: hours,

@@ -107,7 +107,8 @@ package enum ReportIdentity {
             minRequests: configuration.minRequests, top: configuration.top, maxLineBytes: configuration.maxLineBytes,
             sampleLimit: configuration.sampleLimit, clientKey: insight.clientKey, appClasses: insight.appClasses,
             showClientKeys: insight.showClientKeys, maxClients: insight.maxClients,
-            baselineHours: insight.baselineHours, newFamilyShare: insight.newFamilyShare, shareDrop: insight.shareDrop,
+            baselineHours: insight.baselineHours, newFamilyShare: insight.newFamilyShare?.value,
+            shareDrop: insight.shareDrop?.value,
             clientSalt: insight.salt.isStandard ? nil : insight.salt.fingerprint,
             content: sources.contains { $0.path == nil && $0.content == nil } ? contentID(report) : nil)
         return "scan-" + digest(encoded(basis))
@@ -230,6 +231,10 @@ package enum ReportIdentity {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { [UInt8]($0) } ?? []
     }
+
+    /// What `run`'s state records of the rules its hours were counted with: their classes,
+    /// patterns, alert class and scope (``RulesSummary``), hashed.
+    package static func rulesDigest(_ rules: RulesSummary) -> String { "rules-" + digest(encoded(rules)) }
 
     static func digest(_ bytes: [UInt8]) -> String { String(SHA256.hex(SHA256.hash(bytes)).prefix(32)) }
 }

@@ -122,8 +122,35 @@ package enum ReportMerge {
         } catch {
             throw .unreadable(path: path, reason: "is not a valid report: \(JSONErrors.describe(error))")
         }
+        try checkClasses(report, path: path)
         try checkSamples(report, path: path)
         return (report, mass)
+    }
+
+    /// Checks every hour's classes: a class its rules lack (one a `run` counted under rules since
+    /// changed) must be named as a rules file may name one, and the classes with the errors must
+    /// add up to the hour's requests, so that a forged class neither reaches a terminal nor
+    /// adds requests no report counted.
+    static func checkClasses(_ report: Report, path: String) throws(MergeError) {
+        let rules = Set(report.rules.classNames)
+        for hour in report.hours {
+            for name in hour.classes.keys where !rules.contains(name) {
+                guard RuleSet.isNameable(name) else {
+                    throw .unreadable(
+                        path: path,
+                        reason: "is not a valid report: hour \(hour.hour) has a class (\(step(name))) that no rules "
+                            + "file can name")
+                }
+            }
+            // Each at most 2^53 and all under 2^62 (read): no overflow.
+            let sum = hour.classes.values.reduce(0, +) + hour.errors
+            guard sum == hour.requests else {
+                throw .unreadable(
+                    path: path,
+                    reason: "is not a valid report: hour \(hour.hour) has classes and errors that add up to \(sum), "
+                        + "not its \(hour.requests) requests")
+            }
+        }
     }
 
     /// What a number as written counts for: its value rounded up, or nil when it is negative,
@@ -270,7 +297,7 @@ package enum ReportMerge {
                 hours[key, default: HourSum()].add(entry, alertClass: rules.alertClass)
             }
         }
-        let names = rules.order + ["other", "missing"]
+        let names = rules.classNames
         var entries: [Report.HourEntry] = []
         var driftInputs: [InsightReport.HourInput] = []
         var uncombined = false
@@ -319,7 +346,7 @@ package enum ReportMerge {
         var report = Report(
             generatedAt: options.generatedAt,
             sources: inputs.flatMap(\.report.sources),
-            format: first.report.format, rules: rules, threshold: threshold.value, minRequests: minRequests,
+            format: first.report.format, rules: rules, threshold: threshold, minRequests: minRequests,
             totals: HourFigures.totals(
                 of: entries, classNames: names, alertClass: rules.alertClass,
                 malformed: inputs.reduce(0) { $0 + $1.report.totals.malformed }, driftAlerts: driftAlerts),
@@ -335,7 +362,7 @@ package enum ReportMerge {
         if inputs.contains(where: { $0.report.clientKeysShown == true }) { report.clientKeysShown = true }
         report.driftSettings = driftPolicy?.entry
         report.reportID = ReportIdentity.mergedID(
-            mergedFrom: mergedFrom, threshold: report.threshold, minRequests: minRequests, top: options.top)
+            mergedFrom: mergedFrom, threshold: report.threshold.value, minRequests: minRequests, top: options.top)
         return Outcome(report: report, notes: notes)
     }
 
@@ -457,10 +484,7 @@ package enum ReportMerge {
                 setting: "threshold", first: first.path, firstValue: "\(first.report.threshold)", other: other.path,
                 otherValue: "\(other.report.threshold)")
         }
-        guard let threshold = exactThreshold(first.report.threshold) else {
-            throw .inexactThreshold(path: first.path, value: first.report.threshold)
-        }
-        return threshold
+        return first.report.threshold
     }
 
     static func agreedMinRequests(_ inputs: [Input]) throws(MergeError) -> Int64 {
@@ -471,28 +495,5 @@ package enum ReportMerge {
                 other: other.path, otherValue: "\(other.report.minRequests)")
         }
         return first.report.minRequests
-    }
-
-    /// The exact threshold a report's number was written from: its shortest decimal digits
-    /// (`0.001`, `1.5e-05` → 0.000015) as a fraction, checked to give the same number back.
-    static func exactThreshold(_ value: Double) -> Threshold? {
-        guard value.isFinite, value >= 0 else { return nil }
-        let text = "\(value)"
-        let parts = text.split(separator: "e")
-        var decimal = String(parts[0])
-        if parts.count == 2, let exponent = Int(parts[1]) {
-            let pieces = decimal.split(separator: ".", omittingEmptySubsequences: false)
-            var digits = String(pieces[0]) + (pieces.count > 1 ? String(pieces[1]) : "")
-            var point = pieces[0].count + exponent  // digits before the decimal point
-            if point <= 0 {
-                digits = String(repeating: "0", count: 1 - point) + digits
-                point = 1
-            }
-            if point >= digits.count { digits += String(repeating: "0", count: point - digits.count + 1) }
-            let chars = Array(digits)
-            decimal = String(chars[..<point]) + "." + String(chars[point...])
-        }
-        guard let threshold = Threshold(parsing: decimal), threshold.value == value else { return nil }
-        return threshold
     }
 }

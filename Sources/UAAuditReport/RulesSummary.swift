@@ -15,6 +15,20 @@ public struct RulesSummary: Codable, Equatable, Sendable {
     }
 }
 
+extension RulesSummary {
+    /// The report's classes in order (``RuleSet/classNames(of:)``).
+    var classNames: [String] { RuleSet.classNames(of: order) }
+}
+
+extension Report {
+    /// The classes the report lists, in order: the rules' (``RulesSummary/classNames``), then
+    /// any other class its hours counted lines of (a `run` whose rules lost a class since it
+    /// counted an hour keeps those lines under that class), by name.
+    package var classNames: [String] {
+        PrometheusMetrics.counted(rules.classNames, totals.classes)
+    }
+}
+
 extension RuleSet {
     /// A description of the rule set that reports carry, so that merged reports can check they agree.
     package var summary: RulesSummary {

@@ -1,3 +1,5 @@
+import UAAuditAudit
+
 /// Shares as percentages, as the summary, the HTML page and the alert messages show them.
 ///
 /// The usual format has three decimals below 10% (`0.172%`), two below 100% (`12.35%`) and
@@ -13,17 +15,17 @@ package enum ShareText {
     static let maxDecimals = 16
 
     /// `share` in the summary's format, against `threshold` (see the type's description).
-    package static func fixed(_ share: Double, against threshold: Double) -> String {
+    package static func fixed(_ share: Double, against threshold: Threshold) -> String {
         // Past the usual format: three decimals at every size first (`50.001%`), then more.
-        against(threshold, share, start: decimals(for: threshold), usual: 2) { fixed($0, decimals: $1) }
+        against(threshold.value, share, start: decimals(for: threshold), usual: 2) { fixed($0, decimals: $1) }
     }
 
     /// `share` in the messages' format, with at most `usual` decimals where the threshold needs
     /// no more (3; the drift sentences' 1), against `threshold` (see the type's description).
-    package static func trimmed(_ share: Double, against threshold: Double, usual: Int = 3) -> String {
-        let needed = percentDecimals(threshold)
+    package static func trimmed(_ share: Double, against threshold: Threshold, usual: Int = 3) -> String {
+        let needed = threshold.percentDecimals
         let start = needed <= usual ? nil : min(needed, maxDecimals)
-        return against(threshold, share, start: start, usual: usual) { trimmed($0, decimals: $1 ?? usual) }
+        return against(threshold.value, share, start: start, usual: usual) { trimmed($0, decimals: $1 ?? usual) }
     }
 
     /// `format(share)`, with decimals past `start` (nil: the usual format, whose next step is
@@ -43,11 +45,10 @@ package enum ShareText {
 
     /// Nil when the usual format shows `threshold` as given; else the decimals, from 3 to
     /// ``maxDecimals``, that show it: 4 for 0.000001 (`0.0001%`) and for 0.123456
-    /// (`12.3456%`), 3 for 0.12345. "As given" is the shortest decimal text that reads back
-    /// as the same `Double`, so a threshold typed with up to 15 significant digits shows as typed.
-    package static func decimals(for threshold: Double) -> Int? {
-        let needed = percentDecimals(threshold)
-        return needed <= usualPlaces(threshold) ? nil : min(max(needed, 3), maxDecimals)
+    /// (`12.3456%`), 3 for 0.12345: the threshold's own decimals, so it shows as typed.
+    package static func decimals(for threshold: Threshold) -> Int? {
+        let needed = threshold.percentDecimals
+        return needed <= usualPlaces(threshold.value) ? nil : min(max(needed, 3), maxDecimals)
     }
 
     /// A share with `decimals` nil in the usual format (at most 6 characters up to 100%), else
@@ -88,22 +89,6 @@ package enum ShareText {
         if share < 0.099_995 { return 3 }
         if share < 0.999_95 { return 2 }
         return 1
-    }
-
-    /// The decimals of `value` as a percentage in its shortest decimal text that reads back as
-    /// the same `Double` (Swift's `description`: `0.001`, `1e-06`, `0.999999999999999`).
-    static func percentDecimals(_ value: Double) -> Int {
-        let text = value.magnitude.description
-        var mantissa = Substring(text)
-        var exponent = 0
-        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            mantissa = text[..<e]
-            exponent = Int(text[text.index(after: e)...]) ?? 0
-        }
-        var fraction =
-            mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first ?? ""
-        while fraction.last == "0" { fraction = fraction.dropLast() }
-        return max(0, fraction.count - exponent - 2)
     }
 
     /// `places`, or fewer where the scaled share would not fit in an `Int64`.

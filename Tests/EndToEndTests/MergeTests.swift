@@ -184,7 +184,7 @@ import Testing
         let chosen = try Tool.run(["merge", "--json", "--threshold", "1%", a, b])
         #expect(chosen.status == 0)
         let report = try ReportEncoding.decode(chosen.stdout)
-        #expect(report.threshold == 0.01)
+        #expect(report.threshold == Threshold(parsing: "0.01")!)
         // Each hour twice: 17:00+08:00 has 10 of 400 (2.5%), over 1%; 18:00 has 2 of 400 (0.5%).
         #expect(report.totals.alertHours == ["2026-11-29T17:00:00+08:00"])
         #expect(report.hours[1].requests == 400)

@@ -153,6 +153,30 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("uaaudit: config \(bad): wrong type at .logs"))
     }
+
+    /// A config's threshold as a JSON number is read from its digits (0.00001 was read through
+    /// a `Double` as "1e-05" and refused, exit 2), and the report writes it back in plain decimal.
+    @Test(arguments: [("0.00001", 2), ("1e-5", 2), ("\"0.001%\"", 2), ("0.0001", 1)])
+    func aConfigThresholdIsAPlainDecimalNumber(threshold: String, alertHours: Int) throws {
+        let h = try RunHarness()
+        try h.append(10_000, hour: 10)
+        try h.append(1, hour: 10, minute: 30, cls: "inconsistent")  // 0.0099%
+        try h.append(10_000, hour: 11)
+        try h.append(2, hour: 11, minute: 30, cls: "inconsistent")  // 0.02%
+        let config = try h.dir.write(
+            "uaaudit.json",
+            """
+            {"version": 1, "logs": ["\(h.log)"], "state": "\(h.state)", "report": "\(h.report)",
+             "threshold": \(threshold), "grace_seconds": 60, "history_hours": 24}
+            """)
+        let result = try Tool.run(["run", "-q", "--config", config, "--now", "2026-11-29T12:02:00Z"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: h.report, encoding: .utf8)
+        let expected = alertHours == 2 ? "0.00001" : "0.0001"
+        #expect(text.contains("\n  \"threshold\" : \(expected),\n"))
+        #expect(try h.hours().filter { $0.2 }.count == 2)
+        #expect(try ledger(h).count == alertHours)
+    }
 }
 
 /// SIGTERM and SIGINT stop a run at the next safe point, without committing anything.

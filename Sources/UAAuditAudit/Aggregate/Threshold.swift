@@ -1,19 +1,32 @@
-/// The alert threshold as an exact decimal fraction, so `0.1%` of 1000 requests is exactly 1.
+import FoundationEssentials
+
+/// The alert threshold as an exact decimal fraction, so `0.1%` of 1000 requests is exactly 1:
+/// the one value the options, the configs, the state, the reports, merge and the shares' text
+/// all hold.
 ///
 /// An hour is over the threshold when `count / requests` is strictly above it, computed in integers.
-package struct Threshold: Sendable, Equatable, CustomStringConvertible {
+/// In JSON it is a number in plain decimal (`0.00001`, never `1e-05`); it is read from a number
+/// (its digits exactly, not through a `Double`) or a string (`"0.001"`, `"0.1%"`) alike.
+public struct Threshold: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The threshold is `numerator / denominator`.
     package let numerator: Int64
     package let denominator: Int64
 
     package static let standard = Threshold(numerator: 1, denominator: 1000)
+    package static let zero = Threshold(numerator: 0, denominator: 1)
 
     init(numerator: Int64, denominator: Int64) {
         self.numerator = numerator
         self.denominator = denominator
     }
 
-    /// Parses `0.001`, `1e-3` is not accepted; `0.1%` means 0.001. Nil unless 0 ≤ value ≤ 1.
+    /// The most significant digits a threshold is given with (leading zeros are none), and the
+    /// most decimals its fraction may have: 10^18 is the largest power of ten an `Int64` holds.
+    package static let maxDigits = 15
+    static let maxDecimals = 18
+
+    /// Parses `0.001`, `1e-3` is not accepted; `0.1%` means 0.001. Nil unless 0 ≤ value ≤ 1,
+    /// with at most ``maxDigits`` significant digits and ``maxDecimals`` decimals as a share.
     package init?(parsing text: String) {
         var s = Substring(text.trimmingSpaces)
         var percent = false
@@ -27,9 +40,12 @@ package struct Threshold: Sendable, Equatable, CustomStringConvertible {
             parts.joined().count >= 1
         else { return nil }
         let whole = String(parts[0])
-        let fraction = parts.count == 2 ? String(parts[1]) : ""
-        guard whole.count + fraction.count <= 15 else { return nil }
-        var numerator = Int64(whole + fraction) ?? 0
+        var fraction = parts.count == 2 ? String(parts[1]) : ""
+        while fraction.last == "0" { fraction.removeLast() }
+        let significant = (whole + fraction).drop { $0 == "0" }
+        guard significant.count <= Self.maxDigits, fraction.count + (percent ? 2 : 0) <= Self.maxDecimals
+        else { return nil }
+        var numerator = Int64(significant.isEmpty ? "0" : String(significant)) ?? 0
         var denominator: Int64 = 1
         for _ in 0..<fraction.count { denominator *= 10 }
         if percent { denominator *= 100 }
@@ -45,7 +61,91 @@ package struct Threshold: Sendable, Equatable, CustomStringConvertible {
         self.init(numerator: numerator, denominator: denominator)
     }
 
+    /// The nearest `Double`, for charts and metrics; comparisons use the fraction.
     package var value: Double { Double(numerator) / Double(denominator) }
+
+    /// The decimals of the fraction written out (it always ends: the denominator divides a
+    /// power of ten): 5 for 0.00001, 0 for 1.
+    var decimals: Int {
+        var places = 0
+        var scale: Int64 = 1
+        while scale % denominator != 0, places < 18 {
+            scale *= 10
+            places += 1
+        }
+        return places
+    }
+
+    /// The decimals as a percentage: 1 for 0.001 (`0.1%`), 0 for 0.01.
+    package var percentDecimals: Int { max(0, decimals - 2) }
+
+    /// Plain decimal text: `0.001`, `0.00001`, `1`.
+    var decimal: String {
+        let places = decimals
+        var scale: Int64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = numerator * (scale / denominator)
+        guard places > 0 else { return "\(scaled)" }
+        let fraction = String(scaled % scale)
+        return "\(scaled / scale)." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+
+    /// A JSON number as written (`0.00001`, `1e-5`, `1.5E-10`), exactly; nil unless it is a
+    /// share as ``init(parsing:)`` takes it. No `%`: that is text, not a number.
+    package init?(jsonNumber text: String) {
+        guard let m = text.wholeMatch(of: /(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,3}))?/) else { return nil }
+        let whole = String(m.output.1)
+        let fraction = m.output.2.map(String.init) ?? ""
+        let exponent = m.output.3.flatMap { Int($0) } ?? 0
+        guard whole.count + fraction.count <= 64, abs(exponent) <= Self.maxDecimals + 64 else { return nil }
+        var digits = Array(whole + fraction)
+        var point = whole.count + exponent
+        if point < 1 {
+            digits.insert(contentsOf: Array(repeating: "0", count: 1 - point), at: 0)
+            point = 1
+        }
+        if point > digits.count { digits.append(contentsOf: Array(repeating: "0", count: point - digits.count)) }
+        self.init(parsing: String(digits[..<point]) + (point < digits.count ? "." + String(digits[point...]) : ""))
+    }
+
+    /// What a refused share reads: "0.30000000000000004 is not a share from 0 to 1 of at most 15
+    /// significant digits".
+    static func refusal(_ text: String) -> String {
+        "\(text) is not a share from 0 to 1 of at most \(maxDigits) significant digits"
+    }
+
+    /// From a JSON number (exactly to 38 digits, through `Decimal`: `0.00001` and `1e-5` alike;
+    /// a config's numbers are checked as written first, ``init(jsonNumber:)``) or a string as
+    /// `--threshold` takes it; refused unless it is such a share.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text: String
+        if let string = try? container.decode(String.self) {
+            text = string
+        } else if let number = try? container.decode(Decimal.self) {
+            text = number.description
+        } else if let number = try? container.decode(Double.self) {
+            // Past Decimal's range (1e-200): no share, named as JSON would write it.
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.refusal("\(number)"))
+        } else {
+            text = try container.decode(Decimal.self).description  // the type error: "must be a number"
+        }
+        guard let parsed = Threshold(parsing: text) else {
+            let shown = text.count <= 40 ? text : String(text.prefix(20)) + "…"
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.refusal(shown))
+        }
+        self = parsed
+    }
+
+    /// A JSON number in plain decimal.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        guard let number = Decimal(string: decimal) else {
+            throw EncodingError.invalidValue(
+                self, .init(codingPath: encoder.codingPath, debugDescription: "threshold \(decimal)"))
+        }
+        try container.encode(number)
+    }
 
     /// Shares above this, written without `%`, are refused as probably meant as percentages.
     static let largestPlainShare = Threshold(numerator: 5, denominator: 100)
@@ -89,7 +189,7 @@ package struct Threshold: Sendable, Equatable, CustomStringConvertible {
         return left.high > right.high || (left.high == right.high && left.low > right.low)
     }
 
-    package var description: String { "\(value)" }
+    public var description: String { decimal }
 }
 
 extension String {

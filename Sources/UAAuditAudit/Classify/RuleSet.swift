@@ -18,8 +18,12 @@ package struct RuleSet: Sendable {
     /// UAs with the class the rules must give them (the rules file's `examples`).
     package let examples: [RuleExample]
 
-    /// All class names, in index order.
+    /// All class names, in index order (``classNames(of:)``).
     package let classNames: [String]
+
+    /// The classes of rules named `rules`, in index order: the rules', then `other` (no rule
+    /// matched) and `missing` (no UA). Reports, merge and every table list them so.
+    package static func classNames(of rules: [String]) -> [String] { rules + ["other", "missing"] }
     package let alertIndex: Int
 
     package var otherIndex: Int { rules.count }
@@ -40,7 +44,7 @@ package struct RuleSet: Sendable {
             guard seen.insert(rule.name).inserted else { throw RulesError.duplicateClass(name: rule.name) }
             if rule.patterns.isEmpty { throw RulesError.noPatterns(rule: rule.name) }
         }
-        let names = rules.map(\.name) + ["other", "missing"]
+        let names = RuleSet.classNames(of: rules.map(\.name))
         guard let alertIndex = names.firstIndex(of: alertClass) else {
             throw RulesError.unknownAlertClass(name: alertClass, classes: names)
         }
@@ -53,6 +57,9 @@ package struct RuleSet: Sendable {
         self.classNames = names
         self.alertIndex = alertIndex
     }
+
+    /// Whether a rules file may name a class `name`: valid and not reserved.
+    package static func isNameable(_ name: String) -> Bool { isValidName(name) && !reservedNames.contains(name) }
 
     static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 32

@@ -130,7 +130,7 @@ package struct RulesFile: Codable, Equatable, Sendable {
             throw RulesError.badApp(path: path, app: app)
         }
         let examples = (file.examples ?? []).map { RuleExample(ua: Array($0.ua.utf8), className: $0.class) }
-        for example in examples where !(rules.map(\.name) + ["other", "missing"]).contains(example.className) {
+        for example in examples where !RuleSet.classNames(of: rules.map(\.name)).contains(example.className) {
             throw RulesError.unknownExampleClass(path: path, ua: example.text, name: example.className)
         }
         return try RuleSet(

@@ -15,10 +15,10 @@ package struct InsightSettings: Sendable, Equatable {
     /// (0: no drift figures).
     package var baselineHours: Int
     /// Alerts when a family not in the baseline carries more than this share of an hour (nil: off).
-    package var newFamilyShare: Double?
+    package var newFamilyShare: Threshold?
     /// Alerts when an app class's share of an hour falls by more than this fraction of its
     /// baseline share (0.5: from 58% to under 29%) (nil: off).
-    package var shareDrop: Double?
+    package var shareDrop: Threshold?
     /// What client keys are hashed with (``ClientSalt``): the default, or the fleet's own.
     package var salt: ClientSalt
 
@@ -28,7 +28,7 @@ package struct InsightSettings: Sendable, Equatable {
     package init(
         clientKey: String? = InsightSettings.defaultClientKey, appClasses: [String] = InsightSettings.defaultAppClasses,
         showClientKeys: Bool = false, maxClients: Int = ClientSet.maxEntries, baselineHours: Int = 24,
-        newFamilyShare: Double? = nil, shareDrop: Double? = nil, salt: ClientSalt = .standard
+        newFamilyShare: Threshold? = nil, shareDrop: Threshold? = nil, salt: ClientSalt = .standard
     ) {
         self.salt = salt
         self.clientKey = clientKey

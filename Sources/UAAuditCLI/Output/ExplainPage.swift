@@ -8,13 +8,13 @@ enum ExplainPage {
         -> String
     {
         let alert = report.rules.alertClass
-        let order = report.rules.order + ["other", "missing"]
+        let order = report.classNames
         let alertCount = hour.classes[alert] ?? 0
         var out =
-            palette.strong(TerminalText.escape("\(Summary.shortHour(hour.hour))  (\(source))", limit: width)) + "\n\n"
+            palette.strong(TerminalText.escape("\(Report.shortHour(hour.hour))  (\(source))", limit: width)) + "\n\n"
 
         out += palette.strong("Share") + "\n"
-        let threshold = Summary.share(report.threshold, report)
+        let threshold = Summary.share(report.threshold.value, report)
         var verdict = "\(alert) \(alertCount) of \(hour.requests) requests = \(Summary.share(hour.share, report)); "
         if hour.alert {
             verdict += "over \(threshold): ALERT"
@@ -164,7 +164,7 @@ enum ExplainPage {
             let lines = [
                 "stack: " + CauseReport.stackText(c),
                 "release: " + CauseReport.releaseText(c),
-                CauseReport.iosText(c) + "; first seen " + Summary.shortHour(c.firstSeen),
+                CauseReport.iosText(c) + "; first seen " + Report.shortHour(c.firstSeen),
                 "fix: " + c.fix,
             ]
             for text in lines {

@@ -44,7 +44,7 @@ enum InsightSummary {
         let withSplit = hours.filter { $0.clients!.split > 0 }.count
         // One line, or two where counts of millions make it longer than `width`.
         let sentence =
-            "\(withSplit) of \(hours.count) hours; most in \(Summary.shortHour(worst.hour)): "
+            "\(withSplit) of \(hours.count) hours; most in \(Report.shortHour(worst.hour)): "
             + "\(approx(c))\(c.split) of \(c.app) app clients (\(Summary.percent(c.splitShare)))"
         for line in TerminalText.wrapped(sentence, indent: "  ", width: width) { out += line + "\n" }
         if !c.examples.isEmpty {
@@ -67,11 +67,11 @@ enum InsightSummary {
         listed.sort { $0.family.count != $1.family.count ? $0.family.count > $1.family.count : $0.hour < $1.hour }
         for (hour, f) in listed.prefix(3) {
             let head =
-                "  \(Summary.shortHour(hour).prefix(16)) \(TerminalText.escape(f.class, limit: 24)) \(f.count) (\(Summary.percent(f.share))) "
+                "  \(Report.shortHour(hour).prefix(16)) \(TerminalText.escape(f.class, limit: 24)) \(f.count) (\(Summary.percent(f.share))) "
             out += head + TerminalText.escape(f.family, limit: max(width - head.count, 10)) + "\n"
         }
         for hour in report.hours where hour.drift?.alert == true {
-            out += palette.alert("drift alert \(Summary.shortHour(hour.hour)):") + "\n"
+            out += palette.alert("drift alert \(Report.shortHour(hour.hour)):") + "\n"
             for reason in hour.drift!.reasons {
                 for line in TerminalText.wrapped(reason, indent: "  ", width: width) {
                     out += palette.alert(line) + "\n"

@@ -10,7 +10,7 @@ import UAAuditReport
 /// the colour codes are added after padding, so the columns stay where they are.
 enum Summary {
     static func render(_ report: Report, width: Int = 80, palette: Palette = .plain) -> String {
-        let order = report.rules.order + ["other", "missing"]
+        let order = report.classNames
         let alert = report.rules.alertClass
         // `2026-11-29 17:00+08:00` is 22; the right-aligned counts keep a space before them.
         let hourWidth = 22
@@ -39,7 +39,7 @@ enum Summary {
         header += "share".rightAligned(shareWidth)
         out += palette.strong(header) + "\n"
         for (i, hour) in report.hours.enumerated() {
-            var row = shortHour(hour.hour).padded(hourWidth) + String(hour.requests).rightAligned(numberWidth)
+            var row = Report.shortHour(hour.hour).padded(hourWidth) + String(hour.requests).rightAligned(numberWidth)
             for name in columns { row += String(hour.classes[name] ?? 0).rightAligned(classWidth) }
             row += shares[i].rightAligned(shareWidth)
             if hour.alerted { row += " " + hour.alertMark } else if hour.closed == false { row += " ~" }
@@ -64,7 +64,7 @@ enum Summary {
         let breached = report.hours.filter(\.alert).count
         let drifted = report.hours.filter { $0.drift?.alert == true }.count
         let alerted = report.hours.filter(\.alerted).count
-        let threshold = share(report.threshold, report)
+        let threshold = share(report.threshold.value, report)
         let condition = "is above \(threshold) with at least \(report.minRequests) requests"
         // Two lines of at most 80 columns (with the default class names) either way.
         let (breachLine, next) =
@@ -125,13 +125,6 @@ enum Summary {
         return head + TerminalText.escape(ua, limit: max(width - head.count - 2, 10)) + "\n"
     }
 
-    /// `2026-11-29T17:00:00+08:00` → `2026-11-29 17:00+08:00`.
-    static func shortHour(_ iso: String) -> String {
-        guard iso.count == 25 else { return iso }
-        let chars = Array(iso)
-        return String(chars[0..<10]) + " " + String(chars[11..<16]) + String(chars[19...])
-    }
-
     /// A share as a percentage in at most 6 characters: `0.172%`, `12.35%`, `100.0%`.
     static func percent(_ share: Double) -> String {
         ShareText.fixed(share)
@@ -159,7 +152,9 @@ enum Summary {
         return out + line + "\n"
     }
 
+    /// A class name in a column, escaped (a run's state may hold a class no rules file named).
     static func abbreviate(_ name: String, _ width: Int) -> String {
-        name.count <= width ? name : String(name.prefix(width))
+        let name = TerminalText.escape(name)
+        return name.count <= width ? name : String(name.prefix(width))
     }
 }

@@ -176,7 +176,7 @@ struct ExplainCommand {
     /// What `explain --json` prints: the hour's entry, as in the report, and what it is judged by.
     struct ExplainJSON: Encodable {
         var hour: Report.HourEntry
-        var threshold: Double
+        var threshold: Threshold
         var minRequests: Int64
         var alertClass: String
         var reportID: String?

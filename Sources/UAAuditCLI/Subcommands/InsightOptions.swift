@@ -93,12 +93,12 @@ enum InsightOptions {
         args.value(clientSaltFile) ?? config?.clientSaltFile
     }
 
-    private static func share(_ option: OptionDef, _ text: String?) throws(CLIError) -> Double? {
+    private static func share(_ option: OptionDef, _ text: String?) throws(CLIError) -> Threshold? {
         guard let text else { return nil }
         guard let parsed = Threshold(parsing: text) else {
             throw CLIError(
                 "\(option.flag) takes a share from 0 to 1 such as 0.05, or a percentage such as 5%, not '\(text)'")
         }
-        return parsed.value
+        return parsed
     }
 }

@@ -64,6 +64,7 @@ extension RunExecution {
                     + "keep their counts but cannot be matched with later clients or merged across hosts "
                     + "(a client seen again counts again)")
         }
+        if let retired = outcome.retiredClasses { console.error(RunExecution.rulesNotice(retired: retired)) }
         if let first = outcome.unalertedBackfill.first, let last = outcome.unalertedBackfill.last {
             console.error(
                 RunExecution.backfillNotice(
@@ -103,6 +104,26 @@ extension RunExecution {
         }
         let hours = seconds % 86_400 / 3600
         return hours == 0 ? "\(seconds / 86_400) d" : "\(seconds / 86_400) d \(hours) h"
+    }
+
+    /// That the rules are not the ones the state's hours were counted with, and what became of
+    /// the classes they lack, wrapped to 80 columns (the names escaped: a state is a file).
+    static func rulesNotice(retired: [String: Int64]) -> String {
+        var text =
+            "the rules are not the ones the state's hours were counted with: hours already counted keep "
+            + "the classes they were given, and lines read from now on are classed by these rules"
+        if !retired.isEmpty {
+            let named = retired.sorted { $0.key < $1.key }.map {
+                "\($0.key) (\($0.value) line\($0.value == 1 ? "" : "s"))"
+            }
+            let one = retired.count == 1
+            text +=
+                "; \(named.joined(separator: ", ")) \(one ? "is no class" : "are no classes") of these rules and "
+                + "\(one ? "stays" : "stay") counted under \(one ? "its name" : "their names"), in the requests "
+                + "and the report"
+        }
+        // After "uaaudit: ", then two spaces in.
+        return TerminalText.wrapped(text, indent: "", width: 80 - 9).joined(separator: "\n  ")
     }
 
     /// Why breached backfill hours were reported and not alerted, in one line for any number.

@@ -11,6 +11,9 @@ package enum JSONErrors {
             return p.isEmpty ? "the top level" : p
         }
         switch error {
+        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
+            // A value that a type refused (a threshold of too many digits): valid JSON.
+            return "\(context.debugDescription) at \(path(context.codingPath))"
         case .dataCorrupted(let context):
             if let bytes, let syntax = syntaxError(in: bytes) { return "not JSON: \(syntax)" }
             return "not JSON: \(context.debugDescription)"
@@ -49,7 +52,7 @@ package enum JSONErrors {
         if name.hasPrefix("String") { return "a string" }
         if name.hasPrefix("Bool") { return "true or false" }
         if name.hasPrefix("Int") || name.hasPrefix("UInt") { return "a whole number" }
-        if name.hasPrefix("Double") || name.hasPrefix("Float") { return "a number" }
+        if name.hasPrefix("Double") || name.hasPrefix("Float") || name.hasPrefix("Decimal") { return "a number" }
         return "a value of another type"
     }
 

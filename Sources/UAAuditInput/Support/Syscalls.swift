@@ -474,7 +474,7 @@ package struct SystemError: Error, Equatable, CustomStringConvertible {
     package let errno: Int32
     let call: String
 
-    package init(errno: Int32, call: String) {
+    init(errno: Int32, call: String) {
         self.errno = errno
         self.call = call
     }

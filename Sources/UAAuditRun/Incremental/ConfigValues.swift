@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UAAuditAudit
 import UAAuditInput
 
 /// The ranges of the numeric options, shared by the flags and the config's keys, and the check
@@ -43,6 +44,8 @@ package enum ConfigValues {
         flag: "baseline-hours", key: "insight.baseline_hours", range: 0...Double(24 * 366), whole: true)
 
     static let all = [top, minRequests, historyHours, graceSeconds, lockWaitSeconds, baselineHours]
+    /// The keys that take a share (``Threshold``), a JSON number or a string.
+    static let shareKeys = ["threshold", "insight.alert_new_family", "insight.alert_share_drop"]
 
     /// The first numeric key of a config whose value is out of its range or not whole, as
     /// "KEY takes a whole number from A to B, not 'V'"; nil when all are allowed (or the
@@ -56,6 +59,17 @@ package enum ConfigValues {
             // Only numbers: a value of another type is named by decoding.
             guard case .number(let text) = container?[parts.last!], let number = Double(text) else { continue }
             if !limit.accepts(number) || !number.isFinite { return "\(limit.key) \(limit.rule(text))" }
+        }
+        // The shares, as written: a number's digits are not all kept once decoded (`Decimal`
+        // keeps 38), and one of more than 15 would read as another share.
+        for key in shareKeys {
+            let parts = key.split(separator: ".").map(String.init)
+            var container: [String: JSONValue]? = object
+            for part in parts.dropLast() { container = container?[part]?.object }
+            guard case .number(let text) = container?[parts.last!], Threshold(jsonNumber: text) == nil else { continue }
+            let shown = text.count <= 40 ? text : String(text.prefix(20)) + "…"
+            return "\(key) takes a share from 0 to 1 of at most \(Threshold.maxDigits) significant digits, such as "
+                + "0.001, or a percentage as a string such as \"0.1%\", not '\(shown)'"
         }
         return nil
     }

@@ -46,7 +46,7 @@ final class LogFile: Sendable {
         do {
             fd = try Syscalls.open(path, flags: O_RDONLY | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
         } catch {
-            throw InputError(path: path, reason: "cannot open: \(error.description)")
+            throw InputError(path: path, reason: "cannot open: \(error.description)", openErrno: error.errno)
         }
         let status: FileStatus
         do {

@@ -198,9 +198,7 @@ struct LogSnapshot: Sendable {
                     skipped.append(.unreadable(path: candidate.path, status: candidate.status, reason: failure.reason))
                     continue
                 }
-                guard let failure, failure.reason.hasPrefix("cannot open"),
-                    !failure.reason.hasSuffix(SystemError(errno: ENOENT, call: "open").description)
-                else { continue }
+                guard let failure, let code = failure.openErrno, code != ENOENT else { continue }
                 // Present but not openable (permissions, too many open files): the log is not
                 // advanced, rather than its lines taken for lost. A regular file this user may not
                 // read may be one logrotate has just made (compress: root, 0600, then its owner).

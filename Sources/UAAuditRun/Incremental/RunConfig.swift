@@ -102,7 +102,8 @@ package struct RunConfig: Codable, Equatable, Sendable {
 
     package init() {}
 
-    /// A threshold written as a string or a number.
+    /// A share as the config writes it, a string (`"0.1%"`) or a number (its digits exactly:
+    /// `0.00001`, never a `Double`'s `1e-05`), read as `--threshold` reads its text.
     package struct ThresholdText: Codable, Equatable, Sendable {
         package var text: String
         init(_ text: String) { self.text = text }
@@ -111,7 +112,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
             if let s = try? container.decode(String.self) {
                 text = s
             } else {
-                text = String(try container.decode(Double.self))
+                text = try container.decode(Decimal.self).description
             }
         }
         package func encode(to encoder: any Encoder) throws {

@@ -38,6 +38,10 @@ package enum RunEngine {
         package var clockHold: ClockHold? = nil
         /// The hours whose client sets were keyed with another client salt (``rekeyClients(_:salt:)``).
         package var rekeyedHours: [String] = []
+        /// Non-nil when the rules are not the ones the state's hours were counted with
+        /// (``noteRules(_:rules:)``): the classes its hours counted that these rules lack, with
+        /// their lines (they stay counted under their names, in the requests and the report).
+        package var retiredClasses: [String: Int64]? = nil
     }
 
     /// The most alert-class UAs each hour keeps in the state.
@@ -52,6 +56,7 @@ package enum RunEngine {
         var state = saved
         var configuration = settings.scan
         let rekeyed = rekeyClients(&state, salt: configuration.insight.salt)
+        let retired = noteRules(&state, rules: configuration.rules)
         hideClientKeys(&state, insight: configuration.insight)
         // A clock behind the last run's would put every line in the future: lines are placed
         // against the later of the two.
@@ -140,7 +145,7 @@ package enum RunEngine {
             state: state, report: report, newAlerts: newAlerts, expiredAlerts: expired, errors: errors, logs: logs,
             sources: result.sources, future: result.future, futureUnplaced: unplaced, released: released,
             samples: result.samples, unalertedBackfill: unalerted, closedNow: closedNow.sorted(by: HourKey.isEarlier),
-            clockHold: hold, rekeyedHours: rekeyed)
+            clockHold: hold, rekeyedHours: rekeyed, retiredClasses: retired)
     }
 
     /// How often a log whose bytes changed while being read is planned again in one run.
@@ -472,6 +477,25 @@ package enum RunEngine {
             changed.append(key)
         }
         return changed
+    }
+
+    /// Records the rules this run counts with in the state and, when they are not the ones its
+    /// hours were counted with, returns the classes those hours counted that these rules lack,
+    /// with their lines: nil when the rules are the same (or when a state that did not record
+    /// them holds no such class). Hours already counted keep their classes; lines read from
+    /// now on are classed by these rules.
+    static func noteRules(_ state: inout RunState, rules: RuleSet) -> [String: Int64]? {
+        let digest = ReportIdentity.rulesDigest(rules.summary)
+        let saved = state.rules
+        state.rules = digest
+        guard saved != digest else { return nil }
+        let known = Set(rules.classNames)
+        var retired: [String: Int64] = [:]
+        for hour in Array(state.hours.values) + Array((state.waiting ?? [:]).values) {
+            for (name, n) in hour.classes where n > 0 && !known.contains(name) { retired[name, default: 0] += n }
+        }
+        guard saved != nil || !retired.isEmpty else { return nil }
+        return retired
     }
 
     /// Hashes the client examples a state holds as logged (written before examples were

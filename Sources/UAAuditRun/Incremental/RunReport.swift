@@ -10,7 +10,7 @@ enum RunReport {
         state.hours.compactMap { iso, hour -> InsightReport.HourInput? in
             guard let key = HourKey(iso8601: iso) else { return nil }
             var classes = [String: Int64](uniqueKeysWithValues: rules.classNames.map { ($0, 0) })
-            for (name, n) in hour.classes where classes[name] != nil { classes[name] = n }
+            for (name, n) in hour.classes { classes[name] = n }
             return InsightReport.HourInput(
                 key: key, requests: classes.values.reduce(0, +) + hour.errors, classes: classes,
                 insight: hour.insight ?? HourInsight())
@@ -67,7 +67,7 @@ enum RunReport {
                 Report.SourceEntry(path: $0.path, lines: $0.lines, bytes: $0.bytes, error: $0.error)
             },
             format: Report.FormatEntry(name: format.name, string: format.string, escape: format.escape),
-            rules: rules.summary, threshold: configuration.threshold.value, minRequests: configuration.minRequests,
+            rules: rules.summary, threshold: configuration.threshold, minRequests: configuration.minRequests,
             totals: totals,
             hours: hours, malformedSamples: state.malformedSamples, gaps: state.gaps, logs: logs)
         InsightReport.describe(&report, configuration: configuration)

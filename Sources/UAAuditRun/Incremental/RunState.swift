@@ -12,7 +12,7 @@ import UAAuditReport
 /// The version moves only when older code could not read a state (CONTRACTS: state files).
 /// Version 2 keeps the alert ledger by hour (`alerts`, an ``AlertLedger``) instead of version
 /// 1's `alerts_sent` and `alerts_pending` by message; a version 1 state is migrated when it is
-/// loaded (``RunStateMigration``). Optional keys older code ignores: `totals`, an hour's
+/// loaded (``RunStateMigration``). Optional keys older code ignores: `totals`, `rules`, an hour's
 /// `insight` and `incomplete`, `unreadable_since`, a log's `known` files, a tracked
 /// file's `checkpoints`, `target` and `recent_lines`, a checkpoint's `first_line`, a gap's
 /// `uncertain`.
@@ -46,9 +46,13 @@ package struct RunState: Codable, Equatable, Sendable {
     /// The fingerprint of the client salt the hours' client sets were keyed with
     /// (``ClientSalt``); absent: the default salt (the only one before salts were added).
     var clientSalt: String? = nil
+    /// A digest of the rules the hours were counted with (``ReportIdentity/rulesDigest(_:)``):
+    /// a run with other rules says so (``RunEngine/noteRules(_:rules:)``). Absent from states
+    /// written before uaaudit recorded it.
+    var rules: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case version, logs, hours, malformed, gaps, totals, alerts, waiting
+        case version, logs, hours, malformed, gaps, totals, alerts, waiting, rules
         case clientSalt = "client_salt"
         case unreadableSince = "unreadable_since"
         case newestSeen = "newest_seen"

@@ -5,12 +5,12 @@ package struct NginxPlace: Hashable, Sendable, Comparable, CustomStringConvertib
     package var file: String
     package var line: Int
 
-    package init(file: String, line: Int) {
+    init(file: String, line: Int) {
         self.file = file
         self.line = line
     }
 
-    package init(_ directive: NginxConfigTree.Located) { self.init(file: directive.file, line: directive.line) }
+    init(_ directive: NginxConfigTree.Located) { self.init(file: directive.file, line: directive.line) }
 
     package var description: String { "\(file):\(line)" }
 

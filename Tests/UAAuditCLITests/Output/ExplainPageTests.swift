@@ -36,7 +36,7 @@ import Testing
     /// The verdict shows a fine threshold as given, and the hour's share as finely.
     @Test func theVerdictShowsAFineThresholdAsGiven() {
         var report = PaletteTests.report(alert: true)
-        report.threshold = 0.000_001
+        report.threshold = Threshold(parsing: "0.000001")!
         report.hours[0].requests = 400_000
         report.hours[0].share = 2.0 / 400_000
         let lines = ExplainPage.render(report.hours[0], of: report, source: "r.json", palette: .plain)
@@ -52,7 +52,7 @@ import Testing
     /// shorter, every line within 80 columns.
     @Test func longCountsAndAFineThresholdStayWithinEightyColumns() {
         var report = PaletteTests.report(alert: true)
-        report.threshold = 0.000_000_012_3
+        report.threshold = Threshold(parsing: "0.0000000123")!
         report.hours[0].requests = 37_500_000_000
         report.hours[0].classes["inconsistent"] = 5_500_000_000
         report.hours[0].share = 5_500_000_000.0 / 37_500_000_000

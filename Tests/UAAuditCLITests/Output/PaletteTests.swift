@@ -37,7 +37,7 @@ import Testing
             topApproximate: false)
         return Report(
             generatedAt: "x", sources: [], format: Report.FormatEntry(name: nil, string: "", escape: .default),
-            rules: RuleSet.builtin().summary, threshold: 0.001, minRequests: 100,
+            rules: RuleSet.builtin().summary, threshold: Threshold(parsing: "0.001")!, minRequests: 100,
             totals: Report.Totals(
                 lines: 150, requests: 150, malformed: 0, outOfScope: 0, errors: 0, classes: classes,
                 share: 2.0 / 150.0, alertHours: alert ? [hour.hour] : []),

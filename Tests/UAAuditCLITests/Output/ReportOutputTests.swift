@@ -7,15 +7,15 @@ import Testing
 @testable import UAAuditReport
 @testable import UAAuditRun
 
-/// A report that cannot be encoded (here a NaN, which JSON cannot hold) is exit 7, an
+/// A report that cannot be encoded (here a NaN share, which JSON cannot hold) is exit 7, an
 /// internal error, never 3 ("input"); the previous report file is untouched.
 @Suite struct ReportOutputTests {
-    static func report(threshold: Double) throws -> Report {
+    static func report(share: Double) throws -> Report {
         let configuration = ScanConfiguration(format: try BuiltinFormats.named("ua_log"), rules: RuleSet.builtin())
         var report = ReportBuilder.build(
             AuditResult(classCount: configuration.rules.classCount, sampleLimit: 1), configuration: configuration,
             generatedAt: "x")
-        report.threshold = threshold
+        report.totals.share = share
         return report
     }
 
@@ -27,13 +27,13 @@ import Testing
         try Data("old".utf8).write(to: URL(fileURLWithPath: path))
         let console = Console()
         #expect(
-            ReportOutput.write(try Self.report(threshold: .nan), to: path, console: console, untouched: "x")
+            ReportOutput.write(try Self.report(share: .nan), to: path, console: console, untouched: "x")
                 == .encoding)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["report.json"])
         #expect(
-            ReportOutput.write(try Self.report(threshold: 0.001), to: path, console: console, untouched: "x") == nil)
-        #expect(try ReportEncoding.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path)))).threshold == 0.001)
+            ReportOutput.write(try Self.report(share: 0.25), to: path, console: console, untouched: "x") == nil)
+        #expect(try ReportEncoding.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path)))).totals.share == 0.25)
         #expect(ExitCode.encoding.rawValue == 7)
     }
 }

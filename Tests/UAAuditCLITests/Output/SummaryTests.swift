@@ -19,8 +19,8 @@ import Testing
     }
 
     @Test func shortHour() {
-        #expect(Summary.shortHour("2026-11-29T17:00:00+08:00") == "2026-11-29 17:00+08:00")
-        #expect(Summary.shortHour("2026-11-29T17:00:00-09:30") == "2026-11-29 17:00-09:30")
+        #expect(Report.shortHour("2026-11-29T17:00:00+08:00") == "2026-11-29 17:00+08:00")
+        #expect(Report.shortHour("2026-11-29T17:00:00-09:30") == "2026-11-29 17:00-09:30")
     }
 
     /// A day of a host at 100,000 requests a second: 8.64 billion requests, ten digits; here
@@ -51,7 +51,7 @@ import Testing
     /// compared with get as many decimals: never "0.000%" over "0.000%".
     @Test func aFineThresholdShowsItsDecimalsAndTheShares() {
         var report = PaletteTests.report(alert: true)
-        report.threshold = 0.000_001
+        report.threshold = Threshold(parsing: "0.000001")!
         report.hours[0].requests = 400_000
         report.hours[0].share = 2.0 / 400_000
         report.totals.requests = 400_000
@@ -68,7 +68,7 @@ import Testing
         #expect(plain.contains("  is above 0.100% with at least 100 requests"))
         // A threshold over 10% that the usual two decimals would round: shown whole, and the
         // shares with as many decimals.
-        report.threshold = 0.123_456
+        report.threshold = Threshold(parsing: "0.123456")!
         report.hours[0].share = 0.123_46
         let large = Summary.render(report).split(separator: "\n").map(String.init)
         #expect(large[1] == "2026-11-29 17:00+08:00  400000       2 12.3460% !")
@@ -90,17 +90,17 @@ import Testing
         #expect(lines[top + 2] == "       7  short/1.0")
     }
 
-    /// A threshold typed with fifteen digits and a drift alert: the condition wraps instead of
+    /// A threshold typed with fifteen digits (the most `--threshold` takes) and a drift alert: the condition wraps instead of
     /// running to 84 columns.
     @Test func aLongThresholdWithADriftAlertWraps() {
         var report = PaletteTests.report(alert: true)
-        report.threshold = 0.999_999_999_999_999
+        report.threshold = Threshold(parsing: "0.99999999999999")!
         report.hours[0].drift = Report.DriftEntry(
             baselineHours: 3, newFamilies: [], newRequests: 0, approximate: false, appShares: [], alert: true,
             reasons: [])
         let lines = Summary.render(report).split(separator: "\n").map(String.init)
         #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines)")
-        #expect(lines.contains("  where the inconsistent share is above 99.9999999999999% with at least 100"))
+        #expect(lines.contains("  where the inconsistent share is above 99.999999999999% with at least 100"))
         #expect(lines.contains("  requests"))
     }
 

@@ -29,7 +29,8 @@ import Testing
         #expect(settings.clientKey == "remote_addr")
         #expect(settings.appClasses == ["urlsession", "webview"])
         #expect(settings.baselineHours == 24)
-        #expect(settings.shareDrop == 0.5 && settings.newFamilyShare == 0.05)
+        #expect(
+            settings.shareDrop == Threshold(parsing: "0.5")! && settings.newFamilyShare == Threshold(parsing: "0.05")!)
         #expect(!settings.showClientKeys)
     }
 

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 
 @testable import UAAuditAudit
@@ -49,5 +50,64 @@ import Testing
     @Test(arguments: ["0.05", "0.001", "0", "10%", "0.1%", "abc"])
     func sharesUpToFivePercentAndPercentagesAreNot(text: String) {
         #expect(Threshold.ambiguity(of: text) == nil)
+    }
+
+    /// In JSON the threshold is a number in plain decimal, read from its digits exactly; a
+    /// string is read as `--threshold` reads its text.
+    @Test(
+        arguments: [
+            ("0.00001", "0.00001"), ("1e-5", "0.00001"), ("1E-05", "0.00001"), ("0.001", "0.001"), ("1", "1"),
+            ("0", "0"), ("1.0", "1"), ("0.000015", "0.000015"), ("\"0.1%\"", "0.001"), ("\"0.00001\"", "0.00001"),
+            ("0.12345678901234", "0.12345678901234"), ("2.5e-13", "0.00000000000025"),
+            ("0.333333333333333", "0.333333333333333"), ("1e-15", "0.000000000000001"),
+            ("\"33.3333333333333%\"", "0.333333333333333"), ("\"0.00000000000001%\"", "0.0000000000000001"),
+        ])
+    func readsAndWritesJSONInPlainDecimal(json: String, written: String) throws {
+        let threshold = try JSONDecoder().decode(Threshold.self, from: Data(json.utf8))
+        #expect(threshold.decimal == written)
+        #expect(threshold.description == written)
+        #expect(String(decoding: try JSONEncoder().encode(threshold), as: UTF8.self) == written)
+        #expect(try JSONDecoder().decode(Threshold.self, from: JSONEncoder().encode(threshold)) == threshold)
+    }
+
+    @Test(arguments: [
+        "0.30000000000000004", "0.1234567890123456", "1.5", "-0.001", "\"1e-3\"", "\"abc\"", "true", "1e-300",
+    ])
+    func refusesJSONThatIsNotAShareOfFifteenDigits(json: String) {
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Threshold.self, from: Data(json.utf8)) }
+    }
+
+    /// Fifteen significant digits, leading zeros none, and at most 18 decimals as a share: every
+    /// share `--threshold` takes is written back and read again (`33.3333333333333%` is
+    /// 0.333333333333333, sixteen digits with its leading zero).
+    @Test(arguments: [
+        ("33.3333333333333%", true), ("0.333333333333333", true), ("4.99999999999999%", true),
+        ("0.00000000000001%", true), ("0.000000000000000001", true), ("0.0000000000000000001", false),
+        ("0.3333333333333333", false), ("0.0010000000000000000000", true), ("000000000000000000001", true),
+    ])
+    func fifteenSignificantDigits(text: String, parses: Bool) throws {
+        let t = Threshold(parsing: text)
+        #expect((t != nil) == parses)
+        if let t { #expect(Threshold(parsing: t.description) == t) }
+    }
+
+    /// A JSON number as written, exactly: its exponent expanded, never through a `Double` or a
+    /// `Decimal` (which keeps 38 digits: 0.05000…01 would read as 0.05).
+    @Test(
+        arguments: [
+            ("0.00001", "0.00001"), ("1e-5", "0.00001"), ("1E-05", "0.00001"), ("5e-1", "0.5"), ("1", "1"), ("0", "0"),
+            ("1.5e-10", "0.00000000015"), ("0.05000000000000000000000000000000000000001", nil), ("1e-300", nil),
+            ("1e300", nil), ("-0.001", nil), ("0.1%", nil), ("1e", nil), (".5", nil),
+            ("0.0010000000000000000000", "0.001"),
+        ] as [(String, String?)])
+    func jsonNumbersAreReadAsWritten(text: String, decimal: String?) {
+        #expect(Threshold(jsonNumber: text)?.description == decimal)
+    }
+
+    @Test(arguments: [("0.001", 3, 1), ("0.00001", 5, 3), ("1", 0, 0), ("0.5", 1, 0), ("0.1%", 3, 1), ("0.0015", 4, 2)])
+    func decimalsOfTheFraction(text: String, decimals: Int, percent: Int) throws {
+        let t = try #require(Threshold(parsing: text))
+        #expect(t.decimals == decimals)
+        #expect(t.percentDecimals == percent)
     }
 }

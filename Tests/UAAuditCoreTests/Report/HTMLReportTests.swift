@@ -25,7 +25,7 @@ import Testing
     /// in the hours table with as many decimals.
     @Test func aFineThresholdShowsAsGiven() throws {
         var report = try Self.smallReport()
-        report.threshold = 0.000_001
+        report.threshold = Threshold(parsing: "0.000001")!
         let html = HTMLReport.render(report)
         #expect(html.contains("<span><i class=\"dash\"></i>threshold 0.0001%</span>"))
         #expect(html.contains("above 0.0001% with at least"))

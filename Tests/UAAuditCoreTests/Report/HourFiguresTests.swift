@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func requestsAreEveryClassPlusErrorsAndSharesAreOfThem() {
-        let e = Self.entry(["webview": 150, "inconsistent": 40, "unknown": 99], errors: 10)
+        let e = Self.entry(["webview": 150, "inconsistent": 40], errors: 10)
         #expect(e.requests == 200)
         #expect(e.classes == ["webview": 150, "urlsession": 0, "inconsistent": 40, "other": 0, "missing": 0])
         #expect(e.share == 0.2)
@@ -31,6 +31,24 @@ import Testing
         #expect(e.shares["missing"] == 0)
         #expect(e.outOfScope == 3)
         #expect(e.alert)
+    }
+
+    /// A class the rules lack (a `run` state's hour counted under rules since changed) keeps
+    /// its lines: in the classes, the requests and every share's denominator (issue 35: it was
+    /// dropped, and 102 lines read made `requests: 2`).
+    @Test func aClassTheRulesLackStaysCounted() {
+        let e = Self.entry(["webview": 150, "inconsistent": 40, "legacy": 99], errors: 10)
+        #expect(e.requests == 299)
+        #expect(
+            e.classes == ["webview": 150, "urlsession": 0, "inconsistent": 40, "other": 0, "missing": 0, "legacy": 99])
+        #expect(e.share == 40.0 / 299)
+        #expect(e.shares["legacy"] == 99.0 / 299)
+        let totals = HourFigures.totals(
+            of: [e, Self.entry(["webview": 1], errors: 0)], classNames: Self.names, alertClass: "inconsistent",
+            malformed: 2, driftAlerts: false)
+        #expect(totals.requests == 300)
+        #expect(totals.lines == 300 + 2 + 6)
+        #expect(totals.classes["legacy"] == 99)
     }
 
     @Test func anHourUnderMinRequestsDoesNotAlertAndAnEmptyHourHasShareZero() {

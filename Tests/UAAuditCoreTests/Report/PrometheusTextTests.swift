@@ -65,7 +65,7 @@ import Testing
         Report(
             generatedAt: "2026-11-29T10:00:00Z", sources: [],
             format: Report.FormatEntry(name: "ua_log", string: BuiltinFormats.uaLog, escape: .default),
-            rules: RuleSet.builtin().summary, threshold: 0.001, minRequests: 100,
+            rules: RuleSet.builtin().summary, threshold: Threshold(parsing: "0.001")!, minRequests: 100,
             totals: Report.Totals(
                 lines: 9, requests: 7, malformed: 2, outOfScope: 0, errors: 0,
                 classes: ["urlsession": 6, "inconsistent": 1], share: 1.0 / 7.0, alertHours: []),
@@ -99,8 +99,10 @@ import Testing
         totals.malformed = 11
         totals.lastSuccess = 1_795_990_000
         let metrics = PrometheusMetrics.run(report, totals: totals, alertsPending: 1)
-        // Only the current rules' classes; one that the rules no longer have is not shown.
-        #expect(metrics.classes.map(\.count) == [0, 600, 7, 0, 0])
+        // The current rules' classes, then one the rules no longer have while its lines are
+        // counted: the counters still add up to the requests counted.
+        #expect(metrics.classes.map(\.count) == [0, 600, 7, 0, 0, 9])
+        #expect(metrics.classes.last?.name == "retired")
         #expect(metrics.malformed == 11)
         #expect(metrics.lastHour?.start == 1_795_942_800)
         #expect(metrics.lastHour?.breached == true)
@@ -124,5 +126,17 @@ import Testing
         let text = PrometheusText.render(metrics)
         #expect(text.contains("\nuaaudit_last_hour_breached 0\n"))
         #expect(text.contains("\nuaaudit_last_hour_drift_alert 1\n"), "\(text)")
+    }
+}
+
+/// A class the rules lost keeps its counter while its lines are counted: the per-class
+/// counters still add up to the requests.
+@Suite struct PrometheusCountedClassesTests {
+    @Test func theRulesClassesThenTheOthersWithLines() {
+        #expect(
+            PrometheusMetrics.counted(
+                ["urlsession", "inconsistent", "other", "missing"],
+                ["legacy": 100, "inconsistent": 2, "gone": 0, "alpha": 1])
+                == ["urlsession", "inconsistent", "other", "missing", "alpha", "legacy"])
     }
 }

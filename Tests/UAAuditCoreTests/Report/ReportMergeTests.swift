@@ -25,7 +25,8 @@ import Testing
     }
 
     static func report(
-        _ hours: [Report.HourEntry], threshold: Double = 0.001, minRequests: Int64 = 100, rules: RulesSummary = rules
+        _ hours: [Report.HourEntry], threshold: Threshold = .standard, minRequests: Int64 = 100,
+        rules: RulesSummary = rules
     ) -> Report {
         Report(
             generatedAt: "2026-11-29T10:00:00Z", sources: [Report.SourceEntry(path: "a.log", lines: 0, bytes: 0)],
@@ -165,7 +166,7 @@ import Testing
     @Test func thresholdsAndMinimumsMustAgreeUnlessChosen() throws {
         let h = [Self.hour("2026-11-29T17:00:00+08:00", ["urlsession": 195, "inconsistent": 5])]
         let a = Self.report(h)
-        let b = Self.report(h, threshold: 0.02, minRequests: 50)
+        let b = Self.report(h, threshold: Threshold(parsing: "0.02")!, minRequests: 50)
         #expect(
             throws: MergeError.differentPolicy(
                 setting: "threshold", first: "r0.json", firstValue: "0.001", other: "r1.json", otherValue: "0.02")
@@ -176,22 +177,84 @@ import Testing
             ).description == "a has min_requests 100 but b has 50; give --min-requests to choose the merged report's")
         let chosen = ReportMerge.Options(threshold: Threshold(parsing: "2%"), minRequests: 500, generatedAt: "now")
         let merged = try Self.merge([a, b], options: chosen)
-        #expect(merged.threshold == 0.02)
+        #expect(merged.threshold == Threshold(parsing: "0.02")!)
         #expect(merged.minRequests == 500)
         #expect(merged.hours[0].alert == false)  // 10 of 400 is over 2%, but 400 < 500
         let lower = ReportMerge.Options(threshold: Threshold(parsing: "2%"), minRequests: 400, generatedAt: "now")
         #expect(try Self.merge([a, b], options: lower).hours[0].alert)
-        let odd = Self.report(h, threshold: 0.1 + 0.2)
-        #expect(throws: MergeError.inexactThreshold(path: "r0.json", value: 0.1 + 0.2)) { try Self.merge([odd]) }
     }
 
+    /// A report's threshold is read back from its digits exactly, as a number in plain decimal
+    /// or not (`1.5e-10`, as older reports wrote small ones); one that is not a share of at
+    /// most 15 digits (a `Double`'s `0.1 + 0.2`) makes the report unreadable, with its value.
     @Test(
         arguments: [
-            (0.001, 1, 1000), (0.0015, 3, 2000), (0.00001, 1, 100_000), (0.000015, 3, 200_000), (0.25, 1, 4),
-            (1.0, 1, 1), (0.0, 0, 1), (1.5e-10, 3, 20_000_000_000),
-        ] as [(Double, Int64, Int64)])
-    func aReportsThresholdIsReadBackExactly(value: Double, numerator: Int64, denominator: Int64) {
-        #expect(ReportMerge.exactThreshold(value) == Threshold(numerator: numerator, denominator: denominator))
+            ("0.001", 1, 1000), ("0.0015", 3, 2000), ("0.00001", 1, 100_000), ("1e-05", 1, 100_000),
+            ("0.000015", 3, 200_000), ("0.25", 1, 4), ("1", 1, 1), ("1.0", 1, 1), ("0", 0, 1),
+            ("1.5e-10", 3, 20_000_000_000),
+        ] as [(String, Int64, Int64)])
+    func aReportsThresholdIsReadBackExactly(text: String, numerator: Int64, denominator: Int64) throws {
+        let dir = try TempDirectory()
+        let bytes = try ReportEncoding.encode(Self.report([]))
+        let json = String(decoding: bytes, as: UTF8.self).replacingOccurrences(
+            of: "\"threshold\" : 0.001,", with: "\"threshold\" : \(text),")
+        #expect(json.contains("\"threshold\" : \(text),"))
+        let path = try dir.write("r.json", Array(json.utf8))
+        #expect(
+            try ReportMerge.read(path: path).report.threshold
+                == Threshold(numerator: numerator, denominator: denominator))
+    }
+
+    /// A class the rules lack (kept by a `run` whose rules changed) merges like any other; one
+    /// no rules file can name, or classes that do not add up to the requests, make the report
+    /// unreadable: a forged fleet report neither reaches a terminal nor adds requests.
+    @Test(
+        arguments: [
+            ("\"legacy\" : 2", nil),
+            (
+                "\"ev\\u001b]0;x\\u0007\" : 2",
+                "hour 2026-11-29T17:00:00+08:00 has a class ([\"ev\\u001b]0;x\\u0007\"]) that no rules file can name"
+            ),
+            ("\"errors\" : 2", "hour 2026-11-29T17:00:00+08:00 has a class (.errors) that no rules file can name"),
+            (
+                "\"legacy\" : 3",
+                "hour 2026-11-29T17:00:00+08:00 has classes and errors that add up to 103, not its 102 requests"
+            ),
+        ] as [(String, String?)])
+    func aClassTheRulesLackMustBeNameableAndAddUp(extra: String, refusal: String?) throws {
+        let dir = try TempDirectory()
+        var report = Self.report([Self.hour("2026-11-29T17:00:00+08:00", ["urlsession": 100])])
+        report.hours[0].requests = 102
+        let json = String(decoding: try ReportEncoding.encode(report), as: UTF8.self).replacingOccurrences(
+            of: "\"inconsistent\" : 0,", with: "\"inconsistent\" : 0,\n        \(extra),")
+        #expect(json.contains(extra))
+        let path = try dir.write("r.json", Array(json.utf8))
+        if let refusal {
+            #expect(throws: MergeError.unreadable(path: path, reason: "is not a valid report: " + refusal)) {
+                try ReportMerge.read(path: path)
+            }
+        } else {
+            let read = try ReportMerge.read(path: path).report
+            let other = Self.report([Self.hour("2026-11-29T17:00:00+08:00", ["urlsession": 5])])
+            let merged = try Self.merge([read, other])
+            #expect(merged.hours[0].requests == 107)
+            #expect(merged.hours[0].classes["legacy"] == 2)
+            #expect(merged.totals.lines == 107)
+        }
+    }
+
+    @Test func aThresholdOfMoreThanFifteenDigitsIsRefusedWithItsValue() throws {
+        let dir = try TempDirectory()
+        let json = String(decoding: try ReportEncoding.encode(Self.report([])), as: UTF8.self).replacingOccurrences(
+            of: "\"threshold\" : 0.001,", with: "\"threshold\" : 0.30000000000000004,")
+        let path = try dir.write("r.json", Array(json.utf8))
+        #expect(
+            throws: MergeError.unreadable(
+                path: path,
+                reason:
+                    "is not a valid report: 0.30000000000000004 is not a share from 0 to 1 of at most 15 significant digits at .threshold"
+            )
+        ) { try ReportMerge.read(path: path) }
     }
 
     @Test func mergingOneScanReportGivesItBack() throws {

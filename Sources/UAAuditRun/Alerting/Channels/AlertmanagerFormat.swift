@@ -78,7 +78,7 @@ struct AlertmanagerFormat: ChannelFormat {
         let reportTime = InstantText.parse(n.generatedAt).map { Date(timeIntervalSince1970: Double($0)) }
         let ends = utc(max(now, reportTime ?? now).addingTimeInterval(firing))
         // Against the threshold (``ShareText/trimmed(_:against:)``), as the other channels.
-        let threshold = ShareText.trimmed(n.threshold, against: n.threshold)
+        let threshold = ShareText.trimmed(n.threshold.value, against: n.threshold)
         return n.hours.map { hour in
             let count = hour.classes[n.alertClass] ?? 0
             let start = HourKey(iso8601: hour.hour).map { utc(Date(timeIntervalSince1970: Double($0.startInstant))) }
@@ -92,13 +92,13 @@ struct AlertmanagerFormat: ChannelFormat {
             let kind = hour.alert ? (drift == nil ? "share" : "both") : "drift"
             let share =
                 "\(n.alertClass) UAs at \(ShareText.trimmed(hour.share, against: n.threshold)) of requests on \(host) "
-                + "in the hour \(MessageComposer.shortHour(hour.hour)) (threshold \(threshold))"
+                + "in the hour \(Report.shortHour(hour.hour)) (threshold \(threshold))"
             let driftText = drift.map { "User-Agent drift: " + $0.joined(separator: "; ") }
             let summary: String
             switch kind {
             case "drift":
                 summary =
-                    "User-Agent drift on \(host) in the hour \(MessageComposer.shortHour(hour.hour)): "
+                    "User-Agent drift on \(host) in the hour \(Report.shortHour(hour.hour)): "
                     + (drift ?? []).joined(separator: "; ")
             case "both": summary = share + "; " + (driftText ?? "")
             default: summary = share

@@ -21,7 +21,7 @@ package struct AlertNotification: Codable, Equatable, Sendable {
     var alertClass: String
     /// All class names in rule order (the order in which messages list the counts).
     var classOrder: [String]
-    var threshold: Double
+    var threshold: Threshold
     var minRequests: Int64
     /// The start of the first breached hour and the end of the last (`2026-11-29T18:00:00+08:00`).
     var from: String?
@@ -43,8 +43,8 @@ package struct AlertNotification: Codable, Equatable, Sendable {
         case generatedAt = "generated_at"
     }
 
-    package init(
-        host: String, alertClass: String, classOrder: [String], threshold: Double, minRequests: Int64,
+    init(
+        host: String, alertClass: String, classOrder: [String], threshold: Threshold, minRequests: Int64,
         hours: [Report.HourEntry], generatedAt: String, test: Bool = false
     ) {
         self.host = host
@@ -96,7 +96,7 @@ package struct AlertNotification: Codable, Equatable, Sendable {
                 host: host, logs: logs, hour: selected[i].hour, kinds: HourAlertID.kinds(of: selected[i]))
         }
         self.init(
-            host: host, alertClass: report.rules.alertClass, classOrder: report.rules.order + ["other", "missing"],
+            host: host, alertClass: report.rules.alertClass, classOrder: report.classNames,
             threshold: report.threshold, minRequests: report.minRequests, hours: selected,
             generatedAt: report.generatedAt)
         link(links)
@@ -123,7 +123,7 @@ package struct AlertNotification: Codable, Equatable, Sendable {
     /// A clearly marked test message, with no hours.
     package static func test(host: String, generatedAt: String) -> AlertNotification {
         AlertNotification(
-            host: host, alertClass: "inconsistent", classOrder: [], threshold: 0, minRequests: 0, hours: [],
+            host: host, alertClass: "inconsistent", classOrder: [], threshold: .zero, minRequests: 0, hours: [],
             generatedAt: generatedAt, test: true)
     }
 }

@@ -17,7 +17,7 @@ struct MessageComposer {
         let host = UntrustedText.neutralise(notification.host, limit: Self.hostLimit)
         if notification.test { return "uaaudit test message from \(host)" }
         if !notification.hours.contains(where: \.alert) { return "uaaudit: User-Agent drift on \(host)" }
-        let threshold = share(notification.threshold)
+        let threshold = share(notification.threshold.value)
         return "uaaudit: \(notification.alertClass) UAs over \(threshold) on \(host)"
     }
 
@@ -152,8 +152,8 @@ struct MessageComposer {
         parts.head = [style.bold(title)]
         var range = ""
         if let from = n.from, let to = n.to {
-            let start = Self.shortHour(from)
-            let end = Self.shortHour(to)
+            let start = Report.shortHour(from)
+            let end = Report.shortHour(to)
             range = " from \(start) to " + (start.prefix(11) == end.prefix(11) ? String(end.dropFirst(11)) : end)
         }
         let shareHours = n.hours.filter(\.alert).count
@@ -162,7 +162,7 @@ struct MessageComposer {
         if shareHours > 0 {
             summary.append(
                 "\(shareHours) hour\(shareHours == 1 ? "" : "s") with the \(n.alertClass) share above "
-                    + "\(share(n.threshold)) and at least \(n.minRequests) requests")
+                    + "\(share(n.threshold.value)) and at least \(n.minRequests) requests")
         }
         if driftHours > 0 { summary.append("\(driftHours) hour\(driftHours == 1 ? "" : "s") with a User-Agent drift") }
         parts.head.append(summary.joined(separator: ", ") + range)
@@ -180,7 +180,7 @@ struct MessageComposer {
         let n = notification
         let alertCount = hour.classes[n.alertClass] ?? 0
         let head =
-            style.bold(Self.shortHour(hour.hour)) + ": \(share(hour.share)) "
+            style.bold(Report.shortHour(hour.hour)) + ": \(share(hour.share)) "
             + "(\(alertCount) of \(hour.requests) requests)"
             + (hour.id.map { " · id \($0.prefix(HourAlertID.shortLength))" } ?? "")
         let classes = n.classOrder.map { "\($0) \(hour.classes[$0] ?? 0)" }.joined(separator: " · ")
@@ -233,13 +233,6 @@ struct MessageComposer {
             + CauseReport.stackText(c, shown: shown) + ", "
             + UntrustedText.neutralise(CauseReport.releaseText(c), limit: Self.uaLimit * 2) + ", "
             + CauseReport.iosText(c) + "; fix: " + CauseReport.fixText(c, shown: shown)
-    }
-
-    /// `2026-11-29T17:00:00+08:00` → `2026-11-29 17:00+08:00`.
-    static func shortHour(_ iso: String) -> String {
-        let chars = Array(iso)
-        guard chars.count == 25 else { return iso }
-        return String(chars[0..<10]) + " " + String(chars[11..<16]) + String(chars[19...])
     }
 
     /// A share as a percentage with at most three decimals and no trailing zeros: `1.987%`,

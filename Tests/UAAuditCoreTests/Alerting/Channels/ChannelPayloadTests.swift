@@ -93,7 +93,7 @@ import Testing
     /// share as finely as the other channels do, never "0%".
     @Test func alertmanagerShowsAFineThresholdAsGiven() throws {
         var notification = try AlertFixtures.notification()
-        notification.threshold = 0.000_001
+        notification.threshold = Threshold(parsing: "0.000001")!
         let alerts = AlertmanagerFormat.alerts(for: notification, now: AlertFixtures.now)
         let summary = try #require(alerts.first?.annotations["summary"])
         #expect(summary.hasPrefix("inconsistent UAs at 1.3333% of requests on web-1 in the hour"))

@@ -32,7 +32,7 @@ import Testing
         #expect(n.host == "web-1")
         #expect(n.alertClass == "inconsistent")
         #expect(n.classOrder == ["webview", "urlsession", "inconsistent", "other", "missing"])
-        #expect(n.threshold == 0.001)
+        #expect(n.threshold == Threshold(parsing: "0.001")!)
         #expect(n.minRequests == 100)
         #expect(n.generatedAt == AlertFixtures.generatedAt)
         #expect(n.schema == "uaaudit.alert/1")

@@ -19,7 +19,7 @@ import Testing
     /// summary and the hour's share: a page never says "over 0%".
     @Test func aFineThresholdShowsAsGiven() throws {
         var n = try AlertFixtures.notification()
-        n.threshold = 0.000_001
+        n.threshold = Threshold(parsing: "0.000001")!
         let composer = MessageComposer(notification: n, style: .plain)
         let host = n.host
         #expect(composer.title == "uaaudit: inconsistent UAs over 0.0001% on \(host)")

@@ -29,47 +29,68 @@ public enum ReportEncoding {
 
     /// Hands the encoded report to `output` in pieces, in order. Errors from `output` are
     /// rethrown as they are; an encoding error is an ``EncodingFailure``.
+    ///
+    /// The top level is written key by key, as the encoder would (sorted, two spaces in), from
+    /// the fields the report's own `encode(to:)` gives (``TopLevelFields``): each value
+    /// encoded apart, and `hours` an hour at a time, four spaces in.
     public static func write(_ report: Report, to output: ([UInt8]) throws -> Void) throws {
         let encoder = encoder()
-        var shell = report
-        shell.hours = []
-        let outer: [UInt8]
+        let fields = TopLevelFields()
         do {
-            outer = [UInt8](try encoder.encode(shell))
+            try report.encode(to: fields)
         } catch {
             throw EncodingFailure(message: "\(error)")
         }
-        // The empty list as the encoder writes it at the report's top level.
-        let marker = Array("\"hours\" : [\n\n  ]".utf8)
-        guard let at = find(marker, in: outer) else {
-            throw EncodingFailure(message: "no hours list in the encoded report")
+        guard fields.unsupported == nil else {
+            throw EncodingFailure(message: "the report is not one JSON object (\(fields.unsupported!))")
         }
-        if report.hours.isEmpty {
-            try output(outer + [0x0A])
-            return
-        }
-        try output(Array(outer[..<at]) + Array("\"hours\" : [\n".utf8))
-        for (i, hour) in report.hours.enumerated() {
-            let one: Data
+        var piece = Array("{\n".utf8)
+        for (i, field) in fields.values.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) })
+            .enumerated()
+        {
+            if i > 0 { piece += Array(",\n".utf8) }
+            piece += Array("  \"\(field.key)\" : ".utf8)
+            if field.key == "hours" {
+                guard !report.hours.isEmpty else {
+                    piece += Array("[\n\n  ]".utf8)
+                    continue
+                }
+                try output(piece + Array("[\n".utf8))
+                for (h, hour) in report.hours.enumerated() {
+                    var one: [UInt8]
+                    do {
+                        one = indented([UInt8](try encoder.encode(hour)), by: 4, first: true)
+                    } catch {
+                        throw EncodingFailure(message: "hour \(hour.hour): \(error)")
+                    }
+                    if h + 1 < report.hours.count { one += Array(",\n".utf8) }
+                    try output(one)
+                }
+                piece = Array("\n  ]".utf8)
+                continue
+            }
             do {
-                one = try encoder.encode(hour)
+                piece += indented([UInt8](try encoder.encode(AnyValue(field.value))), by: 2, first: false)
             } catch {
-                throw EncodingFailure(message: "hour \(hour.hour): \(error)")
+                throw EncodingFailure(message: "\(field.key): \(error)")
             }
-            // Each line two levels in, as an element of the top-level "hours" list (the
-            // encoder leaves the blank line of an empty list without indentation).
-            var piece: [UInt8] = []
-            piece.reserveCapacity(one.count + one.count / 8 + 8)
-            var lineStart = true
-            for b in one {
-                if lineStart, b != 0x0A { piece.append(contentsOf: [0x20, 0x20, 0x20, 0x20]) }
-                piece.append(b)
-                lineStart = b == 0x0A
-            }
-            if i + 1 < report.hours.count { piece.append(contentsOf: [0x2C, 0x0A]) }
-            try output(piece)
         }
-        try output(Array("\n  ]".utf8) + Array(outer[(at + marker.count)...]) + [0x0A])
+        try output(piece + Array("\n}\n".utf8))
+    }
+
+    /// `json` with `spaces` spaces before each of its lines (the first too when `first`), but
+    /// the blank line inside an empty list or object, which the encoder leaves without them.
+    private static func indented(_ json: [UInt8], by spaces: Int, first: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(json.count + json.count / 8 + spaces)
+        let pad = [UInt8](repeating: 0x20, count: spaces)
+        var lineStart = first
+        for b in json {
+            if lineStart, b != 0x0A { out += pad }
+            out.append(b)
+            lineStart = b == 0x0A
+        }
+        return out
     }
 
     /// Writes the report's JSON to the file at `path` an hour at a time, atomically: nothing
@@ -80,15 +101,5 @@ public enum ReportEncoding {
 
     public static func decode(_ bytes: [UInt8]) throws -> Report {
         try JSONDecoder().decode(Report.self, from: Data(bytes))
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        var i = 0
-        while i + needle.count <= haystack.count {
-            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
-            i += 1
-        }
-        return nil
     }
 }

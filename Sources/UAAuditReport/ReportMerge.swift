@@ -135,7 +135,7 @@ package enum ReportMerge {
         let rules = Set(report.rules.classNames)
         for hour in report.hours {
             for name in hour.classes.keys where !rules.contains(name) {
-                guard RuleSet.isNameable(name) else {
+                guard RuleSet.isCountable(name) else {
                     throw .unreadable(
                         path: path,
                         reason: "is not a valid report: hour \(hour.hour) has a class (\(step(name))) that no rules "

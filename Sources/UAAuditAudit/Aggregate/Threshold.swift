@@ -21,9 +21,13 @@ public struct Threshold: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     /// The most significant digits a threshold is given with (leading zeros are none), and the
-    /// most decimals its fraction may have: 10^18 is the largest power of ten an `Int64` holds.
-    package static let maxDigits = 15
-    static let maxDecimals = 18
+    /// most decimals its fraction may have: those of `0.00000000000001%`, the smallest share
+    /// `--threshold` ever took, whose shares show in 14 decimals (a `Double` holds no more).
+    static let maxDigits = 15
+    static let maxDecimals = 16
+    /// What a share must be, as messages say it.
+    package static let rule =
+        "a share from 0 to 1 of at most \(maxDigits) significant digits and \(maxDecimals) decimals"
 
     /// Parses `0.001`, `1e-3` is not accepted; `0.1%` means 0.001. Nil unless 0 ≤ value ≤ 1,
     /// with at most ``maxDigits`` significant digits and ``maxDecimals`` decimals as a share.
@@ -109,20 +113,18 @@ public struct Threshold: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     /// What a refused share reads: "0.30000000000000004 is not a share from 0 to 1 of at most 15
-    /// significant digits".
+    /// significant digits and 16 decimals".
     static func refusal(_ text: String) -> String {
-        "\(text) is not a share from 0 to 1 of at most \(maxDigits) significant digits"
+        "\(text) is not \(rule)"
     }
 
-    /// From a JSON number (exactly to 38 digits, through `Decimal`: `0.00001` and `1e-5` alike;
-    /// a config's numbers are checked as written first, ``init(jsonNumber:)``) or a string as
-    /// `--threshold` takes it; refused unless it is such a share.
+    /// From a JSON number, as reports write it (exactly to 38 digits, through `Decimal`:
+    /// `0.00001` and `1e-5` alike; a config's shares, numbers or strings, are read as written,
+    /// ``init(jsonNumber:)`` and ``init(parsing:)``); refused unless it is such a share.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text: String
-        if let string = try? container.decode(String.self) {
-            text = string
-        } else if let number = try? container.decode(Decimal.self) {
+        if let number = try? container.decode(Decimal.self) {
             text = number.description
         } else if let number = try? container.decode(Double.self) {
             // Past Decimal's range (1e-200): no share, named as JSON would write it.

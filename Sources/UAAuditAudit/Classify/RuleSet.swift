@@ -59,8 +59,14 @@ package struct RuleSet: Sendable {
     }
 
     /// Whether a rules file may name a class `name`: valid and not reserved.
-    package static func isNameable(_ name: String) -> Bool { isValidName(name) && !reservedNames.contains(name) }
+    static func isNameable(_ name: String) -> Bool { isValidName(name) && !reservedNames.contains(name) }
 
+    /// Whether a state or report may count lines under class `name`: one a rules file names, or
+    /// `other` or `missing`.
+    package static func isCountable(_ name: String) -> Bool { isNameable(name) || classNames(of: []).contains(name) }
+
+    /// Lowercase letters, digits, `_` and `-`, 1 to 32 bytes: the names of classes (reserved
+    /// ones too).
     static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 32
             && name.utf8.allSatisfy {

@@ -68,8 +68,8 @@ package enum ConfigValues {
             for part in parts.dropLast() { container = container?[part]?.object }
             guard case .number(let text) = container?[parts.last!], Threshold(jsonNumber: text) == nil else { continue }
             let shown = text.count <= 40 ? text : String(text.prefix(20)) + "…"
-            return "\(key) takes a share from 0 to 1 of at most \(Threshold.maxDigits) significant digits, such as "
-                + "0.001, or a percentage as a string such as \"0.1%\", not '\(shown)'"
+            return "\(key) takes \(Threshold.rule), such as 0.001, or a percentage as a string such as "
+                + "\"0.1%\", not '\(shown)'"
         }
         return nil
     }

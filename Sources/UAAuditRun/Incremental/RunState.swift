@@ -307,6 +307,12 @@ extension RunState {
     /// load, so that a bad offset or fingerprint length is exit 2 with its name, not a trap
     /// or a huge allocation later.
     func impossibleValue() -> String? {
+        // Class names come from rules files: another one would reach reports, metrics and terminals.
+        for (iso, hour) in hours.sorted(by: { $0.key < $1.key }) + (waiting ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if let name = hour.classes.keys.sorted().first(where: { !RuleSet.isCountable($0) }) {
+                return "hour \(iso): class \(name.debugDescription) is no name a rules file can give"
+            }
+        }
         for (log, state) in logs.sorted(by: { $0.key < $1.key }) {
             for tracked in [state.current].compactMap({ $0 }) + state.draining {
                 let name = "log \(log), file \(tracked.path)"

@@ -22,18 +22,18 @@ import Testing
             (#"{"threshold": 0.00001, "insight": {"alert_share_drop": 5e-1, "alert_new_family": "5%"}}"#, nil),
             (
                 #"{"threshold": 0.05000000000000000000000000000000000000001}"#,
-                "threshold takes a share from 0 to 1 of at most 15 significant digits, such as 0.001, or a "
-                    + "percentage as a string such as \"0.1%\", not '0.050000000000000000…'"
+                "threshold takes a share from 0 to 1 of at most 15 significant digits and 16 decimals, such as "
+                    + "0.001, or a percentage as a string such as \"0.1%\", not '0.050000000000000000…'"
             ),
             (
                 #"{"insight": {"alert_new_family": 1e-300}}"#,
-                "insight.alert_new_family takes a share from 0 to 1 of at most 15 significant digits, such as "
-                    + "0.001, or a percentage as a string such as \"0.1%\", not '1e-300'"
+                "insight.alert_new_family takes a share from 0 to 1 of at most 15 significant digits and 16 "
+                    + "decimals, such as 0.001, or a percentage as a string such as \"0.1%\", not '1e-300'"
             ),
             (
                 #"{"threshold": -0}"#,
-                "threshold takes a share from 0 to 1 of at most 15 significant digits, such as 0.001, or a "
-                    + "percentage as a string such as \"0.1%\", not '-0'"
+                "threshold takes a share from 0 to 1 of at most 15 significant digits and 16 decimals, such as "
+                    + "0.001, or a percentage as a string such as \"0.1%\", not '-0'"
             ),
             (#"not json"#, nil),
         ] as [(String, String?)])

@@ -247,6 +247,14 @@ import Testing
                 },
                 "hour \(hour): insight.statuses.inconsistent.403 9223372036854775807 is over 9007199254740992, the most a count may be"
             ),
+            (
+                { $0.hours[hour]?.classes["leg\u{1B}[31macy"] = 15 },
+                #"hour \#(hour): class "leg\u{1B}[31macy" is no name a rules file can give"#
+            ),
+            (
+                { $0.waiting = [hour: RunState.HourState(classes: ["Legacy": 1])] },
+                #"hour \#(hour): class "Legacy" is no name a rules file can give"#
+            ),
         ]
         for (i, entry) in cases.enumerated() {
             var state = RunState()

@@ -252,7 +252,7 @@ import Testing
             throws: MergeError.unreadable(
                 path: path,
                 reason:
-                    "is not a valid report: 0.30000000000000004 is not a share from 0 to 1 of at most 15 significant digits at .threshold"
+                    "is not a valid report: 0.30000000000000004 is not a share from 0 to 1 of at most 15 significant digits and 16 decimals at .threshold"
             )
         ) { try ReportMerge.read(path: path) }
     }

@@ -60,9 +60,30 @@ import Testing
             var report = ReportBuilder.build(
                 Scanner(configuration: configuration).scan([path]), configuration: configuration,
                 generatedAt: "2026-11-29T10:00:00Z")
-            for variant in 0..<3 {
+            for variant in 0..<5 {
                 if variant == 1 { report.hours = Array(report.hours.prefix(1)) }
                 if variant == 2 { report.hours = [] }
+                if variant == 3 {
+                    // Every optional top-level key, as run and merge write them (and empty lists).
+                    report.gaps = [
+                        Report.Gap(
+                            log: "/var/log/a \"b\".log", file: "/var/log/a.log.1", fromOffset: 10, toOffset: nil,
+                            reason: "gone\nafter", detectedAt: "2026-11-29T10:00:00Z", uncertain: true)
+                    ]
+                    report.logs = [Report.LogEntry(path: "/a/b", readable: false, error: "x/y")]
+                    report.reportID = "run-1"
+                    report.mergedFrom = []
+                    report.runOf = "logs-2"
+                    report.mergedRunOf = [Report.RunHours(runOf: "logs-3", hours: [])]
+                    report.clientSalt = "salt"
+                    report.driftSettings = Report.DriftSettingsEntry(
+                        baselineHours: 3, newFamilyShare: Threshold(parsing: "0.00001"), shareDrop: nil,
+                        appClasses: [])
+                    report.clientKeysShown = true
+                    report.threshold = Threshold(parsing: "0.000015")!
+                    report.malformedSamples = []
+                }
+                if variant == 4 { report.hours = Array(report.hours.prefix(1)) }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
                 let whole = [UInt8](try encoder.encode(report)) + [0x0A]

@@ -81,18 +81,24 @@ package struct RulesFile: Codable, Equatable, Sendable {
 
     /// Decodes rules-file JSON without compiling it.
     package static func decode(_ bytes: [UInt8], path: String) throws(RulesError) -> RulesFile {
-        // JSONDecoder keeps one of two equal keys in silence: the other rule would be lost.
-        if let duplicate = DuplicateKeys.first(in: bytes) {
-            throw RulesError.invalidJSON(path: path, message: DuplicateKeys.message(duplicate))
+        // One parse for what the decoder does not see, and for where JSON that is none breaks.
+        var duplicate: String?
+        let json: JSONValue
+        do throws(JSONValue.SyntaxError) {
+            json = try JSONValue.parse(bytes, firstDuplicate: &duplicate)
+        } catch {
+            throw RulesError.invalidJSON(path: path, message: "not JSON: " + JSONErrors.describe(error, in: bytes))
         }
+        // JSONDecoder keeps one of two equal keys in silence: the other rule would be lost.
+        if let duplicate { throw RulesError.invalidJSON(path: path, message: DuplicateKeys.message(duplicate)) }
         // A mistyped key ('alert_clas') would otherwise be dropped and its default used.
-        if let unknown = ConfigKeys.rulesFile.firstUnknown(in: bytes) {
+        if let unknown = ConfigKeys.rulesFile.firstUnknown(in: json) {
             throw RulesError.invalidJSON(path: path, message: unknown.description)
         }
         do {
             return try JSONDecoder().decode(RulesFile.self, from: Data(bytes))
         } catch {
-            throw RulesError.invalidJSON(path: path, message: JSONErrors.describe(error, in: bytes))
+            throw RulesError.invalidJSON(path: path, message: JSONErrors.describe(error))
         }
     }
 

@@ -69,15 +69,18 @@ package enum JSONErrors {
 
     /// What is wrong with `bytes` as JSON and where, such as "unexpected end of file at line 1,
     /// column 25 (truncated?)"; nil when they are valid JSON.
-    package static func syntaxError(in bytes: [UInt8]) -> String? {
-        let what: String
-        let offset: Int
+    static func syntaxError(in bytes: [UInt8]) -> String? {
         do throws(JSONValue.SyntaxError) {
             _ = try JSONValue.parse(bytes)
             return nil
         } catch {
-            (what, offset) = (error.what, min(max(error.offset, 0), bytes.count))
+            return describe(error, in: bytes)
         }
+    }
+
+    /// `error`, found parsing `bytes`, as ``syntaxError(in:)`` words it.
+    package static func describe(_ error: JSONValue.SyntaxError, in bytes: [UInt8]) -> String {
+        let (what, offset) = (error.what, min(max(error.offset, 0), bytes.count))
         let before = bytes[..<offset]
         let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
         let column = offset - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1

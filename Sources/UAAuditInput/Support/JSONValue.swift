@@ -27,6 +27,20 @@ package enum JSONValue: Equatable, Sendable {
         return value
     }
 
+    /// The value of `bytes`, and the place of the first key given twice in one object, in
+    /// document order (`threshold`, `insight.client_key`, `rules[1].class`): `JSONDecoder` keeps
+    /// one of the two without a word, so a config's other setting would be lost in silence.
+    /// Keys are compared as decoded (`"a"` and `"\u0061"` are one key, as to the decoder).
+    package static func parse(_ bytes: [UInt8], firstDuplicate: inout String?) throws(SyntaxError) -> JSONValue {
+        var parser = Parser(bytes: bytes)
+        parser.path = []
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        if parser.at < bytes.count { throw SyntaxError(what: "garbage at end", offset: parser.at) }
+        firstDuplicate = parser.duplicate
+        return value
+    }
+
     /// The value of a number, nil for anything else.
     package var double: Double? {
         if case .number(let text) = self { return Double(text) }
@@ -100,10 +114,20 @@ package enum JSONValue: Equatable, Sendable {
     private struct Parser {
         let bytes: [UInt8]
         var at = 0
+        /// Where the parser is (object keys and `[index]`), when duplicates are looked for.
+        var path: [String]? = nil
+        /// The first duplicate key's place.
+        var duplicate: String? = nil
         /// Deeper nesting is refused rather than recursed into.
         static let maxDepth = 512
 
         init(bytes: [UInt8]) { self.bytes = bytes }
+
+        /// The place of `key` in the object the parser is in.
+        func place(_ key: String) -> String {
+            let inside = (path ?? []).joined()
+            return inside.isEmpty ? key : inside + "." + key
+        }
 
         mutating func skipSpace() {
             while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
@@ -138,7 +162,12 @@ package enum JSONValue: Equatable, Sendable {
                     guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw fail() }
                     let key = try string()
                     try expect(UInt8(ascii: ":"))
+                    if path != nil {
+                        if members[key] != nil, duplicate == nil { duplicate = place(key) }
+                        path!.append(path!.isEmpty ? key : "." + key)
+                    }
                     let member = try value(depth: depth + 1)
+                    if path != nil { path!.removeLast() }
                     if members[key] == nil { members[key] = member }
                     skipSpace()
                     guard at < bytes.count else { throw fail() }
@@ -160,7 +189,9 @@ package enum JSONValue: Equatable, Sendable {
                     return .array(items)
                 }
                 while true {
+                    if path != nil { path!.append("[\(items.count)]") }
                     items.append(try value(depth: depth + 1))
+                    if path != nil { path!.removeLast() }
                     skipSpace()
                     guard at < bytes.count else { throw fail() }
                     if bytes[at] == UInt8(ascii: ",") {

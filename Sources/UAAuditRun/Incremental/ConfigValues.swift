@@ -51,7 +51,13 @@ package enum ConfigValues {
     /// "KEY takes a whole number from A to B, not 'V'"; nil when all are allowed (or the
     /// bytes are no JSON object: decoding says why).
     static func firstProblem(in bytes: [UInt8]) -> String? {
-        guard let object = (try? JSONValue.parse(bytes))?.object else { return nil }
+        guard let json = try? JSONValue.parse(bytes) else { return nil }
+        return firstProblem(in: json)
+    }
+
+    /// The same, in a document already parsed.
+    static func firstProblem(in json: JSONValue) -> String? {
+        guard let object = json.object else { return nil }
         for limit in all {
             var container: [String: JSONValue]? = object
             let parts = limit.key.split(separator: ".").map(String.init)

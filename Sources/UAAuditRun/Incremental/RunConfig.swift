@@ -134,23 +134,27 @@ package struct RunConfig: Codable, Equatable, Sendable {
 
     /// Decodes config JSON (`path` names it in messages).
     static func decode(_ bytes: [UInt8], path: String) throws(ConfigError) -> RunConfig {
-        // JSONDecoder keeps one of two equal keys in silence: the other setting would be lost.
-        if let duplicate = DuplicateKeys.first(in: bytes) {
-            throw ConfigError(path: path, reason: DuplicateKeys.message(duplicate))
+        // One parse for what the decoder does not see, and for where JSON that is none breaks.
+        var duplicate: String?
+        let json: JSONValue
+        do throws(JSONValue.SyntaxError) {
+            json = try JSONValue.parse(bytes, firstDuplicate: &duplicate)
+        } catch {
+            throw ConfigError(path: path, reason: "not JSON: " + JSONErrors.describe(error, in: bytes))
         }
-        // Before decoding: a mistyped key would otherwise be dropped and its default used.
-        if let unknown = ConfigKeys.runConfig.firstUnknown(in: bytes) {
+        // JSONDecoder keeps one of two equal keys in silence: the other setting would be lost.
+        if let duplicate { throw ConfigError(path: path, reason: DuplicateKeys.message(duplicate)) }
+        // A mistyped key would otherwise be dropped and its default used.
+        if let unknown = ConfigKeys.runConfig.firstUnknown(in: json) {
             throw ConfigError(path: path, reason: unknown.description)
         }
-        // Before decoding too: a value the flag would refuse is refused here, with its rule.
-        if let problem = ConfigValues.firstProblem(in: bytes) {
-            throw ConfigError(path: path, reason: problem)
-        }
+        // A value the flag would refuse is refused here, with its rule.
+        if let problem = ConfigValues.firstProblem(in: json) { throw ConfigError(path: path, reason: problem) }
         let config: RunConfig
         do {
             config = try JSONDecoder().decode(RunConfig.self, from: Data(bytes))
         } catch {
-            throw ConfigError(path: path, reason: JSONErrors.describe(error, in: bytes))
+            throw ConfigError(path: path, reason: JSONErrors.describe(error))
         }
         if let v = config.version, v != 1 {
             throw ConfigError(path: path, reason: "version \(v) is not one this uaaudit reads (1)")

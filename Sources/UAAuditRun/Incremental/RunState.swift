@@ -278,8 +278,10 @@ extension RunState {
     /// or newer-version content.
     static func decode(_ bytes: [UInt8], path: String) throws(StateError) -> RunState {
         struct Version: Decodable { var version: Int? }
-        if let syntax = JSONErrors.syntaxError(in: bytes) {
-            throw StateError(path: path, reason: "is not valid JSON: \(syntax)")
+        do throws(JSONValue.SyntaxError) {
+            _ = try JSONValue.parse(bytes)
+        } catch {
+            throw StateError(path: path, reason: "is not valid JSON: \(JSONErrors.describe(error, in: bytes))")
         }
         guard let version = try? JSONDecoder().decode(Version.self, from: Data(bytes)) else {
             throw StateError(path: path, reason: "is not a state object")

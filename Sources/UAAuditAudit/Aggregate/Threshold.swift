@@ -130,7 +130,8 @@ public struct Threshold: Sendable, Equatable, Codable, CustomStringConvertible {
             // Past Decimal's range (1e-200): no share, named as JSON would write it.
             throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.refusal("\(number)"))
         } else {
-            text = try container.decode(Decimal.self).description  // the type error: "must be a number"
+            // The type error, as the decoder words it for a number ("… found a bool instead").
+            text = "\(try container.decode(Double.self))"
         }
         guard let parsed = Threshold(parsing: text) else {
             let shown = text.count <= 40 ? text : String(text.prefix(20)) + "…"

@@ -49,8 +49,8 @@ package struct ConfigKeys: Sendable {
         var allowed: [String]
 
         package var description: String {
-            let guess = suggestion.map { "; did you mean '\($0)'?" } ?? ""
-            return "unknown key '\(path)'\(guess) (keys there: \(allowed.joined(separator: ", ")))"
+            let guess = suggestion.map { "; did you mean '\($0.escapingControls)'?" } ?? ""
+            return "unknown key '\(path.escapingControls)'\(guess) (keys there: \(allowed.joined(separator: ", ")))"
         }
     }
 

@@ -4,6 +4,6 @@
 package enum DuplicateKeys {
     /// What to say of a duplicate at `place`.
     package static func message(_ place: String) -> String {
-        "key '\(place)' is given twice; give it once (JSON keeps only one of the values, in silence)"
+        "key '\(place.escapingControls)' is given twice; give it once (JSON keeps only one of the values, in silence)"
     }
 }

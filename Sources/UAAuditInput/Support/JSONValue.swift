@@ -21,6 +21,7 @@ package enum JSONValue: Equatable, Sendable {
     /// The value of `bytes`, which must hold one JSON value (any kind) and white space.
     package static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
         var parser = Parser(bytes: bytes)
+        try parser.start()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
         if parser.at < bytes.count { throw SyntaxError(what: "garbage at end", offset: parser.at) }
@@ -33,6 +34,7 @@ package enum JSONValue: Equatable, Sendable {
     /// Keys are compared as decoded (`"a"` and `"\u0061"` are one key, as to the decoder).
     package static func parse(_ bytes: [UInt8], firstDuplicate: inout String?) throws(SyntaxError) -> JSONValue {
         var parser = Parser(bytes: bytes)
+        try parser.start()
         parser.path = []
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -123,6 +125,18 @@ package enum JSONValue: Equatable, Sendable {
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
+        /// Past a UTF-8 byte order mark (which the decoder takes too); UTF-16 and UTF-32 are
+        /// named, not taken for a syntax error at byte 0.
+        mutating func start() throws(SyntaxError) {
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                at = 3
+            } else if bytes.count >= 2,
+                bytes[0] == 0 || bytes[1] == 0 || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+            {
+                throw SyntaxError(what: "UTF-16 or UTF-32 text (save the file as UTF-8)", offset: 0)
+            }
+        }
+
         /// The place of `key` in the object the parser is in.
         func place(_ key: String) -> String {
             let inside = (path ?? []).joined()
@@ -159,6 +173,9 @@ package enum JSONValue: Equatable, Sendable {
                 }
                 while true {
                     skipSpace()
+                    if at < bytes.count, bytes[at] == UInt8(ascii: "}"), !members.isEmpty {
+                        throw fail("a comma before '}' (JSON has none after the last member)")
+                    }
                     guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw fail() }
                     let key = try string()
                     try expect(UInt8(ascii: ":"))
@@ -189,6 +206,10 @@ package enum JSONValue: Equatable, Sendable {
                     return .array(items)
                 }
                 while true {
+                    skipSpace()
+                    if at < bytes.count, bytes[at] == UInt8(ascii: "]"), !items.isEmpty {
+                        throw fail("a comma before ']' (JSON has none after the last item)")
+                    }
                     if path != nil { path!.append("[\(items.count)]") }
                     items.append(try value(depth: depth + 1))
                     if path != nil { path!.removeLast() }
@@ -260,7 +281,11 @@ package enum JSONValue: Equatable, Sendable {
                     at += 1
                     break
                 }
-                guard byte >= 0x20 else { throw fail() }
+                guard byte >= 0x20 else {
+                    throw fail(
+                        "control character in a string (write it as \\u00\(byte < 0x10 ? "0" : "")\(String(byte, radix: 16)))"
+                    )
+                }
                 if byte != UInt8(ascii: "\\") {
                     out.append(byte)
                     at += 1
@@ -291,7 +316,7 @@ package enum JSONValue: Equatable, Sendable {
                     out += Array(String(Character(unicode)).utf8)
                 default:
                     at -= 1
-                    throw fail()
+                    throw fail("invalid escape (JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
                 }
             }
             guard let text = String(validating: out, as: UTF8.self) else {

@@ -10,3 +10,22 @@ extension StringProtocol {
         return String(self[first...last])
     }
 }
+
+extension String {
+    /// With control characters written as `\n`, `\t` or `\u{1B}`: a key read from a file, put
+    /// in a message, can then not forge a line of it.
+    var escapingControls: String {
+        var out = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

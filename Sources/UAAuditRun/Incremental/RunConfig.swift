@@ -111,8 +111,11 @@ package struct RunConfig: Codable, Equatable, Sendable {
             let container = try decoder.singleValueContainer()
             if let s = try? container.decode(String.self) {
                 text = s
+            } else if let number = try? container.decode(Decimal.self) {
+                text = number.description
             } else {
-                text = try container.decode(Decimal.self).description
+                // The type error, as the decoder words it for a number ("… found a bool instead").
+                text = "\(try container.decode(Double.self))"
             }
         }
         package func encode(to encoder: any Encoder) throws {

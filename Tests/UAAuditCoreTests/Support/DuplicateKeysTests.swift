@@ -29,3 +29,16 @@ import Testing
         #expect(duplicate == place)
     }
 }
+
+/// A key read from a file is written into the message with its control characters escaped:
+/// a newline in it cannot forge a second `uaaudit:` line.
+@Suite struct KeyMessageTests {
+    @Test func controlCharactersInAKeyAreEscaped() {
+        #expect(
+            DuplicateKeys.message("a\nuaaudit: all good\u{1B}[2J")
+                == #"key 'a\nuaaudit: all good\u{1B}[2J' is given twice; give it once (JSON keeps only one of the values, in silence)"#
+        )
+        let unknown = ConfigKeys.Unknown(path: "x\ty", suggestion: nil, allowed: ["a"])
+        #expect(unknown.description == #"unknown key 'x\ty' (keys there: a)"#)
+    }
+}

@@ -30,7 +30,12 @@ import Testing
         ("{\"a\" 1}", "invalid value", 5),
         ("[01]", "number with leading zero", 1),
         ("[1.]", "invalid value", 3),
-        ("\"a\\q\"", "invalid value", 3),
+        ("\"a\\q\"", #"invalid escape (JSON has \" \\ \/ \b \f \n \r \t \uXXXX)"#, 3),
+        ("\"a\tb\"", "control character in a string (write it as \\u0009)", 2),
+        ("{\"a\": 1,}", "a comma before '}' (JSON has none after the last member)", 8),
+        ("[1, 2 , ]", "a comma before ']' (JSON has none after the last item)", 8),
+        ("\u{FEFF}[1] x", "garbage at end", 7),
+        ("\u{FEFF}{\"a\":", "unexpected end of file", 8),
         ("\"\\ud800\"", "invalid unicode escape", 7),
         ("[1] x", "garbage at end", 4),
         ("tru", "unexpected end of file", 3),
@@ -38,6 +43,19 @@ import Testing
     ])
     func syntaxErrorsSayWhat(text: String, what: String, offset: Int) {
         #expect(throws: JSONValue.SyntaxError(what: what, offset: offset)) { try JSONValue.parse(Array(text.utf8)) }
+    }
+
+    /// A UTF-8 byte order mark is passed over, as the decoder passes it; UTF-16 and UTF-32 are
+    /// named (the decoder would read them: the checks must see what it sees).
+    @Test func aByteOrderMarkIsTakenAndUTF16IsNamed() throws {
+        #expect(try JSONValue.parse([0xEF, 0xBB, 0xBF] + Array(#"{"a": 1}"#.utf8)).object?["a"]?.double == 1)
+        for bytes: [UInt8] in [
+            [0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00], [0x7B, 0x00, 0x7D, 0x00], [0xFE, 0xFF, 0x00, 0x7B],
+        ] {
+            #expect(throws: JSONValue.SyntaxError(what: "UTF-16 or UTF-32 text (save the file as UTF-8)", offset: 0)) {
+                try JSONValue.parse(bytes)
+            }
+        }
     }
 
     @Test func bytesThatAreNotUTF8AreRefused() {

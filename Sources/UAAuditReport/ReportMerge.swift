@@ -108,20 +108,24 @@ package enum ReportMerge {
                     ? "is not a valid report: its counts add up to more than 2^62"
                     : "is not a valid report: \(place) is \(found!.number), not a count from 0 to 2^53")
         }
-        struct Schema: Decodable { var schema: String? }
-        guard let schema = try? JSONDecoder().decode(Schema.self, from: Data(bytes)) else {
-            throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
-        }
-        guard schema.schema == Report.schemaID else {
-            throw .unreadable(
-                path: path, reason: "schema is \(schema.schema.map { "'\($0)'" } ?? "missing"), not \(Report.schemaID)")
+        // One decode; only when it fails, a second look says why in the order that helps: not
+        // an object, another schema, then what the decoder found.
+        func otherSchema(_ schema: String?) -> MergeError {
+            .unreadable(
+                path: path, reason: "schema is \(schema.map { "'\($0)'" } ?? "missing"), not \(Report.schemaID)")
         }
         let report: Report
         do {
             report = try ReportEncoding.decode(bytes)
         } catch {
+            struct Schema: Decodable { var schema: String? }
+            guard let schema = try? JSONDecoder().decode(Schema.self, from: Data(bytes)) else {
+                throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
+            }
+            guard schema.schema == Report.schemaID else { throw otherSchema(schema.schema) }
             throw .unreadable(path: path, reason: "is not a valid report: \(JSONErrors.describe(error))")
         }
+        guard report.schema == Report.schemaID else { throw otherSchema(report.schema) }
         try checkClasses(report, path: path)
         try checkSamples(report, path: path)
         return (report, mass)

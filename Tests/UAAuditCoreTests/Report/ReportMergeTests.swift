@@ -284,7 +284,12 @@ import Testing
                 "is not a valid report: missing key 'sources' at the top level"
             ),
         ]
-        for (name, text, reason) in cases {
+        // A whole report of another schema decodes, and is refused all the same.
+        let next = String(decoding: try ReportEncoding.encode(Self.report([])), as: UTF8.self)
+            .replacingOccurrences(of: "\"uaaudit.report/1\"", with: "\"uaaudit.report/2\"")
+        #expect(next.contains("uaaudit.report/2"))
+        for (name, text, reason) in cases + [("next.json", next, "schema is 'uaaudit.report/2', not uaaudit.report/1")]
+        {
             let path = try dir.write(name, Array(text.utf8))
             #expect(throws: MergeError.unreadable(path: path, reason: reason)) { try ReportMerge.load(path: path) }
         }

@@ -45,7 +45,7 @@ public enum ReportEncoding {
             throw EncodingFailure(message: "the report is not one JSON object (\(fields.unsupported!))")
         }
         var piece = Array("{\n".utf8)
-        for (i, field) in fields.values.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) })
+        for (i, field) in fields.values.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
             .enumerated()
         {
             if i > 0 { piece += Array(",\n".utf8) }

@@ -45,7 +45,8 @@ extension ReportMerge {
     /// Checks every hour's client sample and families, so that a damaged or forged one is an
     /// error naming the hour, not a figure quietly left out or blown up: a sample must be
     /// valid (``Report/ClientSampleEntry/records()``); a family's classes must be the rules'
-    /// classes (or one the hour counted under rules since changed), and its requests of a class, with the other families', at most the hour's.
+    /// classes (or one the hour counted under rules since changed), and its requests of a class,
+    /// with the other families', at most the hour's.
     static func checkSamples(_ report: Report, path: String) throws(MergeError) {
         let rules = Set(report.rules.classNames)
         for hour in report.hours {

@@ -5,8 +5,8 @@ import FoundationEssentials
 /// all hold.
 ///
 /// An hour is over the threshold when `count / requests` is strictly above it, computed in integers.
-/// In JSON it is a number in plain decimal (`0.00001`, never `1e-05`); it is read from a number
-/// (its digits exactly, not through a `Double`) or a string (`"0.001"`, `"0.1%"`) alike.
+/// In JSON it is a number in plain decimal (`0.00001`, never `1e-05`), read from its digits, not
+/// through a `Double`; a config may also give it as text (`"0.1%"`, `RunConfig.ThresholdText`).
 public struct Threshold: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The threshold is `numerator / denominator`.
     package let numerator: Int64
@@ -73,7 +73,7 @@ public struct Threshold: Sendable, Equatable, Codable, CustomStringConvertible {
     var decimals: Int {
         var places = 0
         var scale: Int64 = 1
-        while scale % denominator != 0, places < 18 {
+        while scale % denominator != 0, places < Self.maxDecimals {
             scale *= 10
             places += 1
         }
@@ -123,16 +123,13 @@ public struct Threshold: Sendable, Equatable, Codable, CustomStringConvertible {
     /// ``init(jsonNumber:)`` and ``init(parsing:)``); refused unless it is such a share.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        let text: String
-        if let number = try? container.decode(Decimal.self) {
-            text = number.description
-        } else if let number = try? container.decode(Double.self) {
-            // Past Decimal's range (1e-200): no share, named as JSON would write it.
+        guard let number = try? container.decode(Decimal.self) else {
+            // Another type: the decoder's own error for a number ("… found a bool instead"); a
+            // number past Decimal's range (1e-200): no share, named as JSON would write it.
+            let number = try container.decode(Double.self)
             throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.refusal("\(number)"))
-        } else {
-            // The type error, as the decoder words it for a number ("… found a bool instead").
-            text = "\(try container.decode(Double.self))"
         }
+        let text = number.description
         guard let parsed = Threshold(parsing: text) else {
             let shown = text.count <= 40 ? text : String(text.prefix(20)) + "…"
             throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.refusal(shown))

@@ -54,15 +54,8 @@ package struct ConfigKeys: Sendable {
         }
     }
 
-    /// The first unknown key of `bytes` in document order of a depth-first walk (keys sorted at
-    /// each level, so the answer is stable); nil when every key is known or the bytes are not
-    /// JSON (the decoder then says what is wrong).
-    func firstUnknown(in bytes: [UInt8]) -> Unknown? {
-        guard let json = try? JSONValue.parse(bytes) else { return nil }
-        return firstUnknown(in: json)
-    }
-
-    /// The same, in a document already parsed.
+    /// The first unknown key of a parsed document in document order of a depth-first walk (keys
+    /// sorted at each level, so the answer is stable); nil when every key is known.
     package func firstUnknown(in json: JSONValue) -> Unknown? { firstUnknown(json, at: "") }
 
     private func firstUnknown(_ json: JSONValue, at place: String) -> Unknown? {

@@ -47,32 +47,27 @@ package enum ConfigValues {
     /// The keys that take a share (``Threshold``), a JSON number or a string.
     static let shareKeys = ["threshold", "insight.alert_new_family", "insight.alert_share_drop"]
 
-    /// The first numeric key of a config whose value is out of its range or not whole, as
-    /// "KEY takes a whole number from A to B, not 'V'"; nil when all are allowed (or the
-    /// bytes are no JSON object: decoding says why).
-    static func firstProblem(in bytes: [UInt8]) -> String? {
-        guard let json = try? JSONValue.parse(bytes) else { return nil }
-        return firstProblem(in: json)
-    }
-
-    /// The same, in a document already parsed.
+    /// The first numeric key of a parsed config whose value is out of its range or not whole,
+    /// as "KEY takes a whole number from A to B, not 'V'", or whose share is not one
+    /// (``Threshold/rule``); nil when all are allowed (or it is no object: decoding says why).
     static func firstProblem(in json: JSONValue) -> String? {
         guard let object = json.object else { return nil }
-        for limit in all {
+        /// The value at a dotted key (`insight.baseline_hours`).
+        func value(at key: String) -> JSONValue? {
+            let parts = key.split(separator: ".").map(String.init)
             var container: [String: JSONValue]? = object
-            let parts = limit.key.split(separator: ".").map(String.init)
             for part in parts.dropLast() { container = container?[part]?.object }
+            return container?[parts.last!]
+        }
+        for limit in all {
             // Only numbers: a value of another type is named by decoding.
-            guard case .number(let text) = container?[parts.last!], let number = Double(text) else { continue }
+            guard case .number(let text) = value(at: limit.key), let number = Double(text) else { continue }
             if !limit.accepts(number) || !number.isFinite { return "\(limit.key) \(limit.rule(text))" }
         }
         // The shares, as written: a number's digits are not all kept once decoded (`Decimal`
         // keeps 38), and one of more than 15 would read as another share.
         for key in shareKeys {
-            let parts = key.split(separator: ".").map(String.init)
-            var container: [String: JSONValue]? = object
-            for part in parts.dropLast() { container = container?[part]?.object }
-            guard case .number(let text) = container?[parts.last!], Threshold(jsonNumber: text) == nil else { continue }
+            guard case .number(let text) = value(at: key), Threshold(jsonNumber: text) == nil else { continue }
             let shown = text.count <= 40 ? text : String(text.prefix(20)) + "…"
             return "\(key) takes \(Threshold.rule), such as 0.001, or a percentage as a string such as "
                 + "\"0.1%\", not '\(shown)'"

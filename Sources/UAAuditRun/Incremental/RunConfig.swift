@@ -114,7 +114,8 @@ package struct RunConfig: Codable, Equatable, Sendable {
             } else if let number = try? container.decode(Decimal.self) {
                 text = number.description
             } else {
-                // The type error, as the decoder words it for a number ("… found a bool instead").
+                // Another type: the decoder's own error for a number ("… found a bool instead");
+                // a number past Decimal's range as a Double, which ConfigValues refused already.
                 text = "\(try container.decode(Double.self))"
             }
         }

@@ -25,9 +25,14 @@ import Testing
         ("{", nil, nil),
     ]
 
+    /// As the loaders ask: JSON that is none has no unknown key (the parse says what is wrong).
+    static func unknown(_ keys: ConfigKeys, _ json: String) -> ConfigKeys.Unknown? {
+        (try? JSONValue.parse(Array(json.utf8))).flatMap { keys.firstUnknown(in: $0) }
+    }
+
     @Test(arguments: cases)
     func namesTheUnknownKeyAndTheClosestKnownOne(json: String, path: String?, suggestion: String?) {
-        let unknown = ConfigKeys.runConfig.firstUnknown(in: Array(json.utf8))
+        let unknown = Self.unknown(.runConfig, json)
         #expect(unknown?.path == path)
         #expect(unknown?.suggestion == suggestion)
     }
@@ -55,7 +60,7 @@ import Testing
         (#"{"rules": [], "examples": [{"ua": "x", "clas": "a"}]}"#, "examples[0].clas", "examples[0].class"),
     ])
     func aRulesFileIsCheckedAtEveryLevelToo(json: String, path: String, suggestion: String) {
-        let unknown = ConfigKeys.rulesFile.firstUnknown(in: Array(json.utf8))
+        let unknown = Self.unknown(.rulesFile, json)
         #expect(unknown?.path == path)
         #expect(unknown?.suggestion == suggestion)
     }
@@ -65,11 +70,11 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("rules")
         for name in ["builtin.json", "ios-defaults.json", "api-only.json"] {
             let bytes = try [UInt8](Data(contentsOf: rules.appendingPathComponent(name)))
-            #expect(ConfigKeys.rulesFile.firstUnknown(in: bytes) == nil, "\(name)")
+            #expect(ConfigKeys.rulesFile.firstUnknown(in: try JSONValue.parse(bytes)) == nil, "\(name)")
         }
         let config = try [UInt8](
             Data(contentsOf: rules.deletingLastPathComponent().appendingPathComponent("cron/uaaudit.json")))
-        #expect(ConfigKeys.runConfig.firstUnknown(in: config) == nil)
+        #expect(ConfigKeys.runConfig.firstUnknown(in: try JSONValue.parse(config)) == nil)
     }
 
     /// The places of the values, as the man page lists them: sorted at each level, a list's

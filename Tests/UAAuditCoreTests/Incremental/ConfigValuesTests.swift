@@ -38,6 +38,6 @@ import Testing
             (#"not json"#, nil),
         ] as [(String, String?)])
     func numbersAreCheckedAgainstTheFlagsRanges(json: String, problem: String?) {
-        #expect(ConfigValues.firstProblem(in: Array(json.utf8)) == problem)
+        #expect((try? JSONValue.parse(Array(json.utf8))).flatMap { ConfigValues.firstProblem(in: $0) } == problem)
     }
 }

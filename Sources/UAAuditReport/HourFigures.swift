@@ -2,33 +2,36 @@ import UAAuditAudit
 import UAAuditInput
 
 /// The one place an hour's figures are made: every hour entry of scan's report, `run`'s report
-/// and `merge` comes from ``entry(hour:classes:errors:outOfScope:top:topApproximate:limit:alert:)``,
+/// and `merge` comes from ``entry(hour:counts:classNames:alertClass:limit:alert:)``,
 /// and every report's totals from ``totals(of:classNames:alertClass:malformed:driftAlerts:)``.
 ///
-/// The counts come from different places (a scan's tallies, the state's hours, the sums of
-/// several reports); requests, shares, the top list's order and cut, and the totals are
-/// computed here from them, and whether the hour alerts is ``AlertPolicy``'s to say.
+/// The counts are one ``HourCounts`` wherever they come from (a scan's tallies, the state's
+/// hours, the sums of several reports); shares, the top list's order and cut, and the totals
+/// are computed here from them, and whether the hour alerts is ``AlertPolicy``'s to say.
 package enum HourFigures {
-    /// The entry of one hour. `classes` holds every class of the rules (missing ones count 0)
-    /// and any class `given` counted that the rules lack (a `run` state's hour counted under
-    /// other rules): its lines stay counted, under its name and in the requests. `top` is every
-    /// alert-class UA known with its count, in any order.
+    /// The entry of one hour. Its classes are every class of the rules (missing ones count 0)
+    /// and any class `counts` has that the rules lack (a `run` state's hour counted under
+    /// other rules): its lines stay counted, under its name and in the requests. The top list
+    /// is the `limit` most frequent of the counts' alert-class UAs.
     package static func entry(
-        hour: HourKey, classes given: [String: Int64], classNames: [String], alertClass: String, errors: Int64,
-        outOfScope: Int64, top: [Report.TopEntry], topApproximate: Bool, limit: Int,
+        hour: HourKey, counts: HourCounts, classNames: [String], alertClass: String, limit: Int,
         alert: (_ alertCount: Int64, _ requests: Int64) -> Bool
     ) -> Report.HourEntry {
-        var classes = [String: Int64](uniqueKeysWithValues: classNames.map { ($0, 0) })
-        for (name, n) in given where n != 0 || classes[name] != nil { classes[name] = n }
-        let requests = classes.values.reduce(0, +) + errors
-        let alertCount = classes[alertClass] ?? 0
-        return Report.HourEntry(
-            hour: hour.iso8601, requests: requests, classes: classes,
-            shares: classes.mapValues { share($0, requests) },
+        var named = counts
+        named.classes = [String: Int64](uniqueKeysWithValues: classNames.map { ($0, 0) })
+        for (name, n) in counts.classes where n != 0 || named.classes[name] != nil { named.classes[name] = n }
+        let requests = named.requests
+        let alertCount = named[name: alertClass]
+        var entry = Report.HourEntry(
+            hour: hour.iso8601, requests: requests, classes: named.classes,
+            shares: named.classes.mapValues { share($0, requests) },
             share: share(alertCount, requests),
             alert: alert(alertCount, requests),
-            errors: errors, outOfScope: outOfScope, top: ordered(top, limit: limit),
-            topApproximate: topApproximate)
+            errors: counts.errors, outOfScope: counts.outOfScope,
+            top: ordered(counts.uas.map { Report.TopEntry(ua: $0.key, count: $0.value) }, limit: limit),
+            topApproximate: counts.uasApproximate)
+        if counts.detailsDropped { entry.detailsDropped = true }
+        return entry
     }
 
     /// A count's share of the requests; 0 for an hour without requests.
@@ -46,20 +49,26 @@ package enum HourFigures {
     package static func totals(
         of hours: [Report.HourEntry], classNames: [String], alertClass: String, malformed: Int64, driftAlerts: Bool
     ) -> Report.Totals {
-        var classes = [String: Int64](uniqueKeysWithValues: classNames.map { ($0, 0) })
-        var errors: Int64 = 0
-        var outOfScope: Int64 = 0
+        var sum = HourCounts(classes: [String: Int64](uniqueKeysWithValues: classNames.map { ($0, 0) }))
         for hour in hours {
-            for (name, n) in hour.classes { classes[name, default: 0] += n }
-            errors += hour.errors
-            outOfScope += hour.outOfScope
+            sum.add(HourCounts(classes: hour.classes, errors: hour.errors, outOfScope: hour.outOfScope))
         }
-        let requests = classes.values.reduce(0, +) + errors
+        let requests = sum.requests
         return Report.Totals(
-            lines: requests + malformed + outOfScope, requests: requests, malformed: malformed,
-            outOfScope: outOfScope, errors: errors, classes: classes,
-            share: share(classes[alertClass] ?? 0, requests),
+            lines: sum.lines + malformed, requests: requests, malformed: malformed,
+            outOfScope: sum.outOfScope, errors: sum.errors, classes: sum.classes,
+            share: share(sum[name: alertClass], requests),
             alertHours: hours.filter(\.alert).map(\.hour),
             driftAlertHours: driftAlerts ? hours.filter { $0.drift?.alert == true }.map(\.hour) : nil)
+    }
+}
+
+extension HourCounts {
+    /// The counts a report's hour shows (its classes, errors, out of scope and top UAs): what
+    /// `merge` sums.
+    init(_ entry: Report.HourEntry) {
+        self.init(classes: entry.classes, errors: entry.errors, outOfScope: entry.outOfScope)
+        for item in entry.top { uas[item.ua, default: 0] += item.count }
+        uasApproximate = entry.topApproximate
     }
 }

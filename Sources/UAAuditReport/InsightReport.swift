@@ -8,15 +8,18 @@ import UAAuditInput
 package enum InsightReport {
     package struct HourInput: Sendable {
         package var key: HourKey
-        var requests: Int64
-        var classes: [String: Int64]
-        package var insight: HourInsight
+        var counts: HourCounts
+        /// The hour's insight (an empty one when its counts have none).
+        package var insight: HourInsight {
+            get { counts.insight ?? HourInsight() }
+            set { counts.insight = newValue }
+        }
+        var requests: Int64 { counts.requests }
+        var classes: [String: Int64] { counts.classes }
 
-        package init(key: HourKey, requests: Int64, classes: [String: Int64], insight: HourInsight) {
+        package init(key: HourKey, counts: HourCounts) {
             self.key = key
-            self.requests = requests
-            self.classes = classes
-            self.insight = insight
+            self.counts = counts
         }
     }
 

@@ -7,27 +7,19 @@ enum ReportBuilder {
     static func build(_ result: AuditResult, configuration: ScanConfiguration, generatedAt: String) -> Report {
         let rules = configuration.rules
         let names = rules.classNames
-        let classCount = rules.classCount
         var hours: [Report.HourEntry] = []
         var inputs: [InsightReport.HourInput] = []
         for key in result.hours.keys.sorted() {
-            let hour = result.hours[key]!
-            var entry = HourFigures.entry(
-                hour: key, classes: classMap(names, hour.counts), classNames: names, alertClass: rules.alertClass,
-                errors: hour.counts[classCount], outOfScope: hour.counts[classCount + 1],
-                top: hour.alertUAs.map { Report.TopEntry(ua: ReportText.render($0.key), count: $0.value) },
-                topApproximate: hour.untrackedAlertUAs > 0, limit: configuration.top
+            let counts = HourCounts(result.hours[key]!, configuration: configuration)
+            let entry = HourFigures.entry(
+                hour: key, counts: counts, classNames: names, alertClass: rules.alertClass, limit: configuration.top
             ) {
                 AlertPolicy.breaches(
                     alertCount: $0, requests: $1, threshold: configuration.threshold,
                     minRequests: configuration.minRequests)
             }
-            if hour.detailsDropped { entry.detailsDropped = true }
             hours.append(entry)
-            inputs.append(
-                InsightReport.HourInput(
-                    key: key, requests: entry.requests, classes: entry.classes,
-                    insight: HourInsight(hour, configuration: configuration)))
+            inputs.append(InsightReport.HourInput(key: key, counts: counts))
         }
         InsightReport.fill(&hours, from: inputs, configuration: configuration)
         let totals = HourFigures.totals(
@@ -51,10 +43,6 @@ enum ReportBuilder {
             })
         InsightReport.describe(&report, configuration: configuration)
         return report
-    }
-
-    static func classMap(_ names: [String], _ counts: [Int64]) -> [String: Int64] {
-        Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, counts[$0]) })
     }
 
     static func share(_ count: Int64, _ requests: Int64) -> Double {

@@ -100,6 +100,11 @@ public enum ReportEncoding {
     }
 
     public static func decode(_ bytes: [UInt8]) throws -> Report {
-        try JSONDecoder().decode(Report.self, from: Data(bytes))
+        try decode(JSONValue.parse(bytes))
+    }
+
+    /// The report a parsed JSON document holds (``JSONValueDecoder``).
+    static func decode(_ json: JSONValue) throws -> Report {
+        try JSONValueDecoder.decode(Report.self, from: json)
     }
 }

@@ -31,13 +31,12 @@ package enum ReportFile {
     /// does not decode (or cannot be read).
     private static func schemaIsReport(path: String) -> Bool? {
         guard let bytes = try? FileBytes.readAll(path: path, limit: 256 << 20) else { return nil }
-        struct Schema: Decodable { var schema: String? }
-        guard let decoded = try? JSONDecoder().decode(Schema.self, from: Data(bytes)) else { return nil }
-        return decoded.schema?.hasPrefix("uaaudit.report/") == true
+        guard let object = (try? JSONValue.parse(bytes))?.object else { return nil }
+        guard let schema = object["schema"], schema != .null else { return false }
+        return schema.string.map { $0.hasPrefix("uaaudit.report/") }
     }
 
     private static func isObject(_ line: [UInt8]) -> Bool {
-        struct Object: Decodable {}
-        return (try? JSONDecoder().decode(Object.self, from: Data(line))) != nil
+        (try? JSONValue.parse(line))?.object != nil
     }
 }

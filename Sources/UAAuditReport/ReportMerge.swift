@@ -92,40 +92,36 @@ package enum ReportMerge {
         } catch {
             throw .unreadable(path: path, reason: "cannot read: \(error.reason)")
         }
-        // Numbers first, on the bytes (a count JSONDecoder cannot hold must not read as "not
-        // JSON"); where the bad one is, only when there is one.
-        let (mass, bad) = numbers(in: bytes)
-        if bad {
-            guard let value = try? JSONValue.parse(bytes) else {
-                throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
-            }
-            var again: Int64 = 0
-            let found = outOfRange(value, mass: &again)
-            let place = found.map { $0.at.isEmpty ? "the top level" : $0.at.reversed().joined() } ?? "the top level"
+        // One parse, which the numbers are checked on and the report is decoded from.
+        guard let json = try? JSONValue.parse(bytes) else {
+            throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
+        }
+        // Numbers first: a count an Int64 cannot hold is named where it is, not as what the
+        // decoder makes of it; and the counts together must stay under maxMass.
+        var mass: Int64 = 0
+        if let found = outOfRange(json, mass: &mass) {
+            let place = found.at.isEmpty ? "the top level" : found.at.reversed().joined()
             throw .unreadable(
                 path: path,
-                reason: (found?.number ?? "").isEmpty
+                reason: found.number.isEmpty
                     ? "is not a valid report: its counts add up to more than 2^62"
-                    : "is not a valid report: \(place) is \(found!.number), not a count from 0 to 2^53")
+                    : "is not a valid report: \(place) is \(found.number), not a count from 0 to 2^53")
         }
-        // One decode; only when it fails, a second look says why in the order that helps: not
-        // an object, another schema, then what the decoder found.
-        func otherSchema(_ schema: String?) -> MergeError {
-            .unreadable(
-                path: path, reason: "schema is \(schema.map { "'\($0)'" } ?? "missing"), not \(Report.schemaID)")
+        // Then, in the order that helps: not an object, another schema, what the decoder found.
+        guard let object = json.object, object["schema"].map({ $0 == .null || $0.string != nil }) ?? true else {
+            throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
+        }
+        guard object["schema"]?.string == Report.schemaID else {
+            throw .unreadable(
+                path: path,
+                reason: "schema is \(object["schema"]?.string.map { "'\($0)'" } ?? "missing"), not \(Report.schemaID)")
         }
         let report: Report
         do {
-            report = try ReportEncoding.decode(bytes)
+            report = try ReportEncoding.decode(json)
         } catch {
-            struct Schema: Decodable { var schema: String? }
-            guard let schema = try? JSONDecoder().decode(Schema.self, from: Data(bytes)) else {
-                throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
-            }
-            guard schema.schema == Report.schemaID else { throw otherSchema(schema.schema) }
             throw .unreadable(path: path, reason: "is not a valid report: \(JSONErrors.describe(error))")
         }
-        guard report.schema == Report.schemaID else { throw otherSchema(report.schema) }
         try checkClasses(report, path: path)
         try checkSamples(report, path: path)
         return (report, mass)
@@ -147,7 +143,7 @@ package enum ReportMerge {
                 }
             }
             // Each at most 2^53 and all under 2^62 (read): no overflow.
-            let sum = hour.classes.values.reduce(0, +) + hour.errors
+            let sum = HourCounts(hour).requests
             guard sum == hour.requests else {
                 throw .unreadable(
                     path: path,
@@ -165,42 +161,6 @@ package enum ReportMerge {
         if let whole = Int64(text) { return whole >= 0 && whole <= Int64(maxCount) ? whole : nil }
         guard let v = Double(text), v >= 0, v < maxCount else { return nil }
         return Int64(v.rounded(.up))
-    }
-
-    /// The numbers of JSON text, outside its strings, without parsing it: the sum of what they
-    /// count for (``count(_:)``, up to just past ``maxMass``), and whether one is out of range
-    /// or the sum passes ``maxMass``.
-    static func numbers(in bytes: [UInt8]) -> (mass: Int64, bad: Bool) {
-        var mass: Int64 = 0
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == UInt8(ascii: "\"") {
-                i += 1
-                while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
-                i += 1
-            } else if b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) {
-                let start = i
-                // Digits only (almost every number of a report): the value as it is read, up to
-                // 16 digits (2^53 has 16); anything else through ``count(_:)``.
-                var value: Int64 = 0
-                while i < bytes.count, bytes[i] &- UInt8(ascii: "0") < 10, i - start < 16 {
-                    value = value * 10 + Int64(bytes[i] &- UInt8(ascii: "0"))
-                    i += 1
-                }
-                var n: Int64? = value <= Int64(maxCount) ? value : nil
-                if i == start || (i < bytes.count && "0123456789+-.eE".utf8.contains(bytes[i])) {
-                    while i < bytes.count, "0123456789+-.eE".utf8.contains(bytes[i]) { i += 1 }
-                    n = count(String(decoding: bytes[start..<i], as: UTF8.self))
-                }
-                guard let n else { return (mass, true) }
-                mass += n  // at most 2^62 + 2^53: no overflow
-                if mass > maxMass { return (mass, true) }
-            } else {
-                i += 1
-            }
-        }
-        return (mass, false)
     }
 
     /// The first number in `value` that ``count(_:)`` refuses (where it is, innermost first,
@@ -307,11 +267,10 @@ package enum ReportMerge {
         var uncombined = false
         for key in hours.keys.sorted() {
             let sum = hours[key]!
+            var counts = sum.counts
+            counts.uasApproximate = counts.uasApproximate || (sum.reports > 1 && sum.cutLists > 0)
             var entry = HourFigures.entry(
-                hour: key, classes: sum.classes, classNames: names, alertClass: rules.alertClass,
-                errors: sum.errors, outOfScope: sum.outOfScope,
-                top: sum.uas.map { Report.TopEntry(ua: $0.key, count: $0.value) },
-                topApproximate: sum.approximate || (sum.reports > 1 && sum.cutLists > 0), limit: options.top
+                hour: key, counts: counts, classNames: names, alertClass: rules.alertClass, limit: options.top
             ) {
                 AlertPolicy.alerts(
                     alertCount: $0, requests: $1, threshold: threshold, minRequests: minRequests, closed: sum.closed)
@@ -322,9 +281,8 @@ package enum ReportMerge {
             if sum.reports > 1, sum.hadClients, entry.clients == nil { uncombined = true }
             if let driftPolicy {
                 if sum.reports > 1, sum.families == nil { uncombined = true }
-                driftInputs.append(
-                    InsightReport.HourInput(
-                        key: key, requests: entry.requests, classes: entry.classes, insight: sum.familyInsight))
+                counts.insight = sum.familyInsight
+                driftInputs.append(InsightReport.HourInput(key: key, counts: counts))
             } else if sum.reports > 1, sum.hadDrift, !driftSettingsDiffer {
                 uncombined = true
             }
@@ -372,11 +330,8 @@ package enum ReportMerge {
 
     /// One hour's sums over the reports that have it.
     struct HourSum {
-        var classes: [String: Int64] = [:]
-        var errors: Int64 = 0
-        var outOfScope: Int64 = 0
-        var uas: [String: Int64] = [:]
-        var approximate = false
+        /// The reports' classes, errors, out of scope and top UAs, summed.
+        var counts = HourCounts()
         /// How many reports had the hour, and how many of those listed fewer UAs than it had.
         var reports = 0
         var cutLists = 0
@@ -438,11 +393,7 @@ package enum ReportMerge {
                 coverageApproximate =
                     coverageApproximate || coverage.approximate || coverage.otherFamilies.count >= Coverage.listed
             }
-            for (name, n) in entry.classes { classes[name, default: 0] += n }
-            errors += entry.errors
-            outOfScope += entry.outOfScope
-            for item in entry.top { uas[item.ua, default: 0] += item.count }
-            approximate = approximate || entry.topApproximate
+            counts.add(HourCounts(entry))
             reports += 1
             if entry.top.reduce(0, { $0 + $1.count }) < entry.classes[alertClass] ?? 0 { cutLists += 1 }
             if let c = entry.closed { closed = (closed ?? true) && c }

@@ -35,13 +35,13 @@ package struct RunTotals: Codable, Equatable, Sendable {
         self.since = since
     }
 
-    /// Adds the counts of a run's lines (only the logs that were read and advanced).
-    mutating func add(_ result: AuditResult, rules: RuleSet) {
-        let names = rules.classNames
-        for hour in result.hours.values {
-            for (i, name) in names.enumerated() { classes[name, default: 0] += hour.counts[i] }
-            errors += hour.counts[rules.classCount]
-            outOfScope += hour.counts[rules.classCount + 1]
+    /// Adds the counts of a run's lines (only the logs that were read and advanced): `hours`,
+    /// named, and the malformed and future lines of `result`.
+    mutating func add(_ hours: [HourKey: HourCounts], of result: AuditResult) {
+        for hour in hours.values {
+            for (name, n) in hour.classes { classes[name, default: 0] += n }
+            errors += hour.errors
+            outOfScope += hour.outOfScope
         }
         malformed += result.malformed
         if result.future > 0 { future = (future ?? 0) + result.future }
@@ -50,11 +50,11 @@ package struct RunTotals: Codable, Equatable, Sendable {
     /// The totals after a run: `saved` (or new ones starting at `generatedAt`) plus the run's
     /// lines, with the success time moved to `now` when no log failed.
     package static func after(
-        _ saved: RunTotals?, adding result: AuditResult, rules: RuleSet, now: Int64, succeeded: Bool,
-        generatedAt: String
+        _ saved: RunTotals?, adding hours: [HourKey: HourCounts], of result: AuditResult, now: Int64,
+        succeeded: Bool, generatedAt: String
     ) -> RunTotals {
         var totals = saved ?? RunTotals(since: generatedAt)
-        totals.add(result, rules: rules)
+        totals.add(hours, of: result)
         if succeeded { totals.lastSuccess = now }
         return totals
     }

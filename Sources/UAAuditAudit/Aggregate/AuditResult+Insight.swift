@@ -130,7 +130,7 @@ extension AuditResult {
     }
 }
 
-extension AuditResult.HourCounts {
+extension AuditResult.HourTally {
     /// How many alert-class UAs and paths an hour keeps once its detail lists are dropped, so
     /// that an hour found over the threshold only later (another input adds to it) still
     /// shows its top UAs and paths, marked approximate.

@@ -5,14 +5,16 @@ import UAAuditInput
 /// Tallies are absorbed in input order, so malformed samples keep file order and the result is
 /// the same whatever the number of threads.
 package struct AuditResult: Sendable {
-    package struct HourCounts: Sendable, Equatable {
+    /// One hour of the scan in bytes, as the tallies give it: what ``HourCounts/init(_:configuration:)``
+    /// names once the scan is done.
+    package struct HourTally: Sendable, Equatable {
         /// One counter per class, then errors, then out of scope, then ``StatusCounts/slots``
         /// status counters per class.
-        package var counts: [Int64]
+        var counts: [Int64]
         /// Alert-class UAs (decoded) and their counts.
-        package var alertUAs: [[UInt8]: Int64] = [:]
+        var alertUAs: [[UInt8]: Int64] = [:]
         /// Alert-class requests whose UA did not fit the bounded table.
-        package var untrackedAlertUAs: Int64 = 0
+        var untrackedAlertUAs: Int64 = 0
         /// Requests per (UA family, class index); bounded per hour.
         var families: [FamilyKey: Int64] = [:]
         var untrackedFamilies: Int64 = 0
@@ -24,10 +26,14 @@ package struct AuditResult: Sendable {
         var releases = ReleaseClients()
         /// The hour's detail lists (UAs, families, paths, client examples) were dropped to keep
         /// memory bounded (``AuditResult/detailHours``); their requests count as untracked.
-        package var detailsDropped = false
+        var detailsDropped = false
+
+        /// Requests so far: every class plus the UAs that could not be classified (errors), as
+        /// ``HourCounts/requests`` counts them once named.
+        func requests(classCount: Int) -> Int64 { counts[0...classCount].reduce(0, +) }
 
         /// Adds another part's counts of the same hour (bounds are applied by the caller).
-        package mutating func add(_ other: HourCounts) {
+        package mutating func add(_ other: HourTally) {
             for i in counts.indices { counts[i] += other.counts[i] }
             for (ua, n) in other.alertUAs { alertUAs[ua, default: 0] += n }
             untrackedAlertUAs += other.untrackedAlertUAs
@@ -134,7 +140,7 @@ package struct AuditResult: Sendable {
     }
 
     let classCount: Int
-    package var hours: [HourKey: HourCounts] = [:]
+    package var hours: [HourKey: HourTally] = [:]
     package var malformed: Int64 = 0
     /// Lines stamped after ``ScanConfiguration/futureAfter`` (`run` only), in no hour.
     package var future: Int64 = 0
@@ -151,7 +157,7 @@ package struct AuditResult: Sendable {
     /// How many hours (the newest) keep their detail lists, besides every hour the alert policy keeps.
     var detailHours = AuditResult.defaultDetailHours
     /// Hours this says are alerting keep their detail lists whatever their number.
-    var keepsDetails: @Sendable (HourCounts) -> Bool = { _ in false }
+    var keepsDetails: @Sendable (HourTally) -> Bool = { _ in false }
 
     static let defaultDetailHours = 48
 
@@ -166,7 +172,7 @@ package struct AuditResult: Sendable {
     package mutating func absorb(_ tally: Tally, path: String, firstLine: Int64, escape: EscapeMode) {
         let width = tally.width
         for (b, key) in tally.hours.enumerated() {
-            var hour = hours[key] ?? HourCounts(counts: [Int64](repeating: 0, count: width))
+            var hour = hours[key] ?? HourTally(counts: [Int64](repeating: 0, count: width))
             for slot in 0..<width { hour.counts[slot] += tally.value(bucket: b, slot: slot) }
             hour.untrackedAlertUAs += tally.untracked[b]
             hour.untrackedFamilies += tally.untrackedFamilies[b]
@@ -250,8 +256,4 @@ package struct AuditResult: Sendable {
         return sorted.dropFirst(limit).reduce(0) { $0 + count($1.value) }
     }
 
-    /// Requests of an hour: every class plus the UAs that could not be classified (errors).
-    func requests(in hour: HourCounts) -> Int64 {
-        hour.counts[0...classCount].reduce(0, +)
-    }
 }

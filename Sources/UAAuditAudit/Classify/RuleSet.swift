@@ -24,7 +24,7 @@ package struct RuleSet: Sendable {
     /// The classes of rules named `rules`, in index order: the rules', then `other` (no rule
     /// matched) and `missing` (no UA). Reports, merge and every table list them so.
     package static func classNames(of rules: [String]) -> [String] { rules + ["other", "missing"] }
-    package let alertIndex: Int
+    let alertIndex: Int
 
     package var otherIndex: Int { rules.count }
     package var missingIndex: Int { rules.count + 1 }

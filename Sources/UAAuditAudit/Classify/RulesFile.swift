@@ -81,7 +81,8 @@ package struct RulesFile: Codable, Equatable, Sendable {
 
     /// Decodes rules-file JSON without compiling it.
     package static func decode(_ bytes: [UInt8], path: String) throws(RulesError) -> RulesFile {
-        // One parse for what the decoder does not see, and for where JSON that is none breaks.
+        // One parse: for what the decoder does not see, for where JSON that is none breaks, and
+        // to decode from.
         var duplicate: String?
         let json: JSONValue
         do throws(JSONValue.SyntaxError) {
@@ -96,7 +97,7 @@ package struct RulesFile: Codable, Equatable, Sendable {
             throw RulesError.invalidJSON(path: path, message: unknown.description)
         }
         do {
-            return try JSONDecoder().decode(RulesFile.self, from: Data(bytes))
+            return try JSONValueDecoder.decode(RulesFile.self, from: json)
         } catch {
             throw RulesError.invalidJSON(path: path, message: JSONErrors.describe(error))
         }

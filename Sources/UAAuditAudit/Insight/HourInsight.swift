@@ -38,7 +38,7 @@ package struct HourInsight: Codable, Equatable, Sendable {
     package init() {}
 
     /// The figures of one hour of an audit.
-    package init(_ hour: AuditResult.HourCounts, configuration: ScanConfiguration) {
+    package init(_ hour: AuditResult.HourTally, configuration: ScanConfiguration) {
         let names = configuration.rules.classNames
         let classCount = configuration.rules.classCount
         if configuration.format.variableNames.contains("status") {

@@ -30,9 +30,9 @@ package final class Scanner {
         let (alert, classCount) = (configuration.rules.alertIndex, configuration.rules.classCount)
         let (threshold, minRequests) = (configuration.threshold, configuration.minRequests)
         result.keepsDetails = { hour in
-            let requests = hour.counts[0...classCount].reduce(0, +)
-            return AlertPolicy.breaches(
-                alertCount: hour.counts[alert], requests: requests, threshold: threshold, minRequests: minRequests)
+            AlertPolicy.breaches(
+                alertCount: hour.counts[alert], requests: hour.requests(classCount: classCount), threshold: threshold,
+                minRequests: minRequests)
         }
         let plan = WorkPlan(paths: paths, standardInput: standardInput, chunkBytes: configuration.chunkBytes)
         let pipeline = ChunkPipeline<WorkItem>(threads: workers.count)

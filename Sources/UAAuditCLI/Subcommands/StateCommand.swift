@@ -140,7 +140,7 @@ enum StateText {
         let open = hours.filter { !$0.2.closed }
         out += "\nopen hours: \(open.isEmpty ? "none" : "")\n"
         for (_, iso, h) in open {
-            out += "  \(iso)  requests \(h.classes.values.reduce(0, +) + h.errors)\n"
+            out += "  \(iso)  requests \(h.counts.requests)\n"
         }
         let closed = hours.filter { $0.2.closed }
         out += "closed hours kept: \(closed.count)"
@@ -162,9 +162,7 @@ enum StateText {
         out += "breached hours delivered: \(delivered); not alerted (metrics only): \(notAlerted)\n"
         if let future = state.totals?.future { out += "lines stamped in the future (ever read): \(future)\n" }
         if let waiting = state.waiting, !waiting.isEmpty {
-            let lines = waiting.values.reduce(Int64(0)) {
-                $0 + $1.classes.values.reduce(0, +) + $1.errors + $1.outOfScope
-            }
+            let lines = waiting.values.reduce(Int64(0)) { $0 + $1.counts.lines }
             let hours = waiting.keys.sorted()
             out += "waiting for the clock to reach their hours: \(lines) lines in \(hours.count) hours "
             out += "(\(hours.first ?? "") to \(hours.last ?? ""))\n"
@@ -262,7 +260,7 @@ struct StateJSON: Encodable {
         let hours = state.hours.compactMap { iso, h in HourKey(iso8601: iso).map { ($0, iso, h) } }
             .sorted { $0.0 < $1.0 }
         openHours = hours.filter { !$0.2.closed }.map {
-            OpenHour(hour: $0.1, requests: $0.2.classes.values.reduce(0, +) + $0.2.errors)
+            OpenHour(hour: $0.1, requests: $0.2.counts.requests)
         }
         closedHours = hours.filter { $0.2.closed }.count
         breachedHours = hours.filter { $0.2.closed && $0.2.breached }.map(\.1)

@@ -22,11 +22,9 @@ extension RunEngine {
                     continue
                 }
                 var hour = waiting[iso] ?? RunState.HourState()
-                for (i, name) in rules.classNames.enumerated() where counts[i] > 0 {
-                    hour.classes[name, default: 0] += counts[i]
-                }
-                hour.errors += counts[rules.classCount]
-                hour.outOfScope += counts[rules.classCount + 1]
+                var parked = HourCounts(errors: counts[rules.classCount], outOfScope: counts[rules.classCount + 1])
+                for (i, name) in rules.classNames.enumerated() where counts[i] > 0 { parked.classes[name] = counts[i] }
+                hour.counts.add(parked)
                 waiting[iso] = hour
             }
             state.waiting = waiting.isEmpty ? nil : waiting
@@ -34,31 +32,29 @@ extension RunEngine {
         }
 
         /// Takes out of the waiting hours those that start at or before `reached` and adds them
-        /// to `result` as hours read by this run; returns how many lines that was.
+        /// to `read`, the hours this run read; returns how many lines that was. Every class they
+        /// were counted under stays counted, whatever the rules are now.
         static func release(
-            upTo reached: Int64, from state: inout RunState, into result: inout AuditResult, rules: RuleSet
-        )
-            -> Int64
-        {
+            upTo reached: Int64, from state: inout RunState, into read: inout [HourKey: HourCounts],
+            configuration: ScanConfiguration
+        ) -> Int64 {
             guard var waiting = state.waiting else { return 0 }
+            let rules = configuration.rules
             let width = rules.classCount + 2 + rules.classCount * StatusCounts.slots
+            // What a part of an hour without any detail shows: no status, path or client.
+            let noDetail = HourInsight(
+                AuditResult.HourTally(counts: [Int64](repeating: 0, count: width)), configuration: configuration)
             var released: Int64 = 0
             for (iso, hour) in waiting {
                 guard let key = HourKey(iso8601: iso), key.startInstant <= reached else { continue }
                 waiting[iso] = nil
-                var counts = AuditResult.HourCounts(counts: [Int64](repeating: 0, count: width))
-                for (i, name) in rules.classNames.enumerated() { counts.counts[i] = hour.classes[name] ?? 0 }
-                counts.counts[rules.classCount] = hour.errors
-                counts.counts[rules.classCount + 1] = hour.outOfScope
+                var counts = hour.counts
+                for name in rules.classNames where counts.classes[name] == nil { counts.classes[name] = 0 }
                 // Their UAs were not kept: the hour's list of them is approximate.
-                counts.untrackedAlertUAs = counts.counts[rules.alertIndex]
-                released += counts.counts.reduce(0, +)
-                if var existing = result.hours[key] {
-                    existing.add(counts)
-                    result.hours[key] = existing
-                } else {
-                    result.hours[key] = counts
-                }
+                counts.uasApproximate = counts[name: rules.alertClass] > 0
+                counts.insight = noDetail
+                released += counts.lines
+                read[key, default: HourCounts()].add(counts)
             }
             state.waiting = waiting.isEmpty ? nil : waiting
             return released

@@ -62,15 +62,15 @@ extension RunEngine {
             closing.closed = true
             if readiness == .incomplete { closing.incomplete = true }
             closing.breached = AlertPolicy.breaches(
-                alertCount: closing.classes[rules.alertClass] ?? 0,
-                requests: closing.classes.values.reduce(0, +) + closing.errors, threshold: settings.scan.threshold,
+                alertCount: closing.counts[name: rules.alertClass], requests: closing.counts.requests,
+                threshold: settings.scan.threshold,
                 minRequests: settings.scan.minRequests)
-            var insight = closing.insight ?? HourInsight()
+            var insight = closing.counts.insight ?? HourInsight()
             insight.driftBreached =
                 settings.scan.insight.alertsOnDrift && driftAlert(iso, in: state, settings: settings)
             insight.clients?.freeze()
             // The release sample stays (at most 512 clients): the hour's report stays mergeable.
-            closing.insight = insight
+            closing.counts.insight = insight
             let backfill = closing.backfill == true
             state.hours[iso] = closing
             guard !backfill else { continue }

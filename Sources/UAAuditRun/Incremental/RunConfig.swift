@@ -138,7 +138,8 @@ package struct RunConfig: Codable, Equatable, Sendable {
 
     /// Decodes config JSON (`path` names it in messages).
     static func decode(_ bytes: [UInt8], path: String) throws(ConfigError) -> RunConfig {
-        // One parse for what the decoder does not see, and for where JSON that is none breaks.
+        // One parse: for what the decoder does not see, for where JSON that is none breaks, and
+        // to decode from.
         var duplicate: String?
         let json: JSONValue
         do throws(JSONValue.SyntaxError) {
@@ -156,7 +157,7 @@ package struct RunConfig: Codable, Equatable, Sendable {
         if let problem = ConfigValues.firstProblem(in: json) { throw ConfigError(path: path, reason: problem) }
         let config: RunConfig
         do {
-            config = try JSONDecoder().decode(RunConfig.self, from: Data(bytes))
+            config = try JSONValueDecoder.decode(RunConfig.self, from: json)
         } catch {
             throw ConfigError(path: path, reason: JSONErrors.describe(error))
         }

@@ -98,10 +98,11 @@ package enum RunEngine {
         // Lines stamped past the horizon wait in the state; those whose hour the clock has now
         // reached (all of it) are counted with the lines this run read. A held clock reaches none.
         let unplaced = FutureLines.park(result.futureHours, in: &state, rules: configuration.rules)
+        var read = result.hours.mapValues { HourCounts($0, configuration: configuration) }
         let released =
             hold == nil
             ? FutureLines.release(
-                upTo: configuration.futureAfter - 3599, from: &state, into: &result, rules: configuration.rules) : 0
+                upTo: configuration.futureAfter - 3599, from: &state, into: &read, configuration: configuration) : 0
         var readiness = Readiness.of(
             failed: failed, configured: settings.logs, state: &state, now: settings.now)
         if hold != nil {
@@ -118,18 +119,18 @@ package enum RunEngine {
         case .ahead(_, let reference): backfillClock = reference
         }
         apply(
-            result, to: &state, settings: settings, readiness: readiness, generatedAt: generatedAt,
+            read, of: result, to: &state, settings: settings, readiness: readiness, generatedAt: generatedAt,
             backfillClock: backfillClock)
         let newAlerts = state.alerts.hours.keys.filter { !before.contains($0) }.sorted(by: HourKey.isEarlier)
         state.totals = RunTotals.after(
-            state.totals, adding: result, rules: configuration.rules, now: settings.now,
+            state.totals, adding: read, of: result, now: settings.now,
             succeeded: errors.isEmpty && hold == nil,
             generatedAt: generatedAt)
         // The hours this run read or closed: the prune below may forget some of them (backfill
         // hours, an hour that closed late and healthy), but this run's report shows them, so that
         // every line it read, and every verdict it made, is in an hour of its report.
         let closedNow = state.hours.filter { $0.value.closed && saved.hours[$0.key]?.closed != true }.map(\.key)
-        let touched = Set(result.hours.keys.map(\.iso8601)).union(closedNow)
+        let touched = Set(read.keys.map(\.iso8601)).union(closedNow)
         let beforePrune = state.hours.filter { touched.contains($0.key) }
         let expired = hold == nil ? prune(&state, settings: settings) : []
         if !expired.isEmpty, var totals = state.totals {
@@ -368,12 +369,11 @@ package enum RunEngine {
     /// Adds this run's counts to the hours, then closes the hours that are due
     /// (``close(_:settings:readiness:generatedAt:)``).
     static func apply(
-        _ result: AuditResult, to state: inout RunState, settings: RunSettings, readiness: Readiness,
-        generatedAt: String, backfillClock: Int64
+        _ read: [HourKey: HourCounts], of result: AuditResult, to state: inout RunState, settings: RunSettings,
+        readiness: Readiness, generatedAt: String, backfillClock: Int64
     ) {
         let rules = settings.scan.rules
-        let names = rules.classNames
-        for (key, counts) in result.hours {
+        for (key, counts) in read {
             let iso = key.iso8601
             var hour = state.hours[iso] ?? RunState.HourState()
             // A held clock is not what hours are too old to alert against: the last believed
@@ -381,28 +381,21 @@ package enum RunEngine {
             if state.hours[iso] == nil, isBackfill(key, now: backfillClock, historyHours: settings.historyHours) {
                 hour.backfill = true
             }
-            for (i, name) in names.enumerated() { hour.classes[name, default: 0] += counts.counts[i] }
-            hour.errors += counts.counts[rules.classCount]
-            hour.outOfScope += counts.counts[rules.classCount + 1]
-            for (ua, n) in counts.alertUAs { hour.uas[ReportText.render(ua), default: 0] += n }
-            if counts.untrackedAlertUAs > 0 { hour.uasApproximate = true }
-            if hour.uas.count > uasPerHour {
-                let kept = hour.uas.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(
-                    uasPerHour)
-                hour.uas = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
-                hour.uasApproximate = true
+            hour.counts.add(counts)
+            if hour.counts.uas.count > uasPerHour {
+                let kept = hour.counts.uas.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                    .prefix(uasPerHour)
+                hour.counts.uas = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+                hour.counts.uasApproximate = true
             }
             if hour.closed {
-                hour.late += counts.counts[0..<(rules.classCount + 2)].reduce(0, +)
+                hour.late += counts.lines
                 // Only alert-class lines can take a healthy hour over the threshold.
-                if !hour.breached, counts.counts[rules.alertIndex] > 0 { hour.redecide = true }
+                if !hour.breached, counts[name: rules.alertClass] > 0 { hour.redecide = true }
             }
-            var insight = hour.insight ?? HourInsight()
-            insight.merge(HourInsight(counts, configuration: settings.scan))
-            hour.insight = insight
             state.hours[iso] = hour
         }
-        redecideIncomplete(result, in: &state, settings: settings, readiness: readiness, generatedAt: generatedAt)
+        redecideIncomplete(in: &state, settings: settings, readiness: readiness, generatedAt: generatedAt)
         let runHour = HourKey(localHour: settings.now / 3600, offsetMinutes: 0).iso8601
         if result.malformed > 0 { state.malformed[runHour, default: 0] += result.malformed }
         for sample in result.samples {
@@ -426,7 +419,7 @@ package enum RunEngine {
     /// alert yet, it alerts, under the id any run would give it. Once every log is read again it
     /// is no longer incomplete.
     static func redecideIncomplete(
-        _ result: AuditResult, in state: inout RunState, settings: RunSettings, readiness: Readiness,
+        in state: inout RunState, settings: RunSettings, readiness: Readiness,
         generatedAt: String
     ) {
         // A held clock (or a log still missing) decides nothing; the next run that may does.
@@ -447,8 +440,8 @@ package enum RunEngine {
                 continue
             }
             let breached = AlertPolicy.breaches(
-                alertCount: hour.classes[rules.alertClass] ?? 0,
-                requests: hour.classes.values.reduce(0, +) + hour.errors, threshold: settings.scan.threshold,
+                alertCount: hour.counts[name: rules.alertClass], requests: hour.counts.requests,
+                threshold: settings.scan.threshold,
                 minRequests: settings.scan.minRequests)
             if breached, !hour.breached, state.alerts.hours[iso] == nil {
                 hour.breached = true
@@ -471,9 +464,10 @@ package enum RunEngine {
         state.clientSalt = salt.isStandard ? nil : salt.fingerprint
         guard saved != salt.fingerprint else { return [] }
         var changed: [String] = []
-        for key in state.hours.keys.sorted(by: HourKey.isEarlier) where state.hours[key]?.insight?.clients != nil {
-            state.hours[key]?.insight?.clients?.forgetKeys()
-            state.hours[key]?.insight?.releases?.freeze()
+        for key in state.hours.keys.sorted(by: HourKey.isEarlier) where state.hours[key]?.counts.insight?.clients != nil
+        {
+            state.hours[key]?.counts.insight?.clients?.forgetKeys()
+            state.hours[key]?.counts.insight?.releases?.freeze()
             changed.append(key)
         }
         return changed
@@ -492,7 +486,7 @@ package enum RunEngine {
         let known = Set(rules.classNames)
         var retired: [String: Int64] = [:]
         for hour in Array(state.hours.values) + Array((state.waiting ?? [:]).values) {
-            for (name, n) in hour.classes where n > 0 && !known.contains(name) { retired[name, default: 0] += n }
+            for (name, n) in hour.counts.classes where n > 0 && !known.contains(name) { retired[name, default: 0] += n }
         }
         guard saved != nil || !retired.isEmpty else { return nil }
         return retired
@@ -503,13 +497,13 @@ package enum RunEngine {
     /// run shows keys: no address stays in the state it commits.
     static func hideClientKeys(_ state: inout RunState, insight: InsightSettings) {
         guard !insight.showClientKeys else { return }
-        for key in state.hours.keys where state.hours[key]?.insight?.clients?.examplesHashed == false {
-            state.hours[key]?.insight?.clients?.showExamples(salt: insight.salt, full: false)
+        for key in state.hours.keys where state.hours[key]?.counts.insight?.clients?.examplesHashed == false {
+            state.hours[key]?.counts.insight?.clients?.showExamples(salt: insight.salt, full: false)
         }
     }
 
     static func driftAlert(_ iso: String, in state: RunState, settings: RunSettings) -> Bool {
-        let inputs = RunReport.insightInputs(state: state, rules: settings.scan.rules)
+        let inputs = RunReport.insightInputs(state: state)
         guard let i = inputs.firstIndex(where: { $0.key.iso8601 == iso }) else { return false }
         return InsightReport.drift(at: i, in: inputs, policy: DriftPolicy(settings.scan)).alert
     }

@@ -6,14 +6,9 @@ import UAAuditReport
 /// with `closed` and `late`, plus the gaps.
 enum RunReport {
     /// The state's hours as drift inputs, by instant.
-    static func insightInputs(state: RunState, rules: RuleSet) -> [InsightReport.HourInput] {
+    static func insightInputs(state: RunState) -> [InsightReport.HourInput] {
         state.hours.compactMap { iso, hour -> InsightReport.HourInput? in
-            guard let key = HourKey(iso8601: iso) else { return nil }
-            var classes = [String: Int64](uniqueKeysWithValues: rules.classNames.map { ($0, 0) })
-            for (name, n) in hour.classes { classes[name] = n }
-            return InsightReport.HourInput(
-                key: key, requests: classes.values.reduce(0, +) + hour.errors, classes: classes,
-                insight: hour.insight ?? HourInsight())
+            HourKey(iso8601: iso).map { InsightReport.HourInput(key: $0, counts: hour.counts) }
         }.sorted { $0.key < $1.key }
     }
 
@@ -29,10 +24,8 @@ enum RunReport {
         let keyed = state.hours.compactMap { iso, hour in HourKey(iso8601: iso).map { ($0, hour) } }
         for (key, hour) in keyed.sorted(by: { $0.0 < $1.0 }) {
             var entry = HourFigures.entry(
-                hour: key, classes: hour.classes, classNames: names, alertClass: rules.alertClass,
-                errors: hour.errors, outOfScope: hour.outOfScope,
-                top: hour.uas.map { Report.TopEntry(ua: $0.key, count: $0.value) },
-                topApproximate: hour.uasApproximate, limit: configuration.top
+                hour: key, counts: hour.counts, classNames: names, alertClass: rules.alertClass,
+                limit: configuration.top
             ) { _, _ in AlertPolicy.alerts(hour) }
             entry.closed = hour.closed
             entry.late = hour.late
@@ -43,10 +36,7 @@ enum RunReport {
             if hour.incomplete == true { entry.incomplete = true }
             if hour.backfill == true { entry.backfill = true }
             hours.append(entry)
-            inputs.append(
-                InsightReport.HourInput(
-                    key: key, requests: entry.requests, classes: entry.classes,
-                    insight: hour.insight ?? HourInsight()))
+            inputs.append(InsightReport.HourInput(key: key, counts: hour.counts))
         }
         InsightReport.fill(&hours, from: inputs, configuration: configuration)
         for i in hours.indices {

@@ -196,19 +196,15 @@ package struct RunState: Codable, Equatable, Sendable {
         }
     }
 
+    /// An hour as the state keeps it: its counts (``HourCounts``, saved at the hour's top level
+    /// as before they had a type of their own), and what `run` decided of it.
     package struct HourState: Codable, Equatable, Sendable {
-        package var classes: [String: Int64] = [:]
-        package var errors: Int64 = 0
-        package var outOfScope: Int64 = 0
-        /// The alert class's UAs (report text) and counts; bounded.
-        var uas: [String: Int64] = [:]
-        var uasApproximate = false
+        package var counts = HourCounts()
+        /// Lines that arrived after the hour closed (counted, not re-alerted).
         var late: Int64 = 0
         package var closed = false
         /// Whether the hour breached when it closed.
         package var breached = false
-        /// Impact, paths, families and clients (absent from states written before uaaudit kept them).
-        var insight: HourInsight?
         /// True when the hour closed while a log that may hold its lines could not be read.
         var incomplete: Bool? = nil
         /// True when the hour was already older than the history window when first read
@@ -219,9 +215,36 @@ package struct RunState: Codable, Equatable, Sendable {
         var redecide: Bool? = nil
 
         enum CodingKeys: String, CodingKey {
-            case classes, errors, uas, late, closed, breached, insight, incomplete, backfill, redecide
-            case outOfScope = "out_of_scope"
-            case uasApproximate = "uas_approximate"
+            case late, closed, breached, incomplete, backfill, redecide
+        }
+
+        init(counts: HourCounts = HourCounts(), late: Int64 = 0, closed: Bool = false, breached: Bool = false) {
+            self.counts = counts
+            self.late = late
+            self.closed = closed
+            self.breached = breached
+        }
+
+        package init(from decoder: any Decoder) throws {
+            counts = try HourCounts(from: decoder)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            late = try c.decode(Int64.self, forKey: .late)
+            closed = try c.decode(Bool.self, forKey: .closed)
+            breached = try c.decode(Bool.self, forKey: .breached)
+            incomplete = try c.decodeIfPresent(Bool.self, forKey: .incomplete)
+            backfill = try c.decodeIfPresent(Bool.self, forKey: .backfill)
+            redecide = try c.decodeIfPresent(Bool.self, forKey: .redecide)
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            try counts.encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(late, forKey: .late)
+            try c.encode(closed, forKey: .closed)
+            try c.encode(breached, forKey: .breached)
+            try c.encodeIfPresent(incomplete, forKey: .incomplete)
+            try c.encodeIfPresent(backfill, forKey: .backfill)
+            try c.encodeIfPresent(redecide, forKey: .redecide)
         }
     }
 }
@@ -278,12 +301,14 @@ extension RunState {
     /// or newer-version content.
     static func decode(_ bytes: [UInt8], path: String) throws(StateError) -> RunState {
         struct Version: Decodable { var version: Int? }
+        // One parse, which every decode below reads.
+        let json: JSONValue
         do throws(JSONValue.SyntaxError) {
-            _ = try JSONValue.parse(bytes)
+            json = try JSONValue.parse(bytes)
         } catch {
             throw StateError(path: path, reason: "is not valid JSON: \(JSONErrors.describe(error, in: bytes))")
         }
-        guard let version = try? JSONDecoder().decode(Version.self, from: Data(bytes)) else {
+        guard let version = try? JSONValueDecoder.decode(Version.self, from: json) else {
             throw StateError(path: path, reason: "is not a state object")
         }
         guard let v = version.version else { throw StateError(path: path, reason: "has no version") }
@@ -294,8 +319,8 @@ extension RunState {
         do {
             state =
                 v < currentVersion
-                ? try RunStateMigration.decode(version: v, bytes)
-                : try JSONDecoder().decode(RunState.self, from: Data(bytes))
+                ? try RunStateMigration.decode(version: v, json)
+                : try JSONValueDecoder.decode(RunState.self, from: json)
         } catch {
             throw StateError(path: path, reason: "is corrupt: \(JSONErrors.describe(error))")
         }
@@ -311,7 +336,7 @@ extension RunState {
     func impossibleValue() -> String? {
         // Class names come from rules files: another one would reach reports, metrics and terminals.
         for (iso, hour) in hours.sorted(by: { $0.key < $1.key }) + (waiting ?? [:]).sorted(by: { $0.key < $1.key }) {
-            if let name = hour.classes.keys.sorted().first(where: { !RuleSet.isCountable($0) }) {
+            if let name = hour.counts.classes.keys.sorted().first(where: { !RuleSet.isCountable($0) }) {
                 return "hour \(iso): class \(name.debugDescription) is no name a rules file can give"
             }
         }

@@ -29,23 +29,23 @@ enum RunStateMigration {
         var alerts_pending: [Pending]?
     }
 
-    static func decode(version: Int, _ bytes: [UInt8]) throws -> RunState {
+    static func decode(version: Int, _ json: JSONValue) throws -> RunState {
         guard version == 1 else {
             throw StateError(path: "", reason: "version \(version) is not one uaaudit ever wrote")
         }
-        let old = try JSONDecoder().decode(V1Alerts.self, from: Data(bytes))
-        guard var object = try JSONValue.parse(bytes).object else {
+        let old = try JSONValueDecoder.decode(V1Alerts.self, from: json)
+        guard var object = json.object else {
             throw StateError(path: "", reason: "is not a state object")
         }
         object["alerts_sent"] = nil
         object["alerts_pending"] = nil
         object["alerts"] = .object(["hours": .object([:])])
         object["version"] = .number(String(RunState.currentVersion))
-        var state = try JSONDecoder().decode(RunState.self, from: Data(JSONValue.object(object).bytes))
+        var state = try JSONValueDecoder.decode(RunState.self, from: .object(object))
         func kinds(_ hour: String) -> [HourAlertID.Kind] {
             guard let h = state.hours[hour] else { return [.share] }
             var kinds: [HourAlertID.Kind] = []
-            if h.insight?.driftBreached == true { kinds.append(.drift) }
+            if h.counts.insight?.driftBreached == true { kinds.append(.drift) }
             if h.breached || kinds.isEmpty { kinds.append(.share) }
             return kinds
         }

@@ -101,12 +101,14 @@ struct CountRanges {
     }
 
     mutating func checkHour(_ state: RunState.HourState, name: String) {
-        for (cls, n) in state.classes.sorted(by: { $0.key < $1.key }) { add(n, "\(name): classes.\(cls)") }
-        add(state.errors, "\(name): errors")
-        add(state.outOfScope, "\(name): out_of_scope")
+        for (cls, n) in state.counts.classes.sorted(by: { $0.key < $1.key }) { add(n, "\(name): classes.\(cls)") }
+        add(state.counts.errors, "\(name): errors")
+        add(state.counts.outOfScope, "\(name): out_of_scope")
         add(state.late, "\(name): late")
-        for (ua, n) in state.uas.sorted(by: { $0.key < $1.key }) { add(n, "\(name): uas.\(ua.debugDescription)") }
-        guard let insight = state.insight else { return }
+        for (ua, n) in state.counts.uas.sorted(by: { $0.key < $1.key }) {
+            add(n, "\(name): uas.\(ua.debugDescription)")
+        }
+        guard let insight = state.counts.insight else { return }
         for (cls, s) in (insight.statuses ?? [:]).sorted(by: { $0.key < $1.key }) {
             let fields = [
                 ("2xx", s.s2xx), ("3xx", s.s3xx), ("4xx", s.s4xx), ("5xx", s.s5xx), ("other", s.other),

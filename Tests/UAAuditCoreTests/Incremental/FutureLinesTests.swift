@@ -33,24 +33,26 @@ import Testing
         #expect(state.waiting?[hour(bound).iso8601] == nil)
         // A known hour still takes lines when the table is full.
         #expect(RunEngine.FutureLines.park([hour(0): counts("other", 3)], in: &state, rules: rules) == 0)
-        #expect(state.waiting?[hour(0).iso8601]?.classes == ["inconsistent": 2, "other": 3])
+        #expect(state.waiting?[hour(0).iso8601]?.counts.classes == ["inconsistent": 2, "other": 3])
     }
 
     @Test func releasesOnlyTheHoursTheClockHasReached() {
         var state = RunState()
         _ = RunEngine.FutureLines.park(
             [hour(0): counts("inconsistent", 2), hour(1): counts("other", 5)], in: &state, rules: rules)
-        var result = AuditResult(classCount: rules.classCount, sampleLimit: 0)
+        var read: [HourKey: HourCounts] = [:]
+        let configuration = ScanConfiguration(format: try! BuiltinFormats.named("ua_log"), rules: rules)
         let released = RunEngine.FutureLines.release(
-            upTo: hour(0).startInstant, from: &state, into: &result, rules: rules)
+            upTo: hour(0).startInstant, from: &state, into: &read, configuration: configuration)
         #expect(released == 2)
-        #expect(result.hours.keys.map(\.iso8601) == [hour(0).iso8601])
-        let alert = try? #require(result.hours[hour(0)])
-        #expect(alert?.counts[rules.alertIndex] == 2)
-        #expect(alert?.untrackedAlertUAs == 2)
+        #expect(read.keys.map(\.iso8601) == [hour(0).iso8601])
+        let alert = try? #require(read[hour(0)])
+        #expect(alert?.classes == ["inconsistent": 2, "urlsession": 0, "webview": 0, "other": 0, "missing": 0])
+        #expect(alert?.uasApproximate == true)
         #expect(state.waiting?.keys.sorted() == [hour(1).iso8601])
         #expect(
-            RunEngine.FutureLines.release(upTo: hour(1).startInstant, from: &state, into: &result, rules: rules) == 5)
+            RunEngine.FutureLines.release(
+                upTo: hour(1).startInstant, from: &state, into: &read, configuration: configuration) == 5)
         #expect(state.waiting == nil)
     }
 }

@@ -15,8 +15,9 @@ import Testing
         var state = RunState()
         state.newestSeen = 1_795_943_920
         state.hours["2026-11-29T17:00:00+08:00"] = RunState.HourState(
-            classes: ["urlsession": 5, "inconsistent": 1], errors: 0, outOfScope: 2, uas: ["x\u{1B}": 1],
-            uasApproximate: false, late: 3, closed: true, breached: true)
+            counts: HourCounts(classes: ["urlsession": 5, "inconsistent": 1], errors: 0, outOfScope: 2),
+            late: 3, closed: true, breached: true)
+        state.hours["2026-11-29T17:00:00+08:00"]?.counts.uas = ["x\u{1B}": 1]
         state.alerts.record(hour: "h", id: "0123456789abcdef", kinds: [.share], at: "t", mode: .unconfigured)
         state.alerts.failed(["h"], error: "HTTP 500")
         state.unreadableSince = ["/var/log/nginx/a.log": 100]
@@ -138,20 +139,20 @@ import Testing
             modified: 0, path: "/l/access.log")
         let cases: [(change: (inout RunState) -> Void, reason: String)] = [
             (
-                { $0.hours[hour]?.classes["urlsession"] = max },
+                { $0.hours[hour]?.counts.classes["urlsession"] = max },
                 "hour \(hour): classes.urlsession 9223372036854775807 is over 9007199254740992, the most a count may be"
             ),
-            ({ $0.hours[hour]?.classes["urlsession"] = -5 }, "hour \(hour): classes.urlsession -5 is negative"),
+            ({ $0.hours[hour]?.counts.classes["urlsession"] = -5 }, "hour \(hour): classes.urlsession -5 is negative"),
             (
                 {
-                    $0.hours[hour]?.errors = half
-                    $0.hours[hour]?.outOfScope = half
+                    $0.hours[hour]?.counts.errors = half
+                    $0.hours[hour]?.counts.outOfScope = half
                 },
                 "hour \(hour): out_of_scope 4503599627370497 takes the state's counts together past 9007199254740992"
             ),
             ({ $0.hours[hour]?.late = -1 }, "hour \(hour): late -1 is negative"),
             (
-                { $0.hours[hour]?.uas["x y"] = max },
+                { $0.hours[hour]?.counts.uas["x y"] = max },
                 #"hour \#(hour): uas."x y" 9223372036854775807 is over 9007199254740992, the most a count may be"#
             ),
             (
@@ -228,37 +229,38 @@ import Testing
             ),
             (
                 {
-                    $0.hours[hour]?.insight = HourInsight()
-                    $0.hours[hour]?.insight?.paths["/a"] = PathCount(count: 1, rejected: max)
+                    $0.hours[hour]?.counts.insight = HourInsight()
+                    $0.hours[hour]?.counts.insight?.paths["/a"] = PathCount(count: 1, rejected: max)
                 },
                 #"hour \#(hour): insight.paths."/a".rejected 9223372036854775807 is over 9007199254740992, the most a count may be"#
             ),
             (
                 {
-                    $0.hours[hour]?.insight = HourInsight()
-                    $0.hours[hour]?.insight?.families["F/#"] = ["inconsistent": -2]
+                    $0.hours[hour]?.counts.insight = HourInsight()
+                    $0.hours[hour]?.counts.insight?.families["F/#"] = ["inconsistent": -2]
                 },
                 #"hour \#(hour): insight.families."F/#".inconsistent -2 is negative"#
             ),
             (
                 {
-                    $0.hours[hour]?.insight = HourInsight()
-                    $0.hours[hour]?.insight?.statuses = ["inconsistent": StatusCounts(s403: max)]
+                    $0.hours[hour]?.counts.insight = HourInsight()
+                    $0.hours[hour]?.counts.insight?.statuses = ["inconsistent": StatusCounts(s403: max)]
                 },
                 "hour \(hour): insight.statuses.inconsistent.403 9223372036854775807 is over 9007199254740992, the most a count may be"
             ),
             (
-                { $0.hours[hour]?.classes["leg\u{1B}[31macy"] = 15 },
+                { $0.hours[hour]?.counts.classes["leg\u{1B}[31macy"] = 15 },
                 #"hour \#(hour): class "leg\u{1B}[31macy" is no name a rules file can give"#
             ),
             (
-                { $0.waiting = [hour: RunState.HourState(classes: ["Legacy": 1])] },
+                { $0.waiting = [hour: RunState.HourState(counts: HourCounts(classes: ["Legacy": 1]))] },
                 #"hour \#(hour): class "Legacy" is no name a rules file can give"#
             ),
         ]
         for (i, entry) in cases.enumerated() {
             var state = RunState()
-            state.hours[hour] = RunState.HourState(classes: ["urlsession": 5, "inconsistent": 1], closed: true)
+            state.hours[hour] = RunState.HourState(
+                counts: HourCounts(classes: ["urlsession": 5, "inconsistent": 1]), closed: true)
             #expect(try RunState.decode(try state.encoded(), path: "s.json") == state)
             entry.change(&state)
             #expect(throws: StateError(path: "s.json", reason: "is corrupt: \(entry.reason)"), "case \(i)") {
@@ -267,7 +269,7 @@ import Testing
         }
         // The largest values allowed load.
         var state = RunState()
-        state.hours[hour] = RunState.HourState(classes: ["urlsession": RunState.maxCount])
+        state.hours[hour] = RunState.HourState(counts: HourCounts(classes: ["urlsession": RunState.maxCount]))
         state.newestSeen = 253_402_300_799
         #expect(try RunState.decode(try state.encoded(), path: "s.json") == state)
     }

@@ -16,14 +16,15 @@ import Testing
         let dir = try TempDirectory()
         let path = try dir.write("a.log", Array(text.utf8))
         let result = Scanner(configuration: configuration).scan([path])
+        let hours = result.hours.mapValues { HourCounts($0, configuration: configuration) }
         var totals = RunTotals.after(
-            nil, adding: result, rules: configuration.rules, now: 100, succeeded: true, generatedAt: "T0")
+            nil, adding: hours, of: result, now: 100, succeeded: true, generatedAt: "T0")
         #expect(totals.since == "T0")
         #expect(totals.classes == ["webview": 0, "urlsession": 1, "inconsistent": 1, "other": 0, "missing": 1])
         #expect(totals.malformed == 1)
         #expect(totals.lastSuccess == 100)
         totals = RunTotals.after(
-            totals, adding: result, rules: configuration.rules, now: 200, succeeded: false, generatedAt: "T1")
+            totals, adding: hours, of: result, now: 200, succeeded: false, generatedAt: "T1")
         #expect(totals.since == "T0")
         #expect(totals.classes["urlsession"] == 2)
         #expect(totals.malformed == 2)

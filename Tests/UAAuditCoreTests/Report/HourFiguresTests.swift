@@ -12,10 +12,11 @@ import Testing
     static func entry(
         _ classes: [String: Int64], errors: Int64 = 0, top: [Report.TopEntry] = [], limit: Int = 2
     ) -> Report.HourEntry {
-        HourFigures.entry(
-            hour: HourKey(iso8601: "2026-11-29T17:00:00+08:00")!, classes: classes, classNames: names,
-            alertClass: "inconsistent", errors: errors, outOfScope: 3, top: top, topApproximate: false,
-            limit: limit
+        var counts = HourCounts(classes: classes, errors: errors, outOfScope: 3)
+        for item in top { counts.uas[item.ua, default: 0] += item.count }
+        return HourFigures.entry(
+            hour: HourKey(iso8601: "2026-11-29T17:00:00+08:00")!, counts: counts, classNames: names,
+            alertClass: "inconsistent", limit: limit
         ) {
             AlertPolicy.breaches(
                 alertCount: $0, requests: $1, threshold: Threshold(parsing: "0.1%")!, minRequests: 100)

@@ -158,7 +158,7 @@ import Testing
         let alone = try inputs.paths.map { try inputs.scan([$0], threads: 1) }
         let result = results[0]
         #expect(result.sources == alone.flatMap(\.sources))
-        var hours: [HourKey: AuditResult.HourCounts] = [:]
+        var hours: [HourKey: AuditResult.HourTally] = [:]
         for part in alone {
             for (key, hour) in part.hours {
                 if var sum = hours[key] {

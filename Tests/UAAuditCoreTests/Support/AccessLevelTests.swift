@@ -77,14 +77,18 @@ import Testing
     /// 1,135 → 1,144 when the threshold became the report model's exact type (public, with its
     /// JSON form, read from a config's number as written) and `run` said when its rules changed
     /// (the rules' digest, the classes they lack and which names merge takes for them, the
-    /// errno of a failed open, the one short hour name), four inits fewer.
+    /// errno of a failed open, the one short hour name), four inits fewer. 1,144 → 1,155 when one
+    /// hour shape replaced four (``HourCounts``, which scan, run, merge and the report share:
+    /// its fields, requests, lines and sum, 14) and JSON was decoded from its one parse
+    /// (``JSONValueDecoder``, 2); the scan's byte-level hour and the rules' alert index became
+    /// internal (5 fewer).
     @Test func thePackageSurfaceDoesNotGrow() throws {
         let declarations = try Self.declarations()
         print("package + public declarations in the core: \(declarations.count)")
         #expect(declarations.count > 300)
         #expect(declarations.count <= Self.surfaceBound)
     }
-    static let surfaceBound = 1_144
+    static let surfaceBound = 1_155
 
     @Test func thePublicAPIIsTheReportModelAndItsEncoding() throws {
         let files = Set(try Self.declarations().filter(\.isPublic).map(\.file))

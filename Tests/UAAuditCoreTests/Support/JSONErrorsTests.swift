@@ -37,11 +37,12 @@ import Testing
         (#"{"logs": "a.log"}"#, "wrong type at .logs: logs must be a list (not a string)"),
         (#"{"format": {"name": 3}}"#, "wrong type at .format.name: format.name must be a string (not a number)"),
         (#"{"alerts": [{"url": 1}]}"#, "wrong type at .alerts[0].url: alerts[0].url must be a string (not a number)"),
-        (#"[]"#, "wrong type at the top level: the top level must be an object (not an array)"),
+        (#"[]"#, "wrong type at the top level: the top level must be an object (not a list)"),
+        (#"{"format": null, "logs": [null]}"#, "wrong type at .logs[0]: logs[0] must be a string (not null)"),
     ])
     func aWrongTypeSaysWhatTheFileShouldHold(text: String, message: String) throws {
         do {
-            _ = try JSONDecoder().decode(Config.self, from: Data(text.utf8))
+            _ = try JSONValueDecoder.decode(Config.self, from: try JSONValue.parse(Array(text.utf8)))
             Issue.record("decoded \(text)")
         } catch {
             #expect(JSONErrors.describe(error) == message)

@@ -19,7 +19,12 @@ enum ReportBuilder {
                     minRequests: configuration.minRequests)
             }
             hours.append(entry)
-            inputs.append(InsightReport.HourInput(key: key, counts: counts))
+            // Drift reads the classes and the insight: the entry's classes (one copy per hour,
+            // not two: a scan may hold 300,000 hours) and no UAs.
+            var input = counts
+            input.classes = entry.classes
+            input.uas = [:]
+            inputs.append(InsightReport.HourInput(key: key, counts: input))
         }
         InsightReport.fill(&hours, from: inputs, configuration: configuration)
         let totals = HourFigures.totals(

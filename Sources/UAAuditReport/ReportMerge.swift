@@ -62,7 +62,8 @@ package enum ReportMerge {
         var generatedAt: String
 
         package init(
-            threshold: Threshold? = nil, minRequests: Int64? = nil, top: Int = 10, sampleLimit: Int = 10,
+            threshold: Threshold? = nil, minRequests: Int64? = nil, top: Int = Settings.top.defaultInt,
+            sampleLimit: Int = 10,
             generatedAt: String
         ) {
             self.threshold = threshold
@@ -92,9 +93,17 @@ package enum ReportMerge {
         } catch {
             throw .unreadable(path: path, reason: "cannot read: \(error.reason)")
         }
-        // One parse, which the numbers are checked on and the report is decoded from.
-        guard let json = try? JSONValue.parse(bytes) else {
-            throw .unreadable(path: path, reason: "is not a JSON object (truncated or not a report?)")
+        // One parse, which the numbers are checked on and the report is decoded from. A key
+        // given twice is refused: the parse keeps one value of two, and other tools the other.
+        var duplicate: String?
+        let json: JSONValue
+        do throws(JSONValue.SyntaxError) {
+            json = try JSONValue.parse(bytes, firstDuplicate: &duplicate)
+        } catch {
+            throw .unreadable(path: path, reason: "is not JSON: \(JSONErrors.describe(error, in: bytes))")
+        }
+        if let duplicate {
+            throw .unreadable(path: path, reason: "is not a valid report: \(DuplicateKeys.message(duplicate))")
         }
         // Numbers first: a count an Int64 cannot hold is named where it is, not as what the
         // decoder makes of it; and the counts together must stay under maxMass.

@@ -1,3 +1,5 @@
+import UAAuditInput
+
 /// What the audit finds out beyond the counts: what the alert class costs, which clients are
 /// split between the app's UAs and the alert class, and how the UAs change (typed settings
 /// given by `scan`'s flags and `run`'s config).
@@ -27,7 +29,8 @@ package struct InsightSettings: Sendable, Equatable {
 
     package init(
         clientKey: String? = InsightSettings.defaultClientKey, appClasses: [String] = InsightSettings.defaultAppClasses,
-        showClientKeys: Bool = false, maxClients: Int = ClientSet.maxEntries, baselineHours: Int = 24,
+        showClientKeys: Bool = false, maxClients: Int = ClientSet.maxEntries,
+        baselineHours: Int = Settings.baselineHours.defaultInt,
         newFamilyShare: Threshold? = nil, shareDrop: Threshold? = nil, salt: ClientSalt = .standard
     ) {
         self.salt = salt

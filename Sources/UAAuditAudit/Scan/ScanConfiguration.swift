@@ -22,8 +22,9 @@ package struct ScanConfiguration: Sendable {
     package var futureAfter: Int64 = .max
 
     package init(
-        format: LogFormat, rules: RuleSet, threshold: Threshold = .standard, minRequests: Int64 = 100,
-        top: Int = 10, threads: Int = 1, maxLineBytes: Int = LineReader.defaultMaxLineBytes,
+        format: LogFormat, rules: RuleSet, threshold: Threshold = .standard,
+        minRequests: Int64 = Int64(Settings.minRequests.defaultInt), top: Int = Settings.top.defaultInt,
+        threads: Int = 1, maxLineBytes: Int = Settings.maxLineBytes.defaultInt,
         sampleLimit: Int = 10, blockSize: Int = LineReader.defaultBlockSize,
         chunkBytes: Int64 = ScanConfiguration.defaultChunkBytes,
         insight: InsightSettings = InsightSettings()

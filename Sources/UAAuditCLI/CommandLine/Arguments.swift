@@ -156,9 +156,17 @@ struct Arguments {
     /// Every value given for a repeatable option, in order.
     func all(_ option: OptionDef) -> [String] { values[option.name] ?? [] }
 
-    /// A numeric option whose range the config's key shares (``ConfigValues``).
-    func integer(_ option: OptionDef, _ limit: ConfigValues.Limit) throws(CLIError) -> Int? {
-        try integer(option, range: Int(limit.range.lowerBound)...Int(limit.range.upperBound))
+    /// The value given for the option of a numeric setting, in the setting's range; nil when
+    /// the option was not given.
+    func integer(_ option: OptionDef) throws(CLIError) -> Int? {
+        guard let setting = option.setting else { preconditionFailure("\(option.flag) sets no number") }
+        return try integer(option, range: Int(setting.range.lowerBound)...Int(setting.range.upperBound))
+    }
+
+    /// The value of a numeric setting: the option's when given, else the config's, else the
+    /// setting's default (the one place defaults come from).
+    func number(_ option: OptionDef, config: Int? = nil) throws(CLIError) -> Int {
+        try integer(option) ?? config ?? option.setting!.defaultInt
     }
 
     func integer(_ option: OptionDef, range: ClosedRange<Int>) throws(CLIError) -> Int? {

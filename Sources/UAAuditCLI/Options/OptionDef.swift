@@ -1,3 +1,5 @@
+import UAAuditInput
+
 /// One option of a subcommand, declared once: the parser, `--help`, the man page, the shell
 /// completions and the config-key check are all made from it (ripgrep's `flags/defs.rs`).
 struct OptionDef: Sendable {
@@ -29,10 +31,12 @@ struct OptionDef: Sendable {
     /// any other option is a usage error.
     let repeatable: Bool
     let completion: Completion
+    /// The numeric setting the option sets (its range, its default); nil for any other option.
+    let setting: Setting?
 
     init(
         _ name: String, short: Character? = nil, value: String? = nil, help: [String], defaultValue: String? = nil,
-        configKey: String? = nil, repeatable: Bool = false, completion: Completion = .none
+        configKey: String? = nil, repeatable: Bool = false, completion: Completion = .none, setting: Setting? = nil
     ) {
         self.name = name
         self.short = short
@@ -42,6 +46,17 @@ struct OptionDef: Sendable {
         self.configKey = configKey
         self.repeatable = repeatable
         self.completion = completion
+        self.setting = setting
+    }
+
+    /// The option of a numeric setting: its name, config key and default are the setting's, and
+    /// its help ends with the default, `(default N)`, with `note` after N (`; 0: no drift`).
+    init(_ setting: Setting, value: String, help: [String], note: String = "") {
+        var lines = help
+        lines[lines.count - 1] += " (default \(setting.defaultText)\(note))"
+        self.init(
+            setting.flag, value: value, help: lines, defaultValue: setting.defaultText, configKey: setting.key,
+            setting: setting)
     }
 
     var takesValue: Bool { valueName != nil }
@@ -54,7 +69,7 @@ struct OptionDef: Sendable {
     func described(_ help: [String]) -> OptionDef {
         OptionDef(
             name, short: short, value: valueName, help: help, defaultValue: defaultValue, configKey: configKey,
-            repeatable: repeatable, completion: completion)
+            repeatable: repeatable, completion: completion, setting: setting)
     }
 
     /// The same option with other help text and another default (nil: none, as for merge,
@@ -62,7 +77,7 @@ struct OptionDef: Sendable {
     func described(_ help: [String], default value: String?) -> OptionDef {
         OptionDef(
             name, short: short, value: valueName, help: help, defaultValue: value, configKey: configKey,
-            repeatable: repeatable, completion: completion)
+            repeatable: repeatable, completion: completion, setting: setting)
     }
 
     /// `-o, --out FILE` or `--json`, as `--help` and the man page show it.

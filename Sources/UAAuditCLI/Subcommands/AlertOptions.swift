@@ -40,11 +40,9 @@ struct AlertOptions {
         "webhook-secret-file", value: "PATH",
         help: ["the signing secret of the channel before it", "(dingtalk, feishu), from a file"],
         configKey: "alerts[].secret_file", repeatable: true, completion: .file)
-    static let webhookTimeout = OptionDef(
-        "webhook-timeout", value: "S", help: ["seconds per attempt (default 10)"], defaultValue: "10")
+    static let webhookTimeout = OptionDef(Settings.webhookTimeout, value: "S", help: ["seconds per attempt"])
     static let webhookRetries = OptionDef(
-        "webhook-retries", value: "N", help: ["retries on connection errors, 5xx and rate", "limits (default 2)"],
-        defaultValue: "2")
+        Settings.webhookRetries, value: "N", help: ["retries on connection errors, 5xx and rate", "limits"])
     static let host = OptionDef(
         "host", value: "NAME", help: ["host name in alerts (default: this machine's)"], configKey: "host")
 
@@ -109,12 +107,15 @@ struct AlertOptions {
         }
         var delivery = DeliveryOptions(userAgent: "uaaudit/\(UAAuditCLI.version)")
         if let text = args.value(webhookTimeout) {
-            guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
-                throw CLIError("\(webhookTimeout.flag) takes seconds from 0 to 600, such as 10 or 2.5, not '\(text)'")
+            let range = Settings.webhookTimeout.range
+            guard let seconds = Double(text), seconds > range.lowerBound, seconds <= range.upperBound else {
+                throw CLIError(
+                    "\(webhookTimeout.flag) takes seconds from \(Setting.text(range.lowerBound)) to "
+                        + "\(Setting.text(range.upperBound)), such as 10 or 2.5, not '\(text)'")
             }
             delivery.timeout = seconds
         }
-        delivery.retries = try args.integer(webhookRetries, range: 0...10) ?? delivery.retries
+        delivery.retries = try args.integer(webhookRetries) ?? delivery.retries
         let host = args.value(Self.host) ?? Syscalls.hostName()
         guard !host.isEmpty, host.utf8.count <= 255 else {
             throw CLIError("\(Self.host.flag) takes a name of 1 to 255 bytes")

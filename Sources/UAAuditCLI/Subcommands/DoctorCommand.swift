@@ -22,12 +22,10 @@ struct DoctorCommand {
         PolicyOptions.prom.name, value: "FILE",
         help: ["node_exporter textfile (default", "/var/lib/prometheus/node-exporter/uaaudit.prom)"],
         defaultValue: "/var/lib/prometheus/node-exporter/uaaudit.prom", completion: .file)
-    static let lines = OptionDef(
-        "lines", value: "N", help: ["last lines of each log to check (default 20)"], defaultValue: "20")
+    static let lines = OptionDef(Settings.doctorLines, value: "N", help: ["last lines of each log to check"])
     static let sample = OptionDef(
-        "sample", value: "N",
-        help: ["last lines of each log read for the apps in", "the traffic (default 5000; 0: none)"],
-        defaultValue: "5000")
+        Settings.doctorSample, value: "N", help: ["last lines of each log read for the apps in", "the traffic"],
+        note: "; 0: none")
     static let app = OptionDef(
         "app", value: "NAME",
         help: ["your app, as it names itself in its UA: its rules", "are written whatever the traffic holds"])
@@ -112,8 +110,8 @@ struct DoctorCommand {
         let lineCount: Int
         let sampleCount: Int
         do {
-            lineCount = try args.integer(Self.lines, range: 1...10_000) ?? 20
-            sampleCount = try args.integer(Self.sample, range: 0...100_000) ?? 5000
+            lineCount = try args.number(Self.lines)
+            sampleCount = try args.number(Self.sample)
         } catch {
             console.error(error.message)
             return .usage

@@ -24,9 +24,8 @@ enum InsightOptions {
             "(default: the documented default salt)",
         ], configKey: "insight.client_salt_file")
     static let baselineHours = OptionDef(
-        "baseline-hours", value: "N",
-        help: ["hours before an hour that UA families and shares", "are compared with (default 24; 0: no drift)"],
-        defaultValue: "24", configKey: ConfigValues.baselineHours.key)
+        Settings.baselineHours, value: "N",
+        help: ["hours before an hour that UA families and shares", "are compared with"], note: "; 0: no drift")
     static let alertNewFamily = OptionDef(
         "alert-new-family", value: "X",
         help: ["alert when a UA family new against the baseline", "carries more than X of an hour (e.g. 5%)"],
@@ -76,7 +75,7 @@ enum InsightOptions {
                 throw CLIError("the client salt file \(error.path): \(error.reason)")
             }
         }
-        if let hours = try args.integer(baselineHours, ConfigValues.baselineHours) ?? config?.baselineHours {
+        if let hours = try args.integer(baselineHours) ?? config?.baselineHours {
             guard (0...24 * 366).contains(hours) else {
                 throw CLIError("baseline hours must be 0 to 8784, not \(hours)")
             }

@@ -168,8 +168,8 @@ struct MergeCommand {
         }
         return ReportMerge.Options(
             threshold: threshold,
-            minRequests: try args.integer(Self.minRequests, ConfigValues.minRequests).map { Int64($0) },
-            top: try args.integer(P.top, ConfigValues.top) ?? 10,
+            minRequests: try args.integer(Self.minRequests).map { Int64($0) },
+            top: try args.number(P.top),
             generatedAt: Timestamps.iso8601UTC(seconds: Timestamps.now(environment: environment)))
     }
 }

@@ -1,3 +1,5 @@
+import UAAuditAudit
+import UAAuditInput
 import UAAuditRun
 
 /// The alerting policy and the report outputs shared by scan, explain, merge and run; each
@@ -7,15 +9,12 @@ enum PolicyOptions {
     static let threshold = OptionDef(
         "threshold", value: "X",
         help: [
-            "alert when an hour's alert-class share is above X", "(0.001 or 0.1%; default 0.001; a share above",
-            "0.05 needs its %: 0.1 would mean 10%)",
-        ], defaultValue: "0.001", configKey: "threshold")
+            "alert when an hour's alert-class share is above X",
+            "(0.001 or 0.1%; default \(Threshold.standard); a share above", "0.05 needs its %: 0.1 would mean 10%)",
+        ], defaultValue: "\(Threshold.standard)", configKey: "threshold")
     static let minRequests = OptionDef(
-        ConfigValues.minRequests.flag, value: "N", help: ["hours with fewer requests never alert (default 100)"],
-        defaultValue: "100", configKey: ConfigValues.minRequests.key)
-    static let top = OptionDef(
-        ConfigValues.top.flag, value: "N", help: ["alert-class UAs listed per hour (default 10)"], defaultValue: "10",
-        configKey: ConfigValues.top.key)
+        Settings.minRequests, value: "N", help: ["hours with fewer requests never alert"])
+    static let top = OptionDef(Settings.top, value: "N", help: ["alert-class UAs listed per hour"])
     static let failOnAlert = OptionDef(
         "fail-on-alert", help: ["exit 1 when an hour is over the threshold (or has", "a drift alert)"])
     static let json = OptionDef("json", help: ["print the JSON report on stdout (no summary)"])
@@ -36,6 +35,5 @@ enum PolicyOptions {
     static let threads = OptionDef(
         "threads", short: "j", value: "N",
         help: ["threads: inputs side by side, big plain files in", "chunks (default and most: cores)"])
-    static let maxLineBytes = OptionDef(
-        "max-line-bytes", value: "N", help: ["longer lines are malformed (default 1048576)"], defaultValue: "1048576")
+    static let maxLineBytes = OptionDef(Settings.maxLineBytes, value: "N", help: ["longer lines are malformed"])
 }

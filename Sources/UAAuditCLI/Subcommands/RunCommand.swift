@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UAAuditInput
 import UAAuditRun
 
 /// `uaaudit run`: the hourly cron job. Reads only what was written since the last run, copes with
@@ -23,14 +24,10 @@ struct RunCommand {
         "lock", value: "FILE", help: ["lock file (default: STATE.lock)"], defaultValue: "STATE.lock", configKey: "lock",
         completion: .file)
     static let lockWait = OptionDef(
-        ConfigValues.lockWaitSeconds.flag, value: "SECONDS", help: ["how long to wait for another run (default 30)"],
-        defaultValue: "30", configKey: ConfigValues.lockWaitSeconds.key)
+        Settings.lockWaitSeconds, value: "SECONDS", help: ["how long to wait for another run"])
     static let historyHours = OptionDef(
-        ConfigValues.historyHours.flag, value: "N", help: ["hours the state keeps and pages about (default 48)"],
-        defaultValue: "48", configKey: ConfigValues.historyHours.key)
-    static let grace = OptionDef(
-        ConfigValues.graceSeconds.flag, value: "SECONDS", help: ["wait for late lines after an hour (default 300)"],
-        defaultValue: "300", configKey: ConfigValues.graceSeconds.key)
+        Settings.historyHours, value: "N", help: ["hours the state keeps and pages about"])
+    static let grace = OptionDef(Settings.graceSeconds, value: "SECONDS", help: ["wait for late lines after an hour"])
     static let rotatedDir = OptionDef(
         "rotated-dir", value: "DIR",
         help: [

@@ -78,9 +78,8 @@ struct RunJob {
         }
         let scan = ScanConfiguration(
             format: format, rules: rules, threshold: threshold,
-            minRequests: Int64(
-                try args.integer(PolicyOptions.minRequests, ConfigValues.minRequests) ?? Int(config.minRequests ?? 100)),
-            top: try args.integer(PolicyOptions.top, ConfigValues.top) ?? config.top ?? 10, threads: 1,
+            minRequests: Int64(try args.number(PolicyOptions.minRequests, config: config.minRequests.map { Int($0) })),
+            top: try args.number(PolicyOptions.top, config: config.top), threads: 1,
             insight: try InsightOptions.settings(args, config: config.insight, format: format, rules: rules))
         var now = Int64(Date().timeIntervalSince1970)
         if let text = args.value(R.now) {
@@ -95,10 +94,8 @@ struct RunJob {
         let channels = try AlertOptions.resolved(config.alerts ?? [], environment: environment) + alerts.channels
         var settings = RunSettings(
             scan: scan, logs: logs, now: now,
-            graceSeconds: Int64(
-                try args.integer(R.grace, ConfigValues.graceSeconds) ?? Int(config.graceSeconds ?? 300)),
-            historyHours: Int64(
-                try args.integer(R.historyHours, ConfigValues.historyHours) ?? Int(config.historyHours ?? 48)),
+            graceSeconds: Int64(try args.number(R.grace, config: config.graceSeconds.map { Int($0) })),
+            historyHours: Int64(try args.number(R.historyHours, config: config.historyHours.map { Int($0) })),
             // `"alerts": []` in the config, and no --webhook: metrics only, on purpose.
             alertMode: .of(channelKeys: channels.map(\.key), explicitlyNone: config.alerts?.isEmpty == true),
             host: args.value(AlertOptions.host) ?? config.host ?? alerts.host)
@@ -108,10 +105,10 @@ struct RunJob {
             let name = args.value(R.rotatedDir) != nil ? R.rotatedDir.flag : "config rotated_dir"
             throw CLIError("\(name) takes a directory, not ''")
         }
-        var lockWait = config.lockWaitSeconds ?? 30
+        var lockWait = config.lockWaitSeconds ?? Settings.lockWaitSeconds.defaultValue
         if let text = args.value(R.lockWait) {
-            guard let value = Double(text), ConfigValues.lockWaitSeconds.accepts(value) else {
-                throw CLIError("\(R.lockWait.flag) \(ConfigValues.lockWaitSeconds.rule(text))")
+            guard let value = Double(text), Settings.lockWaitSeconds.accepts(value) else {
+                throw CLIError("\(R.lockWait.flag) \(Settings.lockWaitSeconds.rule(text))")
             }
             lockWait = value
         }

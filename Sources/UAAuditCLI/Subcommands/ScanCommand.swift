@@ -227,14 +227,13 @@ struct ScanCommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         return ScanConfiguration(
             format: format, rules: rules, threshold: threshold,
-            minRequests: Int64(try args.integer(P.minRequests, ConfigValues.minRequests) ?? 100),
-            top: try args.integer(P.top, ConfigValues.top) ?? 10,
+            minRequests: Int64(try args.number(P.minRequests)),
+            top: try args.number(P.top),
             // More threads than cores would only add memory (each has its own cache and
             // tables; CONTRACTS bounds memory at any thread count): they are not started. The
             // report is the same for every count.
             threads: min(try args.integer(P.threads, range: 1...256) ?? cores, max(cores, 1)),
-            maxLineBytes: try args.integer(P.maxLineBytes, range: 1024...(256 << 20))
-                ?? LineReader.defaultMaxLineBytes,
+            maxLineBytes: try args.number(P.maxLineBytes),
             insight: try InsightOptions.settings(args, config: nil, format: format, rules: rules))
     }
 }

@@ -22,7 +22,7 @@ extension LineSink {
 /// than `maxLineBytes` bytes, so sinks may size their scratch buffers to that limit.
 package final class LineReader {
     package static let defaultBlockSize = 256 << 10
-    package static let defaultMaxLineBytes = 1 << 20
+    static let defaultMaxLineBytes = 1 << 20
     /// How much of an overlong line is kept as its sample.
     static let overlongPrefixBytes = 512
     @usableFromInline static let minimumRead = 16

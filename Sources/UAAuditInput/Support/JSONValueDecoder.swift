@@ -93,7 +93,7 @@ private enum Scalar {
         guard case .number(let text) = value else { throw mismatch(Double.self, at: path, found: value) }
         guard let number = Double(text), number.isFinite else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: path, debugDescription: "Number \(text) is not representable in Swift."))
+                .init(codingPath: path, debugDescription: "\(text) is too large a number"))
         }
         return number
     }
@@ -110,7 +110,7 @@ private enum Scalar {
             return whole
         }
         throw DecodingError.dataCorrupted(
-            .init(codingPath: path, debugDescription: "Parsed JSON number <\(text)> does not fit in \(type)."))
+            .init(codingPath: path, debugDescription: "\(text) is not a whole number from \(T.min) to \(T.max)"))
     }
 }
 

@@ -49,6 +49,8 @@ extension RunEngine {
                 guard let key = HourKey(iso8601: iso), key.startInstant <= reached else { continue }
                 waiting[iso] = nil
                 var counts = hour.counts
+                // A run keeps no UAs of a waiting hour: any there were written by hand.
+                counts.uas = [:]
                 for name in rules.classNames where counts.classes[name] == nil { counts.classes[name] = 0 }
                 // Their UAs were not kept: the hour's list of them is approximate.
                 counts.uasApproximate = counts[name: rules.alertClass] > 0

@@ -1,4 +1,5 @@
 import UAAuditAudit
+import UAAuditInput
 
 /// A compiled `uaaudit run`: what to audit, and the incremental policy.
 package struct RunSettings: Sendable {
@@ -36,7 +37,9 @@ package struct RunSettings: Sendable {
     static let unreadableHoldSeconds: Int64 = 2 * 3600
 
     package init(
-        scan: ScanConfiguration, logs: [String], now: Int64, graceSeconds: Int64 = 300, historyHours: Int64 = 48,
+        scan: ScanConfiguration, logs: [String], now: Int64,
+        graceSeconds: Int64 = Int64(Settings.graceSeconds.defaultInt),
+        historyHours: Int64 = Int64(Settings.historyHours.defaultInt),
         alertMode: AlertLedger.Mode = .unconfigured, host: String = "localhost"
     ) {
         self.scan = scan

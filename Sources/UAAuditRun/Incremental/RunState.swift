@@ -301,13 +301,15 @@ extension RunState {
     /// or newer-version content.
     static func decode(_ bytes: [UInt8], path: String) throws(StateError) -> RunState {
         struct Version: Decodable { var version: Int? }
-        // One parse, which every decode below reads.
+        // One parse, which every decode below reads. A key given twice is no state a run wrote.
+        var duplicate: String?
         let json: JSONValue
         do throws(JSONValue.SyntaxError) {
-            json = try JSONValue.parse(bytes)
+            json = try JSONValue.parse(bytes, firstDuplicate: &duplicate)
         } catch {
             throw StateError(path: path, reason: "is not valid JSON: \(JSONErrors.describe(error, in: bytes))")
         }
+        if let duplicate { throw StateError(path: path, reason: "is corrupt: \(DuplicateKeys.message(duplicate))") }
         guard let version = try? JSONValueDecoder.decode(Version.self, from: json) else {
             throw StateError(path: path, reason: "is not a state object")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import UAAuditAudit
@@ -74,18 +75,65 @@ import Testing
             ])
     }
 
-    /// The numeric limits the config and the flags share name the same option and key.
-    @Test func numericLimitsNameTheirDeclaredOption() {
-        let pairs: [(ConfigValues.Limit, OptionDef)] = [
-            (ConfigValues.top, PolicyOptions.top), (ConfigValues.minRequests, PolicyOptions.minRequests),
-            (ConfigValues.historyHours, RunCommand.historyHours), (ConfigValues.graceSeconds, RunCommand.grace),
-            (ConfigValues.lockWaitSeconds, RunCommand.lockWait),
-            (ConfigValues.baselineHours, InsightOptions.baselineHours),
-        ]
-        for (limit, option) in pairs {
-            #expect(limit.flag == option.name)
-            #expect(limit.key == option.configKey)
+    /// Every numeric setting is set by an option declared from it, whose name, config key and
+    /// default are the setting's.
+    @Test func everyNumericSettingHasItsOption() {
+        let options = Self.commands.flatMap { Self.spec($0).options }
+        for setting in Settings.configurable + Settings.commandLineOnly {
+            let declared = options.filter { $0.name == setting.flag }
+            #expect(!declared.isEmpty, "\(setting.flag)")
+            for option in declared {
+                #expect(option.setting?.flag == setting.flag)
+                #expect(option.configKey == setting.key)
+                // merge keeps the reports' own minimum unless the option is given: no default.
+                #expect(option.defaultValue == setting.defaultText || option.defaultValue == nil, "\(setting.flag)")
+            }
         }
+    }
+
+    /// No default of a numeric setting is written anywhere but in its declaration
+    /// (`Settings`): not in an option's help (the option adds it), not as a `?? N` nor as a
+    /// parameter's default. A part of a line (between commas) that names the setting (its
+    /// flag, key or name in code) and holds its default's digits is one more copy.
+    @Test func noDefaultIsWrittenTwice() throws {
+        let options = Self.commands.flatMap { Self.spec($0).options }
+        for option in options where option.setting != nil {
+            #expect(option.help.joined(separator: " ").components(separatedBy: "(default").count <= 2, "\(option.flag)")
+        }
+        let patterns: [(Setting, String)] = [
+            (Settings.top, #"\btop\b"#), (Settings.minRequests, #"minRequests|min-requests|min_requests"#),
+            (Settings.historyHours, #"historyHours|history-hours|history_hours"#),
+            (Settings.graceSeconds, #"graceSeconds|\bgrace\b|grace_seconds"#),
+            (Settings.lockWaitSeconds, #"lockWait|lock-wait|lock_wait"#),
+            (Settings.baselineHours, #"baselineHours|baseline-hours|baseline_hours"#),
+            (Settings.maxLineBytes, #"maxLineBytes|max-line-bytes|MaxLineBytes"#),
+            (Settings.doctorLines, #"lineCount|Self\.lines"#), (Settings.doctorSample, #"sampleCount|Self\.sample"#),
+            (Settings.webhookRetries, #"retries"#), (Settings.webhookTimeout, #"timeout"#),
+        ]
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources").path
+        let files = (FileManager.default.enumerator(atPath: sources)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".swift") && $0 != "UAAuditInput/Support/Setting.swift" }.sorted()
+        #expect(files.count > 100)
+        var copies: [String] = []
+        for file in files {
+            let lines = try String(contentsOfFile: sources + "/" + file, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false
+            ).map(String.init)
+            for (setting, pattern) in patterns {
+                let name = try Regex(pattern)
+                let digits = try Regex("(^|[^0-9.])\(setting.defaultText)([^0-9]|$)")
+                for (i, line) in lines.enumerated() {
+                    // Another setting of the same name: the app detection's own minimum.
+                    let parts = line.replacingOccurrences(of: "AppDetection.minRequests", with: "")
+                        .split(separator: ",")
+                    if parts.contains(where: { $0.contains(name) && $0.contains(digits) }) {
+                        copies.append("\(file):\(i + 1): \(line)")
+                    }
+                }
+            }
+        }
+        #expect(copies.isEmpty, "\(copies.joined(separator: "\n"))")
     }
 
     @Test(arguments: commands)

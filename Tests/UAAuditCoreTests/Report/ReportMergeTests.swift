@@ -276,7 +276,12 @@ import Testing
     @Test func onlyUAAuditReportsAreRead() throws {
         let dir = try TempDirectory()
         let cases: [(String, String, String)] = [
-            ("notjson.json", "hello", "is not a JSON object (truncated or not a report?)"),
+            ("notjson.json", "hello", "is not JSON: invalid value at line 1, column 1"),
+            (
+                "twice.json", "{\"schema\": \"uaaudit.report/1\",\n \"threshold\": 0.5, \"threshold\": 0.001}",
+                "is not a valid report: key 'threshold' is given twice; give it once (JSON keeps only one of the "
+                    + "values, in silence)"
+            ),
             ("other.json", #"{"schema": "other/1"}"#, "schema is 'other/1', not uaaudit.report/1"),
             ("none.json", #"{"hours": []}"#, "schema is missing, not uaaudit.report/1"),
             (

@@ -81,14 +81,16 @@ import Testing
     /// hour shape replaced four (``HourCounts``, which scan, run, merge and the report share:
     /// its fields, requests, lines and sum, 14) and JSON was decoded from its one parse
     /// (``JSONValueDecoder``, 2); the scan's byte-level hour and the rules' alert index became
-    /// internal (5 fewer).
+    /// internal (5 fewer). 1,155 → 1,164 when every numeric setting was declared once with its
+    /// default (``Settings``: the six the config and flags shared, now with defaults, and five
+    /// that only flags set, which the CLI wrote as text and literals).
     @Test func thePackageSurfaceDoesNotGrow() throws {
         let declarations = try Self.declarations()
         print("package + public declarations in the core: \(declarations.count)")
         #expect(declarations.count > 300)
         #expect(declarations.count <= Self.surfaceBound)
     }
-    static let surfaceBound = 1_155
+    static let surfaceBound = 1_164
 
     @Test func thePublicAPIIsTheReportModelAndItsEncoding() throws {
         let files = Set(try Self.declarations().filter(\.isPublic).map(\.file))

@@ -1,3 +1,5 @@
+import UAAuditInput
+
 /// How hard delivery tries: the timeout of one attempt, the retries and the waits between them.
 package struct DeliveryOptions: Sendable, Equatable {
     /// Seconds one attempt may take, connection included.
@@ -12,7 +14,8 @@ package struct DeliveryOptions: Sendable, Equatable {
     var userAgent: String
 
     package init(
-        timeout: Double = 10, retries: Int = 2, backoff: Double = 1, maxWait: Double = 30,
+        timeout: Double = Settings.webhookTimeout.defaultValue, retries: Int = Settings.webhookRetries.defaultInt,
+        backoff: Double = 1, maxWait: Double = 30,
         userAgent: String = "uaaudit"
     ) {
         self.timeout = timeout

@@ -40,6 +40,8 @@ import Testing
         var state = RunState()
         _ = RunEngine.FutureLines.park(
             [hour(0): counts("inconsistent", 2), hour(1): counts("other", 5)], in: &state, rules: rules)
+        // A run keeps no UAs of a waiting hour: a hand-edited state's are not released.
+        state.waiting?[hour(0).iso8601]?.counts.uas = ["forged": 5000]
         var read: [HourKey: HourCounts] = [:]
         let configuration = ScanConfiguration(format: try! BuiltinFormats.named("ua_log"), rules: rules)
         let released = RunEngine.FutureLines.release(
@@ -49,6 +51,7 @@ import Testing
         let alert = try? #require(read[hour(0)])
         #expect(alert?.classes == ["inconsistent": 2, "urlsession": 0, "webview": 0, "other": 0, "missing": 0])
         #expect(alert?.uasApproximate == true)
+        #expect(alert?.uas == [:])
         #expect(state.waiting?.keys.sorted() == [hour(1).iso8601])
         #expect(
             RunEngine.FutureLines.release(

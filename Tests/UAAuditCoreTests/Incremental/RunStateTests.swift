@@ -7,6 +7,18 @@ import Testing
 @testable import UAAuditRun
 
 @Suite struct RunStateTests {
+    /// A key given twice is no state a run wrote: the parse would keep one value of the two.
+    @Test func aKeyGivenTwiceIsRefused() throws {
+        var text = String(decoding: try RunState().encoded(), as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 2, \"version\" : 2")
+        #expect(
+            throws: StateError(
+                path: "s.json",
+                reason: "is corrupt: key 'version' is given twice; give it once (JSON keeps only one of the values, "
+                    + "in silence)")
+        ) { try RunState.decode(Array(text.utf8), path: "s.json") }
+    }
+
     @Test func aMissingStateIsAFreshOne() throws {
         #expect(try RunState.load(path: "/nonexistent-dir/state.json") == RunState())
     }

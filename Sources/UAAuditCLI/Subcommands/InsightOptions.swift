@@ -75,12 +75,8 @@ enum InsightOptions {
                 throw CLIError("the client salt file \(error.path): \(error.reason)")
             }
         }
-        if let hours = try args.integer(baselineHours) ?? config?.baselineHours {
-            guard (0...24 * 366).contains(hours) else {
-                throw CLIError("baseline hours must be 0 to 8784, not \(hours)")
-            }
-            settings.baselineHours = hours
-        }
+        // In the setting's range: the flag's checked here, the config's when it was loaded.
+        settings.baselineHours = try args.number(baselineHours, config: config?.baselineHours)
         settings.newFamilyShare = try share(
             alertNewFamily, args.value(alertNewFamily) ?? config?.alertNewFamily?.text)
         settings.shareDrop = try share(alertShareDrop, args.value(alertShareDrop) ?? config?.alertShareDrop?.text)

@@ -109,8 +109,14 @@ private enum Scalar {
         {
             return whole
         }
+        // Whole but past the type (a count past 2^63), or not whole at all.
+        let whole = Int64(text) != nil || Decimal(string: text).map { !$0.description.contains(".") } == true
         throw DecodingError.dataCorrupted(
-            .init(codingPath: path, debugDescription: "\(text) is not a whole number from \(T.min) to \(T.max)"))
+            .init(
+                codingPath: path,
+                debugDescription: whole
+                    ? "\(text) is out of the range of a whole number here (\(T.min) to \(T.max))"
+                    : "\(text) is not a whole number"))
     }
 }
 

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A numeric setting, declared once: its flag, its key in `run`'s config, its range and its
 /// default. The options that set it (the parser, every `--help`, the man page, the completions),
 /// the check of a config's numbers and every default in the code all come from here, and no
@@ -28,9 +30,13 @@ package struct Setting: Sendable {
             : "takes seconds from \(low) to \(high), not '\(shown)'"
     }
 
-    /// `value` when it is allowed.
-    package func accepts(_ value: Double) -> Bool {
-        range.contains(value) && (!whole || value.rounded() == value)
+    /// `value` when it is allowed; a whole setting's value must be whole as `written` (when
+    /// given), not only once read as a Double (2.9999999999999999999 reads as 3).
+    package func accepts(_ value: Double, written text: String? = nil) -> Bool {
+        guard range.contains(value), value.isFinite else { return false }
+        guard whole else { return true }
+        guard let text else { return value.rounded() == value }
+        return Int64(text) != nil || Decimal(string: text).map { Int64($0.description) != nil } == true
     }
 
     package static func text(_ value: Double) -> String {

@@ -25,7 +25,7 @@ enum ConfigValues {
             guard let key = setting.key, case .number(let text) = value(at: key), let number = Double(text) else {
                 continue
             }
-            if !setting.accepts(number) || !number.isFinite { return "\(key) \(setting.rule(text))" }
+            if !setting.accepts(number, written: text) { return "\(key) \(setting.rule(text))" }
         }
         // The shares, as written: a number's digits are not all kept once decoded (`Decimal`
         // keeps 38), and one of more than 15 would read as another share.

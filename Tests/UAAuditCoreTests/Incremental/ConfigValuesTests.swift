@@ -10,7 +10,13 @@ import Testing
         arguments: [
             (#"{"top": 10, "history_hours": 48, "lock_wait_seconds": 0.5, "insight": {"baseline_hours": 0}}"#, nil),
             (#"{"top": -1}"#, "top takes a whole number from 0 to 10000, not '-1'"),
-            (#"{"top": 1.0}"#, nil),
+            (#"{"top": 1.0}"#, nil), (#"{"top": 1e1}"#, nil),
+            // Whole as written, not as a Double reads it (3.0).
+            (
+                #"{"top": 2.9999999999999999999}"#,
+                "top takes a whole number from 0 to 10000, not '2.9999999999999999999'"
+            ),
+            (#"{"grace_seconds": 1e-400}"#, "grace_seconds takes a whole number from 0 to 86400, not '1e-400'"),
             (#"{"history_hours": 0}"#, "history_hours takes a whole number from 1 to 8784, not '0'"),
             (#"{"min_requests": 0.5}"#, "min_requests takes a whole number from 0 to 2147483647, not '0.5'"),
             (#"{"lock_wait_seconds": 3601}"#, "lock_wait_seconds takes seconds from 0 to 3600, not '3601'"),

@@ -267,7 +267,11 @@ package enum ReportMerge {
                 guard let key = HourKey(iso8601: entry.hour) else {
                     throw .badHour(path: input.path, hour: entry.hour)
                 }
-                hours[key, default: HourSum()].add(entry, alertClass: rules.alertClass)
+                // Each count at most 2^53 and all under 2^62 (read): a sum that does not fit
+                // is a bug, refused rather than trapped or dropped.
+                guard hours[key, default: HourSum()].add(entry, alertClass: rules.alertClass) else {
+                    throw .tooLarge(paths: inputs.map(\.path))
+                }
             }
         }
         let names = rules.classNames
@@ -375,7 +379,9 @@ package enum ReportMerge {
         var hadReleases = false
         var lackedReleases = false
 
-        mutating func add(_ entry: Report.HourEntry, alertClass: String) {
+        /// Adds a report's hour; false, adding nothing, when its counts would overflow the sums.
+        mutating func add(_ entry: Report.HourEntry, alertClass: String) -> Bool {
+            guard counts.add(HourCounts(entry)) else { return false }
             only = reports == 0 ? entry : nil
             perReport = perReport || entry.clients != nil || entry.drift != nil
             addClients(entry)
@@ -402,11 +408,11 @@ package enum ReportMerge {
                 coverageApproximate =
                     coverageApproximate || coverage.approximate || coverage.otherFamilies.count >= Coverage.listed
             }
-            counts.add(HourCounts(entry))
             reports += 1
             if entry.top.reduce(0, { $0 + $1.count }) < entry.classes[alertClass] ?? 0 { cutLists += 1 }
             if let c = entry.closed { closed = (closed ?? true) && c }
             if let l = entry.late { late = (late ?? 0) + l }
+            return true
         }
 
         /// Impact, paths and coverage add up; clients and drift are kept only from a single report.

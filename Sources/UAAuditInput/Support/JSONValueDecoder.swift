@@ -79,29 +79,31 @@ private struct IndexKey: CodingKey {
 
 /// The scalar readers every container shares.
 private enum Scalar {
-    static func bool(_ value: JSONValue, _ path: [any CodingKey]) throws -> Bool {
-        guard case .bool(let flag) = value else { throw mismatch(Bool.self, at: path, found: value) }
+    static func bool(_ value: JSONValue, _ path: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        guard case .bool(let flag) = value else { throw mismatch(Bool.self, at: path(), found: value) }
         return flag
     }
 
-    static func string(_ value: JSONValue, _ path: [any CodingKey]) throws -> String {
-        guard case .string(let text) = value else { throw mismatch(String.self, at: path, found: value) }
+    static func string(_ value: JSONValue, _ path: @autoclosure () -> [any CodingKey]) throws -> String {
+        guard case .string(let text) = value else { throw mismatch(String.self, at: path(), found: value) }
         return text
     }
 
-    static func double(_ value: JSONValue, _ path: [any CodingKey]) throws -> Double {
-        guard case .number(let text) = value else { throw mismatch(Double.self, at: path, found: value) }
+    static func double(_ value: JSONValue, _ path: @autoclosure () -> [any CodingKey]) throws -> Double {
+        guard case .number(let text) = value else { throw mismatch(Double.self, at: path(), found: value) }
         guard let number = Double(text), number.isFinite else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: path, debugDescription: "\(text) is too large a number"))
+                .init(codingPath: path(), debugDescription: "\(text) is too large a number"))
         }
         return number
     }
 
     /// A whole number of `T` from the number's text: `12`, or `12.0` and `1.2e1` (as
     /// `JSONDecoder` takes them); anything else is refused with the number as written.
-    static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: JSONValue, _ path: [any CodingKey]) throws -> T {
-        guard case .number(let text) = value else { throw mismatch(type, at: path, found: value) }
+    static func integer<T: FixedWidthInteger>(
+        _ type: T.Type, _ value: JSONValue, _ path: @autoclosure () -> [any CodingKey]
+    ) throws -> T {
+        guard case .number(let text) = value else { throw mismatch(type, at: path(), found: value) }
         if let exact = T(text) { return exact }
         // `12.0`, `1.2e1`: a whole number written otherwise (Decimal writes it in digits only).
         if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let decimal = Decimal(string: text),
@@ -113,7 +115,7 @@ private enum Scalar {
         let whole = Int64(text) != nil || Decimal(string: text).map { !$0.description.contains(".") } == true
         throw DecodingError.dataCorrupted(
             .init(
-                codingPath: path,
+                codingPath: path(),
                 debugDescription: whole
                     ? "\(text) is out of the range of a whole number here (\(T.min) to \(T.max))"
                     : "\(text) is not a whole number"))
@@ -224,60 +226,65 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     var count: Int? { items.count }
     var isAtEnd: Bool { currentIndex >= items.count }
 
-    /// The next item and its path; the index moves on only once the item decoded.
-    private func next(_ type: Any.Type) throws -> (JSONValue, [any CodingKey]) {
-        let path = codingPath + [IndexKey(currentIndex)]
+    /// The place of the next item, made only for an error.
+    private func path() -> [any CodingKey] { codingPath + [IndexKey(currentIndex)] }
+
+    /// The next item, read; the index moves on only once the item decoded.
+    private mutating func take<T>(_ type: Any.Type, _ read: (JSONValue, () -> [any CodingKey]) throws -> T) throws -> T
+    {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
-                type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
+                type, .init(codingPath: path(), debugDescription: "Unkeyed container is at end."))
         }
-        return (items[currentIndex], path)
-    }
-
-    private mutating func take<T>(_ type: Any.Type, _ read: (JSONValue, [any CodingKey]) throws -> T) throws -> T {
-        let (value, path) = try next(type)
-        let decoded = try read(value, path)
+        let decoded = try read(items[currentIndex], path)
         currentIndex += 1
         return decoded
     }
 
+    /// True, moving on, when the next item is null; false, staying, when it is anything else.
     mutating func decodeNil() throws -> Bool {
-        guard try next(Any?.self).0 == .null else { return false }
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(
+                Any?.self, .init(codingPath: path(), debugDescription: "Unkeyed container is at end."))
+        }
+        guard items[currentIndex] == .null else { return false }
         currentIndex += 1
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try take(type, Scalar.bool) }
-    mutating func decode(_ type: String.Type) throws -> String { try take(type, Scalar.string) }
-    mutating func decode(_ type: Double.Type) throws -> Double { try take(type, Scalar.double) }
-    mutating func decode(_ type: Float.Type) throws -> Float { Float(try take(Double.self, Scalar.double)) }
-    mutating func decode(_ type: Int.Type) throws -> Int { try take(type) { try Scalar.integer(type, $0, $1) } }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try take(type) { try Scalar.integer(type, $0, $1) } }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try take(type) { try Scalar.integer(type, $0, $1) } }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try take(type) { try Scalar.integer(type, $0, $1) } }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try take(type) { try Scalar.integer(type, $0, $1) } }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try take(type) { try Scalar.integer(type, $0, $1) } }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try take(type) { try Scalar.integer(type, $0, $1) } }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try take(type) { try Scalar.integer(type, $0, $1) } }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try take(type) { try Scalar.integer(type, $0, $1) } }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try take(type) { try Scalar.integer(type, $0, $1) } }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try take(type) { try Scalar.bool($0, $1()) } }
+    mutating func decode(_ type: String.Type) throws -> String { try take(type) { try Scalar.string($0, $1()) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try take(type) { try Scalar.double($0, $1()) } }
+    mutating func decode(_ type: Float.Type) throws -> Float {
+        Float(try take(Double.self) { try Scalar.double($0, $1()) })
+    }
+    mutating func decode(_ type: Int.Type) throws -> Int { try take(type) { try Scalar.integer(type, $0, $1()) } }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try take(type) { try Scalar.integer(type, $0, $1()) } }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try take(type) { try Scalar.integer(type, $0, $1()) } }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try take(type) { try Scalar.integer(type, $0, $1()) } }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try take(type) { try Scalar.integer(type, $0, $1()) } }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try take(type) { try Scalar.integer(type, $0, $1()) } }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try take(type) { try Scalar.integer(type, $0, $1()) } }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try take(type) { try Scalar.integer(type, $0, $1()) } }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try take(type) { try Scalar.integer(type, $0, $1()) } }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try take(type) { try Scalar.integer(type, $0, $1()) } }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try take(type) { try ValueDecoder(value: $0, codingPath: $1).decodeValue(type) }
+        try take(type) { try ValueDecoder(value: $0, codingPath: $1()).decodeValue(type) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        try take([String: Any].self) { try ValueDecoder(value: $0, codingPath: $1).container(keyedBy: type) }
+        try take([String: Any].self) { try ValueDecoder(value: $0, codingPath: $1()).container(keyedBy: type) }
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try take([Any].self) { try ValueDecoder(value: $0, codingPath: $1).unkeyedContainer() }
+        try take([Any].self) { try ValueDecoder(value: $0, codingPath: $1()).unkeyedContainer() }
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        try take((any Decoder).self) { ValueDecoder(value: $0, codingPath: $1) }
+        try take((any Decoder).self) { ValueDecoder(value: $0, codingPath: $1()) }
     }
 }
 

@@ -255,5 +255,4 @@ package struct AuditResult: Sendable {
         entries = Dictionary(uniqueKeysWithValues: sorted.prefix(limit).map { ($0.key, $0.value) })
         return sorted.dropFirst(limit).reduce(0) { $0 + count($1.value) }
     }
-
 }

@@ -104,21 +104,31 @@ private enum Scalar {
         _ type: T.Type, _ value: JSONValue, _ path: @autoclosure () -> [any CodingKey]
     ) throws -> T {
         guard case .number(let text) = value else { throw mismatch(type, at: path(), found: value) }
-        if let exact = T(text) { return exact }
-        // `12.0`, `1.2e1`: a whole number written otherwise (Decimal writes it in digits only).
-        if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let decimal = Decimal(string: text),
-            let whole = T(decimal.description)
-        {
-            return whole
+        guard let digits = JSONNumber.wholeDigits(text) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path(), debugDescription: "\(text) is not a whole number"))
         }
-        // Whole but past the type (a count past 2^63), or not whole at all.
-        let whole = Int64(text) != nil || Decimal(string: text).map { !$0.description.contains(".") } == true
-        throw DecodingError.dataCorrupted(
-            .init(
-                codingPath: path(),
-                debugDescription: whole
-                    ? "\(text) is out of the range of a whole number here (\(T.min) to \(T.max))"
-                    : "\(text) is not a whole number"))
+        guard let whole = T(digits) else {
+            // Whole, but past the type (a count past 2^63).
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: path(),
+                    debugDescription: "\(text) is out of the range of a whole number here (\(T.min) to \(T.max))"))
+        }
+        return whole
+    }
+}
+
+/// What a JSON number's text says, read the one way the decoder and the config check share.
+enum JSONNumber {
+    /// The digits of a number that is whole as written: `12` as it is, `12.0` and `1.2e1` as
+    /// `12` (as `JSONDecoder` takes them; `Decimal` writes a whole value in digits only); nil for
+    /// any other (`2.9999999999999999999` is not whole, though a `Double` reads it as 3).
+    static func wholeDigits(_ text: String) -> String? {
+        if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) { return text }
+        guard let decimal = Decimal(string: text) else { return nil }
+        let digits = decimal.description
+        return digits.contains(".") ? nil : digits
     }
 }
 

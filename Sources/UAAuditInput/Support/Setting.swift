@@ -1,10 +1,8 @@
-import FoundationEssentials
-
 /// A numeric setting, declared once: its flag, its key in `run`'s config, its range and its
 /// default. The options that set it (the parser, every `--help`, the man page, the completions),
 /// the check of a config's numbers and every default in the code all come from here, and no
-/// default is written anywhere else (`SettingTests` proves it; ripgrep's `flags/defs.rs` is
-/// the model).
+/// default is written anywhere else (`OptionDeclarationsTests.noDefaultIsWrittenTwice` proves
+/// it; ripgrep's `flags/defs.rs` is the model).
 package struct Setting: Sendable {
     /// The long flag, without `--`.
     package let flag: String
@@ -36,7 +34,7 @@ package struct Setting: Sendable {
         guard range.contains(value), value.isFinite else { return false }
         guard whole else { return true }
         guard let text else { return value.rounded() == value }
-        return Int64(text) != nil || Decimal(string: text).map { Int64($0.description) != nil } == true
+        return JSONNumber.wholeDigits(text).flatMap { Int64($0) } != nil
     }
 
     package static func text(_ value: Double) -> String {
